@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from typing import ClassVar
 
 from xdsl.dialects.builtin import TensorType
-from xdsl.ir import SSAValue
+from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.irdl import (
     IRDLOperation,
     irdl_op_definition,
@@ -146,8 +146,26 @@ def static_shape(value: SSAValue) -> Sequence[int] | None:
     return None
 
 
+def broadcast_type(a: Attribute, b: Attribute) -> Attribute:
+    """The result tensor type of broadcasting `a` with `b` (spec 1.11.3: equal ranks, each
+    dimension equal or 1; dynamic dims stay dynamic). Falls back to `a` when not both ranked."""
+    if not (isinstance(a, TensorType) and isinstance(b, TensorType)):
+        return a
+    dims = [
+        db if da == 1 else da
+        for da, db in zip(a.get_shape(), b.get_shape())
+    ]
+    return TensorType(a.element_type, dims)
+
+
 class UnaryElementwiseOp(TosaOp, ABC):
     """`input1` -> `output` of the same element type and rank (spec 2.6)."""
+
+    def __init__(self, input1: SSAValue | Operation, result_type: Attribute | None = None,
+                 properties: dict[str, Attribute] | None = None):
+        input1 = SSAValue.get(input1)
+        super().__init__(operands=[input1], result_types=[result_type or input1.type],
+                         properties=properties or {})
 
     input1 = operand_def(AnyTensor)
     output = result_def(AnyTensor)
@@ -161,6 +179,13 @@ class UnaryElementwiseOp(TosaOp, ABC):
 
 class BinaryElementwiseOp(TosaOp, ABC):
     """`input1`, `input2` -> `output`, one element type, equal ranks, broadcast (spec 2.5)."""
+
+    def __init__(self, input1: SSAValue | Operation, input2: SSAValue | Operation,
+                 result_type: Attribute | None = None, properties: dict[str, Attribute] | None = None):
+        input1, input2 = SSAValue.get(input1), SSAValue.get(input2)
+        result_type = result_type or broadcast_type(input1.type, input2.type)
+        super().__init__(operands=[input1, input2], result_types=[result_type],
+                         properties=properties or {})
 
     input1 = operand_def(AnyTensor)
     input2 = operand_def(AnyTensor)

@@ -3,7 +3,7 @@
     python -m tosa_xdsl.spec_tables.extract [SPEC.md] [--check]
 
 reads the Markdown conversion of the spec (default: $TOSA_SPEC, else
-/work/shared/spec/tosa-1.0.1-spec.md) and writes, next to this file:
+../shared/spec/tosa-1.0.1-spec.md beside the checkout) and writes, next to this file:
 
 - ``operators.json``  the 75 operators of chapter 2: arguments, compile-time-constant
   status, supported data types, and the LEVEL_CHECK / ERROR_IF / REQUIRE statements;
@@ -31,7 +31,9 @@ from pathlib import Path
 from ._document import SpecDocument, clean_cell, squash
 from ._pseudocode import KINDS, enclosing_functions, find_conditions
 
-DEFAULT_SPEC = Path(os.environ.get("TOSA_SPEC", "/work/shared/spec/tosa-1.0.1-spec.md"))
+# The steering repository's shared/ sits next to our checkout (../shared in CI and here).
+_BESIDE_CHECKOUT = Path(__file__).resolve().parents[2].parent / "shared" / "spec" / "tosa-1.0.1-spec.md"
+DEFAULT_SPEC = Path(os.environ.get("TOSA_SPEC", str(_BESIDE_CHECKOUT)))
 OUT_DIR = Path(__file__).resolve().parent
 OPERATOR_CHAPTER = "2"
 VALIDATION_HELPER_DEFINITIONS = "4.3"  # defines REQUIRE/ERROR_IF themselves: not uses
