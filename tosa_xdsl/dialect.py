@@ -8,3 +8,6 @@ from tosa_xdsl.ir import ATTRIBUTES
 from tosa_xdsl.ops import ALL_OPS
 
 Tosa = Dialect("tosa", list(ALL_OPS), list(ATTRIBUTES))
+
+# Registers the spec's ERROR_IF checks with the op verifiers.
+import tosa_xdsl.verification  # noqa: E402,F401

@@ -1,0 +1,49 @@
+"""Values a verifier can know statically: constants from tosa.const / tosa.const_shape.
+
+ERROR_IF checks that need a value (a zero point, a shape, a shift) apply when that value is
+produced by a constant op and are skipped otherwise (issue: "checks that need a value apply
+when it is a constant in the IR").
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from xdsl.ir import SSAValue
+
+from tosa_xdsl.ops.data_nodes import ConstOp
+from tosa_xdsl.ops.shape import ConstShapeOp
+
+
+def const_shape_values(value: SSAValue) -> tuple[int, ...] | None:
+    """The integers of a `!tosa.shape` value produced by tosa.const_shape, else None."""
+    owner = value.owner
+    if isinstance(owner, ConstShapeOp):
+        return tuple(owner.shape_values())
+    return None
+
+
+def const_tensor(value: SSAValue) -> np.ndarray | None:
+    """The contents of a tensor produced by tosa.const (as a numpy array), else None."""
+    owner = value.owner
+    if not isinstance(owner, ConstOp):
+        return None
+    try:
+        from tosa_xdsl.dense import to_numpy
+    except ImportError:  # dense.py not there yet: fall back to xDSL's values
+        data = owner.values.get_values() if hasattr(owner.values, "get_values") else None
+        if data is None:
+            return None
+        shape = owner.output.type.get_shape() if hasattr(owner.output.type, "get_shape") else (len(data),)
+        return np.asarray(data).reshape(shape)
+    try:
+        return to_numpy(owner.values)
+    except Exception:  # a dense_resource without data, an element type we cannot map
+        return None
+
+
+def const_scalar(value: SSAValue) -> int | float | bool | None:
+    """The single element of a constant tensor<1xT> (zero points, shifts), else None."""
+    array = const_tensor(value)
+    if array is None or array.size != 1:
+        return None
+    return array.reshape(()).item()
