@@ -1,0 +1,79 @@
+"""What can stop a run, and how it is reported.
+
+* `TosaRunError`: the graph failed at run time, located at the op that failed.
+  - kind "error": a spec ERROR_IF held (numerics.TosaErrorIf): the graph result is
+    tosa_error; message `ERROR_IF(<cond>) in 'tosa.x'`.
+  - kind "unpredictable": a REQUIRE failed (numerics.TosaUnpredictable): the result is
+    tosa_unpredictable; message `graph is unpredictable: REQUIRE(<cond>) failed in 'tosa.x'`.
+  - kind "unsupported": no implementation for the op (or a CUSTOM operator nobody
+    registered).
+  - kind "internal": a bug in an implementation (an unexpected Python exception, or a
+    result whose dtype/shape does not match the result type).
+* `InputError`: the caller's inputs do not fit the entry function (count, dtype, shape),
+  or the entry function does not exist. The CLI reports it as bad usage (exit 2).
+
+`TosaRunError.format()` renders `FILE:LINE:COL: error: message`, the location being the
+op's (ops parsed by tosa-opt's/tosa-run's parser carry FileLineColLoc locations).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from xdsl.ir import Operation
+
+    from tosa_xdsl.diagnostics import Loc
+
+
+class InputError(Exception):
+    """Inputs that do not fit the entry function (bad usage, not a graph failure)."""
+
+
+class TosaRunError(Exception):
+    def __init__(self, kind: str, message: str, op: Operation | None = None,
+                 condition: str | None = None):
+        super().__init__(message)
+        self.kind = kind
+        self.message = message
+        self.op = op
+        self.condition = condition
+
+    @property
+    def loc(self) -> Loc | None:
+        if self.op is None:
+            return None
+        from tosa_xdsl.diagnostics import op_loc
+
+        return op_loc(self.op)
+
+    def format(self, severity: str = "error", sources=None) -> str:
+        """`FILE:LINE:COL: severity: message` (plus the source line when `sources` has it)."""
+        from tosa_xdsl.diagnostics import format_diagnostic
+
+        return format_diagnostic(severity, self.message, self.loc, sources)
+
+    def __str__(self) -> str:
+        return self.format().splitlines()[0]
+
+
+def op_label(op: Operation) -> str:
+    return f"'{op.name}'"
+
+
+def error_if_failed(op: Operation, condition: str) -> TosaRunError:
+    return TosaRunError("error", f"ERROR_IF({condition}) in {op_label(op)}", op, condition)
+
+
+def require_failed(op: Operation, condition: str) -> TosaRunError:
+    return TosaRunError(
+        "unpredictable",
+        f"graph is unpredictable: REQUIRE({condition}) failed in {op_label(op)}",
+        op,
+        condition,
+    )
+
+
+class NotImplementedOp(TosaRunError):
+    def __init__(self, op: Operation, detail: str | None = None):
+        super().__init__("unsupported", detail or f"no interpreter implementation for {op_label(op)}", op)

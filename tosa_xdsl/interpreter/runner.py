@@ -1,0 +1,263 @@
+"""Running a TOSA module: the Interpreter subclass that locates failures, input checking,
+sessions (variable state), and the `run` API.
+
+    outputs = run(module, [x], entry="main")                   # one fresh session
+    s = Session(module); s.call([x]); s.call([y])              # variables persist
+
+Every op implementation is called directly by `TosaInterpreter._run_op` (not through xDSL's
+`_InterpreterFunctionImpls.run`, which wraps any exception with `Operation.emit_error` and
+renders the whole module into the message): numerics' ERROR_IF / REQUIRE exceptions become
+located `TosaRunError`s, a missing implementation an "unsupported" error, anything else an
+"internal" error naming the op. Each result is checked against its type (numpy dtype and
+static shape) so a kernel bug cannot propagate silently.
+
+The whole run executes under `np.errstate(all="ignore")`: floating-point overflow/invalid
+produce IEEE results (inf/NaN) as the spec asks, never a warning; integer operators check
+their ranges themselves (REQUIRE) before narrowing.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any
+
+import numpy as np
+from xdsl.dialects import func
+from xdsl.dialects.builtin import ModuleOp, TensorType
+from xdsl.interpreter import Interpreter, OpImplResult
+from xdsl.ir import Attribute, Operation
+from xdsl.traits import SymbolTable
+
+from tosa_xdsl import numerics
+from tosa_xdsl.interpreter import implementation_classes
+from tosa_xdsl.interpreter.errors import (
+    InputError,
+    NotImplementedOp,
+    TosaRunError,
+    error_if_failed,
+    require_failed,
+)
+from tosa_xdsl.interpreter.values import check_value, dtype_of
+from tosa_xdsl.ir.types import ShapeType
+
+_RESULT_SPEC_CACHE: dict[Attribute, tuple[np.dtype, tuple[int, ...] | None] | None] = {}
+
+
+def _result_spec(t: Attribute):
+    """(dtype, static shape with -1 for dynamic dims, or None if unranked) or None (shape)."""
+    spec = _RESULT_SPEC_CACHE.get(t, False)
+    if spec is False:
+        if isinstance(t, ShapeType):
+            spec = None
+        else:
+            shape = tuple(t.get_shape()) if isinstance(t, TensorType) else None
+            spec = (dtype_of(t), shape)
+        _RESULT_SPEC_CACHE[t] = spec
+    return spec
+
+
+def _fix_result(op: Operation, index: int, value: Any) -> Any:
+    """Check result `index` of `op` against its type; numpy scalars become 0-d arrays."""
+    t = op.results[index].type
+    spec = _result_spec(t)
+    if spec is None:  # !tosa.shape
+        if isinstance(value, tuple) and len(value) == t.rank.data:
+            return value
+        raise TosaRunError("internal", f"internal error: {op.name} result {index} should be a "
+                           f"shape of {t.rank.data} values, got {value!r}"[:300], op)
+    if isinstance(value, np.generic):
+        value = np.asarray(value)
+    dtype, shape = spec
+    if not isinstance(value, np.ndarray) or value.dtype != dtype:
+        got = value.dtype if isinstance(value, np.ndarray) else type(value).__name__
+        raise TosaRunError("internal", f"internal error: '{op.name}' result {index} has dtype "
+                           f"{got}, its type {t} needs {dtype}", op)
+    if shape is not None:
+        vs = value.shape
+        if len(vs) != len(shape) or any(d >= 0 and d != v for d, v in zip(shape, vs)):
+            raise TosaRunError("internal", f"internal error: '{op.name}' result {index} has shape "
+                               f"{list(vs)}, its type is {t}", op)
+    return value
+
+
+class TosaInterpreter(Interpreter):
+    """xDSL's Interpreter, calling implementations directly and locating their failures."""
+
+    # set by Session
+    warn: Callable[[TosaRunError], None] | None = None
+    op_stack: list[Operation]
+
+    def _run_op(self, op: Operation, inputs) -> OpImplResult:
+        entry = self._impls._impl_dict.get(type(op))  # pyright: ignore[reportPrivateUsage]
+        if entry is None:
+            raise NotImplementedOp(op)
+        ft, impl_fn = entry
+        stack = self.op_stack
+        stack.append(op)
+        try:
+            result = impl_fn(ft, self, op, inputs)
+        except TosaRunError:
+            raise
+        except numerics.TosaErrorIf as err:
+            raise error_if_failed(op, err.condition) from None
+        except numerics.TosaUnpredictable as err:
+            raise require_failed(op, err.condition) from None
+        except RecursionError:
+            raise TosaRunError("internal", f"graph nested too deeply while running '{op.name}'", op) from None
+        except MemoryError:
+            raise TosaRunError("internal", f"out of memory while running '{op.name}'", op) from None
+        except Exception as err:
+            text = str(err).strip().splitlines()[0][:400] if str(err).strip() else ""
+            raise TosaRunError(
+                "internal",
+                f"internal error while running '{op.name}': {type(err).__name__}"
+                + (f": {text}" if text else ""),
+                op,
+            ) from err
+        finally:
+            stack.pop()
+        values = result.values
+        if len(values) != len(op.results):
+            raise TosaRunError("internal", f"internal error: '{op.name}' implementation returned "
+                               f"{len(values)} values for {len(op.results)} results", op)
+        if values:
+            result = OpImplResult(tuple(_fix_result(op, i, v) for i, v in enumerate(values)),
+                                  result.terminator_value)
+        return result
+
+    @property
+    def current_op(self) -> Operation | None:
+        return self.op_stack[-1] if self.op_stack else None
+
+
+def build_interpreter(module: ModuleOp) -> TosaInterpreter:
+    """A TosaInterpreter for `module` with every TOSA implementation (and func.*, in
+    control_flow.py) registered."""
+    interpreter = TosaInterpreter(module, index_bitwidth=64)
+    interpreter.op_stack = []
+    for cls in implementation_classes():
+        interpreter.register_implementations(cls(), override=True)
+    return interpreter
+
+
+# -------------------------------------------------------------------- allow-unpredictable
+
+
+@contextlib.contextmanager
+def _lenient_require(interpreter: TosaInterpreter) -> Iterator[None]:
+    """Make every `numerics.require` (also copies imported by name into implementation
+    modules) warn through `interpreter.warn` and return instead of raising.
+
+    TODO(lead): numerics could offer this as a context variable (e.g.
+    `numerics.unpredictable_policy("warn")`), which would make this swap unnecessary."""
+    import sys
+
+    original = numerics.require
+
+    def lenient(cond, text: str) -> None:
+        if not np.all(cond):
+            op = interpreter.current_op
+            if interpreter.warn is not None and op is not None:
+                interpreter.warn(require_failed(op, text))
+
+    patched: list[Any] = [numerics]
+    for name, module in list(sys.modules.items()):
+        if (name.startswith("tosa_xdsl.interpreter.") and module is not None
+                and getattr(module, "require", None) is original):
+            patched.append(module)
+    for module in patched:
+        module.require = lenient
+    try:
+        yield
+    finally:
+        for module in patched:
+            module.require = original
+
+
+# --------------------------------------------------------------------------- sessions
+
+
+def entry_function(module: ModuleOp, entry: str) -> func.FuncOp:
+    op = SymbolTable.lookup_symbol(module, entry)
+    if not isinstance(op, func.FuncOp):
+        names = [f.sym_name.data for f in module.walk() if isinstance(f, func.FuncOp)]
+        hint = f" (functions: {', '.join('@' + n for n in names)})" if names else " (the module has no functions)"
+        raise InputError(f"no function @{entry} in the module{hint}")
+    if not op.body.blocks:
+        raise InputError(f"function @{entry} is only a declaration")
+    return op
+
+
+def check_inputs(fn: func.FuncOp, inputs: Sequence[Any]) -> list[Any]:
+    """The inputs as the interpreter's values, or InputError naming the argument at fault."""
+    arg_types = list(fn.function_type.inputs.data)
+    name = fn.sym_name.data
+    if len(inputs) != len(arg_types):
+        raise InputError(f"@{name} takes {len(arg_types)} input(s), {len(inputs)} given")
+    values: list[Any] = []
+    for i, (value, t) in enumerate(zip(inputs, arg_types)):
+        if isinstance(t, ShapeType):
+            try:
+                value = tuple(int(v) for v in np.asarray(value).reshape(-1))
+            except (TypeError, ValueError):
+                raise InputError(f"argument #{i} of @{name} must be a shape of {t.rank.data} integers") from None
+        elif not isinstance(t, TensorType):
+            raise InputError(f"argument #{i} of @{name} has type {t}, which tosa-run cannot feed")
+        elif not isinstance(value, np.ndarray):
+            try:
+                value = np.asarray(value, dtype=dtype_of(t))
+            except (TypeError, ValueError, OverflowError) as err:
+                raise InputError(f"argument #{i} of @{name}: cannot convert to {t}: {err}") from None
+        why = check_value(value, t)
+        if why is not None:
+            raise InputError(f"argument #{i} of @{name} ({t}): {why}")
+        values.append(value)
+    return values
+
+
+class Session:
+    """One run of a module: an interpreter plus the state of its `tosa.variable`s, which
+    persists across `call`s."""
+
+    def __init__(self, module: ModuleOp, *, allow_unpredictable: bool = False):
+        self.module = module
+        self.allow_unpredictable = allow_unpredictable
+        self.interpreter = build_interpreter(module)
+        self.warnings: list[TosaRunError] = []
+        self._warned: set[tuple[int, str]] = set()
+        self.interpreter.warn = self._warn
+
+    def _warn(self, diag: TosaRunError) -> None:
+        key = (id(diag.op), diag.message)
+        if key not in self._warned:
+            self._warned.add(key)
+            self.warnings.append(diag)
+
+    def call(self, inputs: Sequence[Any], entry: str = "main") -> list[Any]:
+        fn = entry_function(self.module, entry)
+        values = check_inputs(fn, inputs)
+        interpreter = self.interpreter
+        interpreter.op_stack = []
+        with contextlib.ExitStack() as stack:
+            stack.enter_context(np.errstate(all="ignore"))
+            if self.allow_unpredictable:
+                stack.enter_context(_lenient_require(interpreter))
+            try:
+                results = interpreter.call_op(fn, tuple(values))
+            except TosaRunError:
+                raise
+            except RecursionError:
+                raise TosaRunError("internal", "graph nested too deeply (Python recursion limit)",
+                                   interpreter.current_op) from None
+            except Exception as err:  # the interpreter's own errors (e.g. unknown callee)
+                raise TosaRunError("internal", f"internal error: {type(err).__name__}: {err}",
+                                   interpreter.current_op or fn) from err
+        return list(results)
+
+
+def run(module: ModuleOp, inputs: Sequence[Any], entry: str = "main", *,
+        allow_unpredictable: bool = False) -> list[Any]:
+    """Run function `entry` of `module` on `inputs` (argument order); the results in result
+    order. Raises InputError for inputs that do not fit, TosaRunError for run-time failures."""
+    return Session(module, allow_unpredictable=allow_unpredictable).call(inputs, entry)
