@@ -29,6 +29,9 @@ float64 to bfloat16/fp8 through float32, which rounds twice (e.g. 1 + 2**-8 + 2*
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Callable, Iterator
+from contextvars import ContextVar
 from dataclasses import dataclass
 
 import ml_dtypes
@@ -55,10 +58,31 @@ class TosaErrorIf(TosaNumericsError):
     """ERROR_IF held: the graph result is tosa_error (spec 4.3)."""
 
 
+# Who hears of a failed REQUIRE: None raises TosaUnpredictable; a callable is called with the
+# condition text instead and computation goes on (tosa-run --allow-unpredictable).
+_unpredictable_handler: ContextVar[Callable[[str], None] | None] = ContextVar(
+    "tosa_unpredictable_handler", default=None
+)
+
+
+@contextlib.contextmanager
+def on_unpredictable(handler: Callable[[str], None]) -> Iterator[None]:
+    """Within this context a failed REQUIRE calls `handler(text)` instead of raising."""
+    token = _unpredictable_handler.set(handler)
+    try:
+        yield
+    finally:
+        _unpredictable_handler.reset(token)
+
+
 def require(cond, text: str) -> None:
-    """Spec 4.3 REQUIRE: raise `TosaUnpredictable(text)` unless every element of cond holds."""
+    """Spec 4.3 REQUIRE: raise `TosaUnpredictable(text)` unless every element of cond holds
+    (or report it to the handler installed with `on_unpredictable`)."""
     if not np.all(cond):
-        raise TosaUnpredictable(text)
+        handler = _unpredictable_handler.get()
+        if handler is None:
+            raise TosaUnpredictable(text)
+        handler(text)
 
 
 def error_if(cond, text: str) -> None:

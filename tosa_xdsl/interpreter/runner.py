@@ -144,35 +144,15 @@ def build_interpreter(module: ModuleOp) -> TosaInterpreter:
 # -------------------------------------------------------------------- allow-unpredictable
 
 
-@contextlib.contextmanager
-def _lenient_require(interpreter: TosaInterpreter) -> Iterator[None]:
-    """Make every `numerics.require` (also copies imported by name into implementation
-    modules) warn through `interpreter.warn` and return instead of raising.
+def _warn_on_unpredictable(interpreter: TosaInterpreter):
+    """--allow-unpredictable: a failed REQUIRE becomes a located warning and the run goes on."""
 
-    TODO(lead): numerics could offer this as a context variable (e.g.
-    `numerics.unpredictable_policy("warn")`), which would make this swap unnecessary."""
-    import sys
+    def warn(text: str) -> None:
+        op = interpreter.current_op
+        if interpreter.warn is not None and op is not None:
+            interpreter.warn(require_failed(op, text))
 
-    original = numerics.require
-
-    def lenient(cond, text: str) -> None:
-        if not np.all(cond):
-            op = interpreter.current_op
-            if interpreter.warn is not None and op is not None:
-                interpreter.warn(require_failed(op, text))
-
-    patched: list[Any] = [numerics]
-    for name, module in list(sys.modules.items()):
-        if (name.startswith("tosa_xdsl.interpreter.") and module is not None
-                and getattr(module, "require", None) is original):
-            patched.append(module)
-    for module in patched:
-        module.require = lenient
-    try:
-        yield
-    finally:
-        for module in patched:
-            module.require = original
+    return numerics.on_unpredictable(warn)
 
 
 # --------------------------------------------------------------------------- sessions
@@ -242,7 +222,7 @@ class Session:
         with contextlib.ExitStack() as stack:
             stack.enter_context(np.errstate(all="ignore"))
             if self.allow_unpredictable:
-                stack.enter_context(_lenient_require(interpreter))
+                stack.enter_context(_warn_on_unpredictable(interpreter))
             try:
                 results = interpreter.call_op(fn, tuple(values))
             except TosaRunError:
