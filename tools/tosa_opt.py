@@ -134,6 +134,15 @@ def _make_parser_class():
                 self.op_positions[-1] = self._current_token.span.start
             return results
 
+        def _get_op_by_name(self, name: str):
+            try:
+                return super()._get_op_by_name(name)
+            except ParseError as err:
+                # xDSL points after the name; MLIR (and our op locations) at its start.
+                if not self.op_positions:
+                    raise
+                self.raise_error(err.msg, self.op_positions[-1])
+
         def parse_operation(self) -> Operation:
             self.op_positions.append(self._current_token.span.start)
             try:
@@ -282,9 +291,8 @@ class Driver:
     def _print(self, engine: DiagnosticEngine, module: ModuleOp) -> str | None:
         from io import StringIO
 
-        from xdsl.printer import Printer
-
         from tosa_xdsl.diagnostics import op_loc
+        from tosa_xdsl.printing import TosaPrinter
 
         out = StringIO()
         style_token = None
@@ -292,7 +300,9 @@ class Driver:
         if syntax is not None:
             style_token = syntax.print_style.set(self.args.tosa_syntax)
         try:
-            printer = Printer(
+            # TosaPrinter: tosa.const prints generic in the attr-dict style (older MLIR has no
+            # custom form for it).
+            printer = TosaPrinter(
                 stream=out,
                 print_generic_format=self.args.print_op_generic,
                 print_properties_as_attributes=self.args.print_no_properties,
@@ -465,17 +475,19 @@ def main(argv: list[str] | None = None) -> int:
 
     from tosa_xdsl.context import make_context
 
+    original_emit_error = Operation.emit_error
     Operation.emit_error = _quiet_emit_error  # pyright: ignore[reportAttributeAccessIssue]
-    ctx = make_context(allow_unregistered=args.allow_unregistered_dialect)
-    driver = Driver(args, passes, ctx)
     try:
-        code = driver.run(data, out)
+        ctx = make_context(allow_unregistered=args.allow_unregistered_dialect)
+        code = Driver(args, passes, ctx).run(data, out)
         out.flush()
     except BrokenPipeError:
         return 1
     except KeyboardInterrupt:
         return 130
     finally:
+        # main() is also called in-process (tests): leave xDSL as we found it.
+        Operation.emit_error = original_emit_error
         if out is not sys.stdout:
             out.close()
     return code

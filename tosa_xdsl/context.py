@@ -1,0 +1,92 @@
+"""Put our `tosa` dialect into an xDSL `Context` (instead of xDSL's partial one).
+
+xDSL ships a small `tosa` dialect of its own, and a Context refuses a second dialect of the
+same name. We never register ours under the `xdsl.universe` entry point either: a second
+`tosa` there makes every `xdsl-opt` in the environment fail on start-up. So the swap is
+done per Context, here:
+
+- `load_tosa(ctx, lazy=False)`: remove xDSL's `tosa` from `ctx` (registered or already
+  loaded) and add ours; `lazy=True` only registers it, so `tosa_xdsl.dialect` is imported
+  the first time a `tosa.*` op, type or attribute is looked up.
+- `make_context(allow_unregistered=False)`: a fresh Context with every dialect xDSL ships
+  (func, arith, math, tensor, linalg, bufferization, memref, affine, scf, cf, llvm,
+  ml_program, ...) registered lazily, except xDSL's `tosa`, plus ours (also lazily).
+
+Both also apply process-wide fixes to xDSL's parser: `tosa_xdsl.dense.install()` (dense
+constants exactly as MLIR) and a linear-time string-literal regex (see `_fix_xdsl_lexer`).
+"""
+
+from __future__ import annotations
+
+from xdsl.context import Context
+from xdsl.ir import Dialect
+
+TOSA = "tosa"
+
+
+def _our_tosa() -> Dialect:
+    from tosa_xdsl.dialect import Tosa
+
+    return Tosa
+
+
+def _install_dense() -> None:
+    """Make dense constants read/print exactly as MLIR, once the module exists."""
+    try:
+        from tosa_xdsl import dense
+    except ImportError:
+        return
+    install = getattr(dense, "install", None)
+    if install is not None:
+        install()
+
+
+# xDSL 0.74's string-literal regex is `"(?:[^"...]+|escape)*"`: a nested quantifier that
+# backtracks exponentially on an unterminated string (`"` + 30 characters + newline takes
+# minutes). This one matches the same language, in linear time.
+_STRING_LITERAL = r'"[^"\\\n\v\f]*(?:\\(?:["nt\\]|[0-9A-Fa-f]{2})[^"\\\n\v\f]*)*"'
+
+
+def _fix_xdsl_lexer() -> None:
+    import re
+
+    from xdsl.utils.mlir_lexer import MLIRLexer
+
+    if MLIRLexer._unescaped_characters_regex.pattern != _STRING_LITERAL:  # pyright: ignore[reportPrivateUsage]
+        MLIRLexer._unescaped_characters_regex = re.compile(_STRING_LITERAL)  # pyright: ignore[reportPrivateUsage]
+
+
+def _drop_dialect(ctx: Context, name: str) -> None:
+    # Context has no public way to unregister; these are its own bookkeeping dicts.
+    ctx._registered_dialects.pop(name, None)  # pyright: ignore[reportPrivateUsage]
+    dialect = ctx._loaded_dialects.pop(name, None)  # pyright: ignore[reportPrivateUsage]
+    if dialect is None:
+        return
+    prefix = name + "."
+    for table in (ctx._loaded_ops, ctx._loaded_attrs, ctx._loaded_types):  # pyright: ignore[reportPrivateUsage]
+        for key in [k for k in table if k.startswith(prefix)]:
+            del table[key]
+
+
+def load_tosa(ctx: Context, lazy: bool = False) -> Context:
+    """Replace whatever `tosa` dialect `ctx` has with ours; returns `ctx`.
+
+    With `lazy=True` the dialect is only registered (imported on first use)."""
+    _drop_dialect(ctx, TOSA)
+    ctx.register_dialect(TOSA, _our_tosa)
+    if not lazy:
+        ctx.load_registered_dialect(TOSA)
+    _install_dense()
+    _fix_xdsl_lexer()
+    return ctx
+
+
+def make_context(allow_unregistered: bool = False) -> Context:
+    """A Context with every xDSL dialect but xDSL's `tosa` (lazily), and our `tosa`."""
+    from xdsl.dialects import get_all_dialects
+
+    ctx = Context(allow_unregistered=allow_unregistered)
+    for name, factory in get_all_dialects().items():
+        if name != TOSA:
+            ctx.register_dialect(name, factory)
+    return load_tosa(ctx, lazy=True)

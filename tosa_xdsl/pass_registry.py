@@ -1,0 +1,82 @@
+"""The one list of tosa-xdsl's passes, and the pass table `tosa-opt -p` uses.
+
+Add a pass by adding `"pass-name": factory` to `TOSA_PASSES`, where `factory()` imports
+and returns the ModulePass *class* (lazily, so `tosa-opt` start-up does not import every
+pass). A pass with options must be a frozen dataclass with a `name` ClassVar, as xDSL's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from xdsl.passes import ModulePass
+
+
+
+def _attach_target() -> type[ModulePass]:
+    from tosa_xdsl.passes.attach_target import TosaAttachTargetPass
+
+    return TosaAttachTargetPass
+
+
+def _validate() -> type[ModulePass]:
+    from tosa_xdsl.passes.validate import TosaValidatePass
+
+    return TosaValidatePass
+
+
+def _infer_shapes() -> type[ModulePass]:
+    from tosa_xdsl.passes.infer_shapes import TosaInferShapesPass
+
+    return TosaInferShapesPass
+
+
+def _make_broadcastable() -> type[ModulePass]:
+    from tosa_xdsl.passes.make_broadcastable import TosaMakeBroadcastablePass
+
+    return TosaMakeBroadcastablePass
+
+
+def _layerwise_constant_fold() -> type[ModulePass]:
+    from tosa_xdsl.passes.constant_fold import TosaLayerwiseConstantFoldPass
+
+    return TosaLayerwiseConstantFoldPass
+
+
+def _canonicalize() -> type[ModulePass]:
+    from tosa_xdsl.passes.canonicalize import TosaCanonicalizePass
+
+    return TosaCanonicalizePass
+
+
+def _optional_decompositions() -> type[ModulePass]:
+    from tosa_xdsl.passes.decompositions import TosaOptionalDecompositionsPass
+
+    return TosaOptionalDecompositionsPass
+
+
+def _reduce_transposes() -> type[ModulePass]:
+    from tosa_xdsl.passes.reduce_transposes import TosaReduceTransposesPass
+
+    return TosaReduceTransposesPass
+
+
+TOSA_PASSES: dict[str, Callable[[], type[ModulePass]]] = {
+    "tosa-attach-target": _attach_target,
+    "tosa-validate": _validate,
+    "canonicalize": _canonicalize,
+    "tosa-optional-decompositions": _optional_decompositions,
+    "tosa-reduce-transposes": _reduce_transposes,
+    "tosa-infer-shapes": _infer_shapes,
+    "tosa-make-broadcastable": _make_broadcastable,
+    "tosa-layerwise-constant-fold": _layerwise_constant_fold,
+}
+
+
+def all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
+    """xDSL's passes plus ours; ours win on a name clash."""
+    from xdsl.transforms import get_all_passes
+
+    passes = dict(get_all_passes())
+    passes.update(TOSA_PASSES)
+    return passes
