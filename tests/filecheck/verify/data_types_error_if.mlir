@@ -1,0 +1,100 @@
+// Negative tests of the Supported Data Types tables (tosa_xdsl/verification/data_types.py):
+// element types that form no row of the operator's table in any profile or extension.
+// Marker id: supported_data_types (= tosa_execute_graph#6, spec 2.2).
+// RUN: tosa-opt %s --split-input-file --verify-diagnostics -o /dev/null
+
+// ERROR_IF: supported_data_types tosa_execute_graph#6
+func.func @add_i8(%a: tensor<4xi8>, %b: tensor<4xi8>) -> tensor<4xi8> {
+  // expected-error @+1 {{operand/result element types (i8, i8) -> i8 are not a supported combination; supported: f16, f32 (PRO-FP); i32 (PRO-INT or PRO-FP); bf16 (EXT-BF16)}}
+  %0 = tosa.add %a, %b : (tensor<4xi8>, tensor<4xi8>) -> tensor<4xi8>
+  return %0 : tensor<4xi8>
+}
+
+// -----
+
+// ERROR_IF: supported_data_types
+func.func @mul_i16_to_i16(%a: tensor<4xi16>, %b: tensor<4xi16>) -> tensor<4xi16> {
+  %s = "tosa.const"() {values = dense<0> : tensor<1xi8>} : () -> tensor<1xi8>
+  // expected-error @+1 {{(in_t=i16, out_t=i16) are not a supported combination; supported: (in_t=f16, out_t=f16)}}
+  %0 = tosa.mul %a, %b, %s : (tensor<4xi16>, tensor<4xi16>, tensor<1xi8>) -> tensor<4xi16>
+  return %0 : tensor<4xi16>
+}
+
+// -----
+
+// ERROR_IF: supported_data_types
+func.func @mul_shift_i16(%a: tensor<4xi32>, %b: tensor<4xi32>) -> tensor<4xi32> {
+  %s = "tosa.const"() {values = dense<0> : tensor<1xi16>} : () -> tensor<1xi16>
+  // expected-error @+1 {{shift element type is i16 but must be i8 (i8_t)}}
+  %0 = tosa.mul %a, %b, %s : (tensor<4xi32>, tensor<4xi32>, tensor<1xi16>) -> tensor<4xi32>
+  return %0 : tensor<4xi32>
+}
+
+// -----
+
+// ERROR_IF: supported_data_types
+func.func @conv2d_acc_type(%a: tensor<1x4x4x4xf16>, %w: tensor<8x1x1x4xf16>, %b: tensor<8xf16>) -> tensor<1x4x4x8xf16> {
+  %z = "tosa.const"() {values = dense<0.0> : tensor<1xf16>} : () -> tensor<1xf16>
+  // expected-error @+1 {{with acc_type = i32 (in_t=f16, weight_t=f16, out_t=f16, acc_t=i32) are not a supported combination}}
+  %0 = tosa.conv2d %a, %w, %b, %z, %z pad([0, 0, 0, 0]) stride([1, 1]) dilation([1, 1]) acc_type(i32) : (tensor<1x4x4x4xf16>, tensor<8x1x1x4xf16>, tensor<8xf16>, tensor<1xf16>, tensor<1xf16>) -> tensor<1x4x4x8xf16>
+  return %0 : tensor<1x4x4x8xf16>
+}
+
+// -----
+
+// ERROR_IF: supported_data_types
+func.func @table_size(%a: tensor<4xi8>, %t: tensor<513xi8>) -> tensor<4xi8> {
+  // expected-error @+1 {{table has 513 entries but TABLE_SIZE is 256 for input element type i8}}
+  %0 = tosa.table %a, %t : (tensor<4xi8>, tensor<513xi8>) -> tensor<4xi8>
+  return %0 : tensor<4xi8>
+}
+
+// -----
+
+// ERROR_IF: supported_data_types
+func.func @argmax_bool(%a: tensor<4x3xi1>) -> tensor<3xi32> {
+  // expected-error @+1 {{operand/result element types (i1) -> i32 (in_t=i1, out_t=i32) are not a supported combination}}
+  %0 = tosa.argmax %a axis(0) : (tensor<4x3xi1>) -> tensor<3xi32>
+  return %0 : tensor<3xi32>
+}
+
+// -----
+
+// ERROR_IF: supported_data_types
+func.func @concat_list(%a: tensor<2xi48>, %b: tensor<2xi48>) -> tensor<4xi48> {
+  // expected-error @+1 {{operand/result element types (i48, i48) -> i48 are not a supported combination}}
+  %0 = tosa.concat %a, %b axis(0) : (tensor<2xi48>, tensor<2xi48>) -> tensor<4xi48>
+  return %0 : tensor<4xi48>
+}
+
+// -----
+
+// ERROR_IF: supported_data_types
+func.func @cast_same_type(%a: tensor<4xi8>) -> tensor<4xi8> {
+  // expected-error @+1 {{operand/result element types (i8) -> i8 (in_t=i8, out_t=i8) are not a supported combination}}
+  %0 = tosa.cast %a : (tensor<4xi8>) -> tensor<4xi8>
+  return %0 : tensor<4xi8>
+}
+
+// -----
+
+// ERROR_IF: supported_data_types
+func.func @cond_if_condition_type(%c: tensor<i8>, %a: tensor<f32>) -> tensor<f32> {
+  // expected-error @+1 {{condition element type is i8 but must be i1 (bool_t)}}
+  %0 = tosa.cond_if %c (%x = %a) : tensor<i8> (tensor<f32>) -> tensor<f32> {
+    ^bb0(%x: tensor<f32>):
+      tosa.yield %x : tensor<f32>
+    } else {
+    ^bb0(%x: tensor<f32>):
+      tosa.yield %x : tensor<f32>
+    }
+  return %0 : tensor<f32>
+}
+
+// -----
+
+// ERROR_IF: supported_data_types
+module {
+  // expected-error @+1 {{'tosa.variable' op operand/result element types type = i1 are not a supported combination}}
+  tosa.variable @v : tensor<2xi1>
+}
