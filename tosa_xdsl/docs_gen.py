@@ -192,6 +192,7 @@ def render_error_if() -> str:
 
 # Page file name (under docs/) -> renderer. Add further generated pages here.
 PAGES: dict[str, Callable[[], str]] = {
+    "ops.md": lambda: __import__("tosa_xdsl.ops_doc", fromlist=["x"]).render_ops(),
     "spec-tables.md": render_spec_tables,
     "error-if.md": render_error_if,
     "validation.md": lambda: __import__("tosa_xdsl.validation.docs", fromlist=["x"]).render_validation(),
