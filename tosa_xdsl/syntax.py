@@ -75,6 +75,10 @@ class Clause:
     element: IntegerType = i64
     # ENUM attribute class.
     enum: type[EnumAttribute] | None = None
+    # Left out of the attribute-dictionary form when equal to this value: MLIR 22 and the
+    # translator elide DefaultValuedOptionalAttr values there (local_bound = false), while
+    # current MLIR prints the keyword clause whenever the property is present.
+    attr_dict_default: Attribute | None = None
 
 
 def array(name: str, element: IntegerType = i64) -> Clause:
@@ -89,8 +93,9 @@ def int32(name: str) -> Clause:
     return Clause(name, Kind.INT)
 
 
-def boolean(name: str, optional: bool = False) -> Clause:
-    return Clause(name, Kind.BOOL, optional=optional)
+def boolean(name: str, optional: bool = False, attr_dict_default: bool | None = None) -> Clause:
+    default = None if attr_dict_default is None else BoolAttr.from_bool(attr_dict_default)
+    return Clause(name, Kind.BOOL, optional=optional, attr_dict_default=default)
 
 
 def string(name: str) -> Clause:
@@ -231,7 +236,41 @@ def parse_functional_type(parser: Parser) -> tuple[list[Attribute], list[Attribu
 
 
 def parse_tosa_op(cls: type[IRDLOperation], parser: Parser, clauses: Sequence[Clause]):
-    """operands (keyword-clauses | attr-dict)? attr-dict? `:` functional-type"""
+    """operands (keyword-clauses | attr-dict)? attr-dict? `:` functional-type
+
+    Tries tosa_xdsl.fast_parse first (regexes and caches over the same text); it gives up
+    without a trace on anything it is not sure of, and the token-level reading below runs
+    (which is also the one reporting errors)."""
+    if fast_parse.is_enabled():
+        start = parser.pos
+        op = fast_parse.try_parse_tosa_op(cls, parser, clauses)
+        if op is not None:
+            for c in clauses:
+                if c.name in op.attributes:  # only a dict after keyword clauses puts it there
+                    parser.raise_error(
+                        f"'{c.name}' given twice" if c.name in op.properties
+                        else f"inherent attribute '{c.name}' cannot be parsed from attr-dict "
+                        "after keyword clauses",
+                        start,
+                        parser.pos,
+                    )
+            op.properties = normalized_properties(clauses, op.properties)
+            return op
+    return parse_tosa_op_tokens(cls, parser, clauses)
+
+
+def normalized_properties(clauses: Sequence[Clause], props: dict[str, Attribute]) -> dict[str, Attribute]:
+    """As MLIR stores them: a DefaultValuedAttr left out of the custom form holds its default
+    (so the generic form shows `nan_mode = #tosa.nan_mode<PROPAGATE>`), sorted by name."""
+    props = dict(props)
+    for c in clauses:
+        if c.default is not None and c.name not in props:
+            props[c.name] = c.default
+    return dict(sorted(props.items()))
+
+
+def parse_tosa_op_tokens(cls: type[IRDLOperation], parser: Parser, clauses: Sequence[Clause]):
+    """`parse_tosa_op` token by token through the Parser API: the reference reading."""
     pos = parser.pos
     operands = parse_operand_list(parser)
     props: dict[str, Attribute] = {}
@@ -241,10 +280,22 @@ def parse_tosa_op(cls: type[IRDLOperation], parser: Parser, clauses: Sequence[Cl
     else:
         _parse_keyword_clauses(parser, clauses, props)
         if parser._current_token.kind == MLIRTokenKind.L_BRACE:  # pyright: ignore[reportPrivateUsage]
+            dict_pos = parser.pos
             _parse_attr_dict(parser, (), props, attrs)
+            # After keyword clauses the dictionary holds discardable attributes only.
+            for c in clauses:
+                if c.name in attrs:
+                    parser.raise_error(
+                        f"'{c.name}' given twice" if c.name in props
+                        else f"inherent attribute '{c.name}' cannot be parsed from attr-dict "
+                        "after keyword clauses",
+                        dict_pos,
+                        parser.pos,
+                    )
     missing = [c.name for c in clauses if not c.optional and c.name not in props]
     if missing:
         parser.raise_error(f"custom op '{cls.name}' expected '{missing[0]}'")
+    props = normalized_properties(clauses, props)
     parser.parse_punctuation(":")
     type_pos = parser.pos
     inputs, outputs = parse_functional_type(parser)
@@ -322,6 +373,11 @@ def print_tosa_op(op: IRDLOperation, printer: Printer, clauses: Sequence[Clause]
     # Properties that are not clauses (should not happen for our ops) still print.
     extra_props = {k: v for k, v in op.properties.items() if k not in {c.name for c in clauses}}
     if print_style.get() == ATTR_DICT:
+        shown = {
+            c.name: shown[c.name]
+            for c in clauses
+            if c.name in shown and not (c.attr_dict_default is not None and shown[c.name] == c.attr_dict_default)
+        }
         enums = {c.name for c in clauses if c.kind is Kind.ENUM}
         _print_attr_dict_entries(printer, {**shown, **extra_props, **op.attributes}, enums)
     else:
@@ -334,3 +390,7 @@ def print_tosa_op(op: IRDLOperation, printer: Printer, clauses: Sequence[Clause]
 
 def is_type(value: Attribute) -> bool:
     return isinstance(value, TypeAttribute)
+
+
+# At the bottom: fast_parse reads Clause/Kind from this module.
+from tosa_xdsl import fast_parse  # noqa: E402

@@ -20,6 +20,8 @@ build and one set lookup.
 
 from __future__ import annotations
 
+import functools
+
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
@@ -146,20 +148,27 @@ def _signature(op, rule: _Rule) -> str:
     return text + (f" with {', '.join(extra)}" if extra else "")
 
 
+@functools.lru_cache(maxsize=None)
+def _type_name(t: Attribute) -> str:
+    """MLIR spelling of an element type; cached because printing runs xDSL's printer and
+    attributes are immutable and hashable."""
+    return str(t)
+
+
 @spec_check(tuple(_RULES), *CONDITION_IDS)
 def _supported_data_types(op):
     # 2.2 tosa_execute_graph#6: ERROR_IF(operator data types do not meet requirement of operator Supported Data Types)
     rule = _RULES[type(op)]
     for spec_type, mlir, get in rule.fixed:
         for label, t in get(op):
-            if str(t) != mlir:
+            if _type_name(t) != mlir:
                 fail(op, f"{label} element type is {t} but must be {mlir} ({spec_type})")
     if not rule.variables:
         return
     found: dict[str, tuple[str, str]] = {}
     for var, get in rule.getters:
         for label, t in get(op):
-            t = str(t)
+            t = _type_name(t)
             if var in found and found[var][1] != t:
                 fail(op, f"{found[var][0]} and {label} share the type {var} but are "
                          f"{found[var][1]} and {t}")
