@@ -17,7 +17,7 @@ from tosa_xdsl.ops.base import TosaOp, tosa_op_definition
 
 # nan_mode defaults to PROPAGATE and is then not printed (MLIR's DefaultValuedAttr).
 NAN_MODE = syntax.enum_("nan_mode", NanModeAttr, default=NanModeAttr(NanMode.PROPAGATE))
-LOCAL_BOUND = syntax.boolean("local_bound", optional=True)
+LOCAL_BOUND = syntax.boolean("local_bound", optional=True, attr_dict_default=False)
 
 
 @tosa_op_definition

@@ -55,7 +55,8 @@ class VariableOp(TosaOp):
         }
         if initial_value is not None:
             props["initial_value"] = initial_value
-        super().__init__(properties=props)
+        # Sorted by name, as MLIR prints properties in the generic form.
+        super().__init__(properties=dict(sorted(props.items())))
 
     @property
     def tensor_type(self) -> TensorType:
@@ -66,16 +67,19 @@ class VariableOp(TosaOp):
     def parse(cls, parser: Parser) -> VariableOp:
         name = _parse_symbol_name(parser)
         if parser.parse_optional_punctuation("=") is not None:
+            start = parser.pos
             initial = parser.parse_attribute()
             t = initial.get_type() if hasattr(initial, "get_type") else None
             if not isinstance(t, TensorType):
-                parser.raise_error("tosa.variable initial value must be a tensor-typed dense attribute")
+                # located at the value, not at the token after it
+                parser.raise_error("tosa.variable initial value must be a tensor-typed dense attribute", start, parser.pos)
             op = cls(name, t, initial)
         else:
             parser.parse_punctuation(":")
+            start = parser.pos
             t = parser.parse_type()
             if not isinstance(t, TensorType):
-                parser.raise_error(f"tosa.variable expects a ranked tensor type, got {t}")
+                parser.raise_error(f"tosa.variable expects a ranked tensor type, got {t}", start, parser.pos)
             op = cls(name, t)
         op.attributes.update(parser.parse_optional_attr_dict())
         return op

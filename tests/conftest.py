@@ -1,0 +1,71 @@
+"""Shared pytest fixtures: the oracle binaries and a Context with our `tosa`.
+
+Oracles (each fixture skips the test when the binary is missing):
+- `translator`: Arm's tosa-tools MLIR translator, `<site-packages>/bin/tosa-opt` (reads and
+  prints the attribute-dictionary form). NOT `.venv/bin/tosa-opt`, which is our driver.
+- `iree_opt`: `iree-opt` next to the Python executable (newest MLIR, keyword form only).
+- `mlir_opt_22`: `/usr/lib/llvm-22/bin/mlir-opt` (MLIR 22, attribute-dictionary form).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import sysconfig
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _executable(path: Path | str | None) -> Path | None:
+    if path is None:
+        return None
+    path = Path(path)
+    return path if path.is_file() and os.access(path, os.X_OK) else None
+
+
+def translator_path() -> Path | None:
+    for key in ("purelib", "platlib"):
+        found = _executable(Path(sysconfig.get_path(key)) / "bin" / "tosa-opt")
+        if found is not None:
+            return found
+    return None
+
+
+def iree_opt_path() -> Path | None:
+    return _executable(Path(sys.executable).parent / "iree-opt")
+
+
+def mlir_opt_22_path() -> Path | None:
+    return _executable("/usr/lib/llvm-22/bin/mlir-opt")
+
+
+def _require(path: Path | None, what: str) -> Path:
+    if path is None:
+        pytest.skip(f"{what} not installed")
+    return path
+
+
+@pytest.fixture(scope="session")
+def translator() -> Path:
+    return _require(translator_path(), "tosa-tools translator (site-packages/bin/tosa-opt)")
+
+
+@pytest.fixture(scope="session")
+def iree_opt() -> Path:
+    return _require(iree_opt_path(), "iree-opt")
+
+
+@pytest.fixture(scope="session")
+def mlir_opt_22() -> Path:
+    return _require(mlir_opt_22_path(), "MLIR 22 mlir-opt")
+
+
+@pytest.fixture
+def ctx():
+    """A fresh xDSL Context with every xDSL dialect and our `tosa` (not xDSL's)."""
+    from tosa_xdsl.context import make_context
+
+    return make_context()
