@@ -20,7 +20,8 @@ def _axis(op, x: np.ndarray) -> int:
     nx.error_if(axis < 0 or axis >= x.ndim, "axis < 0 || axis >= rank(shape1)")
     shape = op.output.type.get_shape() if hasattr(op.output.type, "get_shape") else None
     if shape is not None and len(shape) == x.ndim:
-        nx.error_if(shape[axis] != 1, "shape[axis] != 1")
+        # A dynamic declared dim (negative in xDSL) takes the run-time size 1.
+        nx.error_if(shape[axis] >= 0 and shape[axis] != 1, "shape[axis] != 1")
     return axis
 
 
