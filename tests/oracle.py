@@ -39,7 +39,7 @@ outputs may come back as float64.
 
 Example::
 
-    from tests.oracle import run
+    from oracle import run
     mlir = '''
     func.func @main(%a: tensor<3xi32>, %b: tensor<3xi32>) -> tensor<3xi32> {
       %0 = tosa.add %a, %b : (tensor<3xi32>, tensor<3xi32>) -> tensor<3xi32>

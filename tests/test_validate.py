@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.oracle import TRANSLATOR
+from oracle import TRANSLATOR
 from tosa_xdsl.context import make_context
 from tosa_xdsl.diagnostics import Severity, capture_diagnostics
 from tosa_xdsl.passes import TosaAttachTargetPass, TosaValidatePass

@@ -20,7 +20,7 @@ from xdsl.parser import Parser
 
 from tosa_xdsl.context import make_context
 
-oracle = pytest.importorskip("tests.oracle")
+import oracle  # noqa: E402  (tests/ is on sys.path via conftest.py)
 
 _DTYPES = {"f32": np.float32, "f16": np.float16, "i32": np.int32, "i16": np.int16,
            "i8": np.int8, "i1": np.bool_}
