@@ -10,7 +10,9 @@ done per Context, here:
   the first time a `tosa.*` op, type or attribute is looked up.
 - `make_context(allow_unregistered=False)`: a fresh Context with every dialect xDSL ships
   (func, arith, math, tensor, linalg, bufferization, memref, affine, scf, cf, llvm,
-  ml_program, ...) registered lazily, except xDSL's `tosa`, plus ours (also lazily).
+  ml_program, ...) registered lazily, except xDSL's `tosa`, plus ours (also lazily);
+  `linalg` and `ml_program` come extended with the ops our lowering needs
+  (`tosa_xdsl/lowering/linalg_ops.py`).
 
 Both also apply process-wide fixes to xDSL's parser: `tosa_xdsl.dense.install()` (dense
 constants exactly as MLIR) and a linear-time string-literal regex (see `_fix_xdsl_lexer`).
@@ -88,5 +90,23 @@ def make_context(allow_unregistered: bool = False) -> Context:
     ctx = Context(allow_unregistered=allow_unregistered)
     for name, factory in get_all_dialects().items():
         if name != TOSA:
-            ctx.register_dialect(name, factory)
+            ctx.register_dialect(name, _EXTENDED.get(name, factory))
     return load_tosa(ctx, lazy=True)
+
+
+def _linalg_extended() -> Dialect:
+    # linalg named ops the TOSA lowering emits that xDSL 0.74 lacks (batch_matmul, nhwc
+    # pooling, depthwise conv, the _q convs): see tosa_xdsl/lowering/linalg_ops.py
+    from tosa_xdsl.lowering.linalg_ops import linalg_dialect
+
+    return linalg_dialect()
+
+
+def _ml_program_extended() -> Dialect:
+    # ml_program.global_load / global_store (tosa-to-mlprogram), missing in xDSL 0.74
+    from tosa_xdsl.lowering.linalg_ops import ml_program_dialect
+
+    return ml_program_dialect()
+
+
+_EXTENDED = {"linalg": _linalg_extended, "ml_program": _ml_program_extended}

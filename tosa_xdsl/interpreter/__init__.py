@@ -63,6 +63,9 @@ IMPL_MODULES = (
     "scatter_gather",   # 2.11 GATHER, SCATTER
     "image",            # 2.12 RESIZE
     "table",            # 2.5.17 TABLE
+    # the lowered stages (arith/math/tensor/linalg/scf/ml_program on numpy): lowered/
+    "lowered.arith", "lowered.math", "lowered.tensor", "lowered.linalg", "lowered.scf",
+    "lowered.ml_program",
 )
 
 
