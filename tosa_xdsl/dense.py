@@ -25,6 +25,7 @@ per-element Python loops.
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -32,6 +33,7 @@ import ml_dtypes
 import numpy as np
 from xdsl.dialect_interfaces.op_asm import OpAsmDialectInterface
 from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
     AnyFloat,
     BFloat16Type,
     Builtin,
@@ -47,10 +49,12 @@ from xdsl.dialects.builtin import (
     IndexType,
     IntegerType,
     Signedness,
+    TensorType,
 )
 from xdsl.ir import Attribute
 from xdsl.parser.attribute_parser import AttrParser
 from xdsl.printer import Printer
+from xdsl.utils.lexer import Span
 
 # MLIR's --mlir-print-elementsattrs-with-hex-if-larger default: dense attributes with
 # more elements than this print as a hex string. -1 never prints hex (useful for
@@ -562,6 +566,139 @@ def _elements_from_literal(
     return None
 
 
+# xDSL's AttrParser._parse_dense_literal_type rebuilds its IRDL constraint
+# (base(RankedStructure[...])) for every dense literal: a few ms each, most of the time
+# spent parsing a model with many constants. Same check and messages, with the constraint
+# built once and the verdict remembered per type (types are immutable and hashable).
+_DENSE_LITERAL_CONSTRAINT: Any = None
+_DENSE_LITERAL_TYPES: dict[Attribute, bool] = {}
+
+
+def _dense_literal_type_ok(type: Attribute) -> bool:
+    global _DENSE_LITERAL_CONSTRAINT
+    ok = _DENSE_LITERAL_TYPES.get(type)
+    if ok is None:
+        if _DENSE_LITERAL_CONSTRAINT is None:
+            from xdsl.dialects.builtin import RankedStructure
+            from xdsl.irdl import base
+
+            _DENSE_LITERAL_CONSTRAINT = base(
+                RankedStructure[IntegerType | IndexType | AnyFloat | ComplexType]
+            )
+        ok = _DENSE_LITERAL_CONSTRAINT.verifies(type)
+        if len(_DENSE_LITERAL_TYPES) < 4096:
+            _DENSE_LITERAL_TYPES[type] = ok
+    return ok
+
+
+# Accepted literal types by source text: `tensor<2x3xf32>` (a static shape and a builtin
+# element type, named by a bare identifier) means the same type in every context, and xDSL
+# types are immutable, so one object can be shared. Only texts the parser itself read to
+# exactly the same extent, and that passed the checks below, are stored.
+_TENSOR_TYPE = re.compile(r"tensor<((?:[0-9]{1,9}x)*)([a-zA-Z_][a-zA-Z0-9_$.]*)>", re.ASCII)
+_WS = re.compile(r"(?:\s+|//[^\n]*)*", re.ASCII)
+_LITERAL_TYPES_BY_TEXT: dict[str, Attribute] = {}
+
+
+_COMMON_ELEMENT_TYPES: dict[str, Attribute] = {}
+
+
+def _common_tensor_type(m: re.Match[str]) -> Attribute | None:
+    """`tensor<AxBx...xE>` for the element types TOSA uses, built directly (xDSL's parser
+    reads a type token by token, ~10x slower); the same object the parser would build.
+    None for anything else. Remembered in _LITERAL_TYPES_BY_TEXT."""
+    if not _COMMON_ELEMENT_TYPES:
+        _COMMON_ELEMENT_TYPES.update(
+            {"f16": Float16Type(), "bf16": BFloat16Type(), "f32": Float32Type(),
+             "f64": Float64Type(), "index": IndexType()}
+        )
+        for w in (1, 4, 8, 16, 32, 48, 64):
+            _COMMON_ELEMENT_TYPES[f"i{w}"] = IntegerType(w)
+    elt = _COMMON_ELEMENT_TYPES.get(m.group(2))
+    if elt is None:
+        return None
+    type = TensorType(elt, [int(d) for d in m.group(1).split("x")[:-1]])
+    if len(_LITERAL_TYPES_BY_TEXT) < 4096:
+        _LITERAL_TYPES_BY_TEXT[m.group()] = type
+    return type
+
+
+def _parse_builtin_type(self: AttrParser) -> Any:
+    """Replacement for AttrParser._parse_optional_builtin_type: the ranked tensor types
+    of `_common_tensor_type` straight from the text (speed only: the same type object
+    the token-level parser builds); everything else goes to xDSL's method."""
+    text = self.lexer.input.content
+    pos = self.pos
+    if isinstance(text, str) and text.startswith("tensor<", pos):
+        m = _TENSOR_TYPE.match(text, pos)
+        if m is not None:
+            type = _LITERAL_TYPES_BY_TEXT.get(m.group())
+            if type is None:
+                type = _common_tensor_type(m)
+            if type is not None:
+                self._resume_from(m.end())  # pyright: ignore[reportPrivateUsage]
+                return type
+    return _ORIGINAL["builtin_type"](self)
+
+
+def _parse_dense_literal_type(self: AttrParser) -> Any:
+    """AttrParser._parse_dense_literal_type with the constraint cached (see above)."""
+    text = self.lexer.input.content
+    m = _TENSOR_TYPE.match(text, self.pos) if isinstance(text, str) else None
+    if m is not None:
+        type = _LITERAL_TYPES_BY_TEXT.get(m.group())
+        if type is None:
+            type = _common_tensor_type(m)
+        if type is not None:
+            self._resume_from(m.end())  # pyright: ignore[reportPrivateUsage]
+            return type
+    type = self.expect(self.parse_optional_type, "Dense attribute must be typed!")
+    if not _dense_literal_type_ok(type):
+        self.raise_error(
+            "Expected memref, vector or tensor type of "
+            "integer, index, float, or complex type"
+        )
+    if any(dim == DYNAMIC_INDEX for dim in list(cast(Any, type).get_shape())):
+        self.raise_error("Dense literal attribute should have a static shape.")
+    if (
+        m is not None
+        and _WS.match(text, m.end()).end() == self.pos
+        and len(_LITERAL_TYPES_BY_TEXT) < 4096
+    ):
+        _LITERAL_TYPES_BY_TEXT[m.group()] = type
+    return type
+
+
+# A flat list of plain decimal numbers (`[1, -2, 3.5e-01]`), the common case of a
+# dense literal: matched with one regex instead of xDSL's token-by-token parser. It yields
+# exactly what `_parse_tensor_literal` yields (the same elements, values and spans);
+# anything else (nesting, hex, true/false, complex, comments, `- 1`) takes the xDSL path.
+_NUMBER = r"-?[0-9]+(?:\.[0-9]*(?:[eE][+-]?[0-9]+)?)?"
+_FLAT_LIST = re.compile(
+    rf"\[[ \t\n\r\f\v]*(?:{_NUMBER}[ \t\n\r\f\v]*,[ \t\n\r\f\v]*)*{_NUMBER}[ \t\n\r\f\v]*\]"
+)
+_NUMBER_RE = re.compile(_NUMBER)
+
+
+def _fast_flat_literal(self: AttrParser) -> Any:
+    start = self.pos
+    source = self.lexer.input
+    text = source.content
+    if not isinstance(text, str) or text[start : start + 1] != "[":
+        return None
+    m = _FLAT_LIST.match(text, start)
+    if m is None:
+        return None
+    element = AttrParser._TensorLiteralElement  # pyright: ignore[reportPrivateUsage]
+    elements = []
+    for n in _NUMBER_RE.finditer(text, start, m.end()):
+        s = n.group()
+        v = float(s) if "." in s else int(s, 10)
+        elements.append(element(v < 0, v, Span(n.start(), n.end(), source)))
+    self._resume_from(m.end())  # pyright: ignore[reportPrivateUsage]
+    return elements, [len(elements)]
+
+
 def _parse_dense(
     self: AttrParser, type: Attribute | None
 ) -> DenseIntOrFPElementsAttr:
@@ -572,11 +709,13 @@ def _parse_dense(
     self.parse_punctuation("<", " in dense attribute")
     if self.parse_optional_punctuation(">") is None:
         if (hex_text := self.parse_optional_str_literal()) is None:
-            contents = self._parse_tensor_literal()
+            contents = _fast_flat_literal(self)
+            if contents is None:
+                contents = self._parse_tensor_literal()
         self.parse_punctuation(">", " in dense attribute")
     if type is None:
         self.parse_punctuation(":", " in dense attribute")
-        type = self._parse_dense_literal_type()
+        type = _parse_dense_literal_type(self)
     ty = cast(Any, type)
     elt = ty.get_element_type()
     shape = list(ty.get_shape())
@@ -744,6 +883,13 @@ _PATCHES = (
         _is_splat,
         "is_splat",
         "splat by value: [0.0, -0.0] was a splat, [NaN, NaN] was not",
+    ),
+    (
+        AttrParser,
+        "_parse_optional_builtin_type",
+        _parse_builtin_type,
+        "builtin_type",
+        "speed only: tensor types read token by token (~0.6 ms each)",
     ),
     (
         Printer,

@@ -57,10 +57,20 @@ def _result_spec(t: Attribute):
     return spec
 
 
-def _fix_result(op: Operation, index: int, value: Any) -> Any:
-    """Check result `index` of `op` against its type; numpy scalars become 0-d arrays."""
-    t = op.results[index].type
-    spec = _result_spec(t)
+def _fix_result(op: Operation, index: int, value: Any, specs: dict[Any, tuple[Attribute, Any]]) -> Any:
+    """Check result `index` of `op` against its type; numpy scalars become 0-d arrays.
+
+    `specs` (one per interpreter) maps a result value to (its type, the spec): types are
+    dataclasses whose hash walks every parameter, SSA values hash by identity, so this is
+    the cheap lookup on every run; the type is kept to notice a value whose type changed."""
+    res = op.results[index]
+    t = res.type
+    hit = specs.get(res)
+    if hit is not None and hit[0] is t:
+        spec = hit[1]
+    else:
+        spec = _result_spec(t)
+        specs[res] = (t, spec)
     if spec is None:  # !tosa.shape
         if isinstance(value, tuple) and len(value) == t.rank.data:
             return value
@@ -87,6 +97,7 @@ class TosaInterpreter(Interpreter):
     # set by Session
     warn: Callable[[TosaRunError], None] | None = None
     op_stack: list[Operation]
+    result_specs: dict[Any, tuple[Attribute, Any]]
 
     def _run_op(self, op: Operation, inputs) -> OpImplResult:
         entry = self._impls._impl_dict.get(type(op))  # pyright: ignore[reportPrivateUsage]
@@ -122,7 +133,10 @@ class TosaInterpreter(Interpreter):
             raise TosaRunError("internal", f"internal error: '{op.name}' implementation returned "
                                f"{len(values)} values for {len(op.results)} results", op)
         if values:
-            result = OpImplResult(tuple(_fix_result(op, i, v) for i, v in enumerate(values)),
+            specs = self.__dict__.get("result_specs")
+            if specs is None:
+                specs = self.result_specs = {}
+            result = OpImplResult(tuple(_fix_result(op, i, v, specs) for i, v in enumerate(values)),
                                   result.terminator_value)
         return result
 
@@ -131,12 +145,51 @@ class TosaInterpreter(Interpreter):
         return self.op_stack[-1] if self.op_stack else None
 
 
+# Dialects whose ops the TOSA-level implementation modules cover. A module made of these
+# only does not need the "lowered.*" implementation modules, whose imports (xDSL's arith,
+# math, tensor, linalg, scf, ml_program dialects) cost more than running a small model.
+_TOSA_LEVEL_DIALECTS = frozenset({"builtin", "func", "tosa"})
+
+
+def _tosa_level_only(module: ModuleOp) -> bool:
+    return all(op.name.split(".", 1)[0] in _TOSA_LEVEL_DIALECTS for op in module.walk())
+
+
+def _tosa_level_classes() -> list[type]:
+    """implementation_classes() without the "lowered.*" modules (same discovery rule)."""
+    import importlib
+
+    from xdsl.interpreter import InterpreterFunctions
+
+    from tosa_xdsl import interpreter as package
+
+    found: list[type] = []
+    for name in package.IMPL_MODULES:
+        if name.startswith("lowered."):
+            continue
+        qualified = f"{package.__name__}.{name}"
+        try:
+            mod = importlib.import_module(qualified)
+        except ModuleNotFoundError as err:
+            if err.name == qualified:
+                continue
+            raise
+        for value in vars(mod).values():
+            if (isinstance(value, type) and issubclass(value, InterpreterFunctions)
+                    and value.__module__ == qualified):
+                found.append(value)
+    return found
+
+
 def build_interpreter(module: ModuleOp) -> TosaInterpreter:
     """A TosaInterpreter for `module` with every TOSA implementation (and func.*, in
-    control_flow.py) registered."""
+    control_flow.py) registered, and the lowered-stage ones when `module` has ops of
+    other dialects."""
     interpreter = TosaInterpreter(module, index_bitwidth=64)
     interpreter.op_stack = []
-    for cls in implementation_classes():
+    interpreter.result_specs = {}
+    classes = _tosa_level_classes() if _tosa_level_only(module) else implementation_classes()
+    for cls in classes:
         interpreter.register_implementations(cls(), override=True)
     return interpreter
 

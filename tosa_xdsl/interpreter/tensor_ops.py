@@ -45,7 +45,7 @@ LEVEL_CHECKs are not evaluated here (they belong to validation against a level).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
@@ -129,7 +129,8 @@ def _pad_spatial(x: np.ndarray, pads: Sequence[tuple[int, int]], fill) -> tuple[
     return xp, valid
 
 
-def _dot(X: np.ndarray, W: np.ndarray, mask: np.ndarray | None, acc_t: str, fp: bool) -> np.ndarray:
+def _dot(X: np.ndarray, W: np.ndarray, mask: np.ndarray | Callable[[], np.ndarray] | None, acc_t: str,
+         fp: bool) -> np.ndarray:
     """acc[p, g, o] = sum_k X[p, k, g] * W[k, g, o] over valid (p, k), as the spec's
     accumulation loop in acc_t.
 
@@ -137,7 +138,13 @@ def _dot(X: np.ndarray, W: np.ndarray, mask: np.ndarray | None, acc_t: str, fp: 
     Returns int64 values within acc_t (integers) or acc_t storage (floats)."""
     K = X.shape[1]
     if fp:
-        need_mask = (mask is not None and not mask.all() and not np.isfinite(W).all())
+        # The mask only matters when a weight is Inf/NaN (0 * Inf); `mask` may be a callable
+        # building it, so the common case never materializes it.
+        need_mask = mask is not None and not np.isfinite(W).all()
+        if need_mask:
+            if callable(mask):
+                mask = mask()
+            need_mask = not mask.all()
         with np.errstate(all="ignore"):
             if need_mask:
                 acc = np.zeros((X.shape[0], X.shape[2], W.shape[2]), np.float64)
@@ -145,7 +152,10 @@ def _dot(X: np.ndarray, W: np.ndarray, mask: np.ndarray | None, acc_t: str, fp: 
                     term = X[:, k, :, None] * W[k][None]
                     acc = acc + np.where(mask[:, k, None, None], term, 0.0)
             else:
-                acc = np.einsum("pkg,kgo->pgo", X, W, optimize=True)
+                # One contraction with a batch index: numpy runs it as a single c_einsum
+                # loop whatever `optimize` says; the products (exact in fp64) are added
+                # in k order. optimize=False skips the path search.
+                acc = np.einsum("pkg,kgo->pgo", X, W, optimize=False)
         return nx.round_to_nearest_float(acc, acc_t)
     lo, hi = nx.minimum_s(acc_t), nx.maximum_s(acc_t)
     acc = np.einsum("pkg,kgo->pgo", X, W)
@@ -167,9 +177,14 @@ def _dot(X: np.ndarray, W: np.ndarray, mask: np.ndarray | None, acc_t: str, fp: 
 def _finish(acc: np.ndarray, bias, bias_index: np.ndarray, acc_t: str, out_t: str) -> np.ndarray:
     """out = static_cast<out_t>(acc); out = apply_add_s<out_t>(out, bias[BC == 1 ? 0 : i])."""
     bias = np.asarray(bias).reshape(-1)
-    b = bias[np.where(bias.size == 1, 0, bias_index)]
+    if bias.size == bias_index.size and bias.size != 1:
+        b = bias  # bias_index is arange(OC)
+    else:
+        b = bias[np.where(bias.size == 1, 0, bias_index)]
     if _is_fp(out_t):
-        out = nx.round_to_nearest_float(acc, out_t)
+        # acc is already in acc_t storage; rounding it to the same format is the identity
+        same = acc_t == out_t and acc.dtype == nx.storage_dtype(out_t)
+        out = acc if same else nx.round_to_nearest_float(acc, out_t)
         return nx.apply_add_s(out, b, out_t)
     out = nx.static_cast(acc, acc_t, out_t) if acc_t != out_t else acc
     return nx.apply_add_s(out, b, out_t)
@@ -206,14 +221,24 @@ def conv(x, w, bias, input_zp, weight_zp, pad, stride, dilation, *, in_t: str, w
     fp = _is_fp(in_t)
     xv = _values(x, in_t) - _zp_value(input_zp, in_t)
     wv = _values(w, w_t) - _zp_value(weight_zp, w_t)
-    xp, valid = _pad_spatial(xv, pads, 0)
-    P, M = _patches(xp, valid, kernel, stride, dilation)
     n = x.shape[0]
     K = int(np.prod(kernel)) * x.shape[-1]
-    X = P.reshape(-1, K, 1)  # spec order (k..., ic)
     Wm = np.moveaxis(wv, 0, -1).reshape(K, 1, oc)
-    mask = np.broadcast_to(M.reshape(1, -1, K // x.shape[-1], 1),
-                           (n, int(np.prod(out_sp)), K // x.shape[-1], x.shape[-1])).reshape(-1, K)
+    if (all(k == 1 for k in kernel) and all(s == 1 for s in stride) and not any(pad[:2 * nd])
+            and min(x.shape[1:1 + nd]) >= 1):
+        # 1x1 kernel, stride 1, no padding: every patch is one input pixel (no padding, so
+        # no mask), the patches are the input itself
+        X = xv.reshape(-1, K, 1)
+        acc = _dot(X, Wm, None, acc_t, fp).reshape(n, *out_sp, oc)
+        return _finish(acc, bias, np.arange(oc), acc_t, out_t)
+    xp, valid = _pad_spatial(xv, pads, 0)
+    P, M = _patches(xp, valid, kernel, stride, dilation)
+    X = P.reshape(-1, K, 1)  # spec order (k..., ic)
+
+    def mask():
+        return np.broadcast_to(M.reshape(1, -1, K // x.shape[-1], 1),
+                               (n, int(np.prod(out_sp)), K // x.shape[-1], x.shape[-1])).reshape(-1, K)
+
     acc = _dot(X, Wm, mask, acc_t, fp).reshape(n, *out_sp, oc)
     return _finish(acc, bias, np.arange(oc), acc_t, out_t)
 
@@ -233,11 +258,37 @@ def depthwise_conv2d(x, w, bias, input_zp, weight_zp, pad, stride, dilation, *, 
     fp = _is_fp(in_t)
     xv = _values(x, in_t) - _zp_value(input_zp, in_t)
     wv = _values(w, w_t) - _zp_value(weight_zp, w_t)
-    xp, valid = _pad_spatial(xv, pads, 0)
+    padded = any(p for pair in pads for p in pair)
+    xp, valid = _pad_spatial(xv, pads, 0) if padded else (xv, None)
+    sy, sx = int(stride[0]), int(stride[1])
+    dy, dx = int(dilation[0]), int(dilation[1])
+    fits = xp.shape[1] >= (kh - 1) * dy + 1 and xp.shape[2] >= (kw - 1) * dx + 1
+    if fp and fits and (not padded or np.isfinite(wv).all()):
+        # No product needs masking: the kernel taps one after the other, each a strided view
+        # of the padded input times one weight per channel, added in the spec's (ky, kx)
+        # order starting from +0.0: the same additions, in the same order, as the dot
+        # product over im2col patches, without building the patches.
+        acc = np.zeros((m, n, oh, ow, c), np.float64)  # one [N,OH,OW,C] plane per multiplier
+        term = np.empty((n, oh, ow, c), np.float64)
+        with np.errstate(all="ignore"):
+            for ky in range(kh):
+                for kx in range(kw):
+                    y0, x0 = ky * dy, kx * dx
+                    tap = xp[:, y0:y0 + (oh - 1) * sy + 1:sy, x0:x0 + (ow - 1) * sx + 1:sx, :]
+                    for mi in range(m):
+                        np.multiply(tap, wv[ky, kx, :, mi], out=term)
+                        acc[mi] += term
+        acc = nx.round_to_nearest_float(np.moveaxis(acc, 0, -1), acc_t).reshape(n, oh, ow, c * m)
+        return _finish(acc, bias, np.arange(c * m), acc_t, out_t)
+    if valid is None:
+        valid = np.ones(xp.shape[1:3], bool)
     P, Mk = _patches(xp, valid, (kh, kw), stride, dilation)  # [N,OH,OW,KH,KW,C]
     X = P.reshape(n * oh * ow, kh * kw, c)
     Wm = wv.reshape(kh * kw, c, m)
-    mask = np.broadcast_to(Mk.reshape(1, oh * ow, kh * kw), (n, oh * ow, kh * kw)).reshape(-1, kh * kw)
+
+    def mask():
+        return np.broadcast_to(Mk.reshape(1, oh * ow, kh * kw), (n, oh * ow, kh * kw)).reshape(-1, kh * kw)
+
     acc = _dot(X, Wm, mask, acc_t, fp).reshape(n, oh, ow, c * m)
     return _finish(acc, bias, np.arange(c * m), acc_t, out_t)
 
