@@ -41,7 +41,8 @@ def run(tmp_path: Path, text: str | bytes, *args: str) -> tuple[int, str, str]:
     if isinstance(text, bytes):
         src.write_bytes(text)
     else:
-        src.write_text(text, encoding="utf-8")
+        # Mutations may leave lone surrogates (bytes decoded with surrogateescape).
+        src.write_text(text, encoding="utf-8", errors="surrogateescape")
     out, err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
         code = main([str(src), *args])
@@ -358,14 +359,11 @@ def test_special_inputs_never_traceback(tmp_path: Path, index: int):
 def test_fuzz_mutated_example_never_tracebacks(tmp_path: Path):
     base = _fuzz_base()
     rng = random.Random(20260817)
-    deadline = time.monotonic() + 4.0  # bounded: as many cases as fit
-    runs = 0
-    while time.monotonic() < deadline or runs < 5:
+    # A fixed number of cases, so every run (and CI) tries the same inputs.
+    for runs in range(12):
         # Every third case also through the split / expectation-checking paths.
         extra = ("--split-input-file", "--verify-diagnostics") if runs % 3 == 2 else ()
         _check_no_crash(tmp_path, _mutate(rng, base), *extra)
-        runs += 1
-    assert runs >= 5
 
 
 def test_fuzz_console_script_garbage(tmp_path: Path):
@@ -389,8 +387,9 @@ def test_unterminated_string_is_linear_time():
 
     make_context()
     start = time.perf_counter()
-    assert MLIRLexer._unescaped_characters_regex.match('"' + "a" * 22 + "\n") is None  # pyright: ignore[reportPrivateUsage]
-    assert time.perf_counter() - start < 0.2  # the original needs > 1 s here
+    assert MLIRLexer._unescaped_characters_regex.match('"' + "a" * 26 + "\n") is None  # pyright: ignore[reportPrivateUsage]
+    # A hang guard, not a speed test: the original regex needs minutes for 26 characters.
+    assert time.perf_counter() - start < 2.0
 
 
 # ------------------------------------------------------------------ the real model parses
