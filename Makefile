@@ -41,7 +41,7 @@ lit:
 	PATH="$(abspath $(BIN)):$$PATH" $(BIN)/lit -q tests/filecheck
 
 pytest:
-	PATH="$(abspath $(BIN)):$$PATH" $(BIN)/pytest -q -n 2 tests
+	PATH="$(abspath $(BIN)):$$PATH" $(BIN)/pytest -n 2 tests
 
 docs: $(VENV)/.demo-installed
 	$(BIN)/python -m tosa_xdsl.docs_gen
