@@ -175,9 +175,9 @@ def _validation_pass(args) -> list[Any]:
 
     options = []
     if args.profile is not None:
-        options.append(f"profiles={','.join(args.profile)}")
+        options.append(f"profile={','.join(args.profile)}")
     if args.extension is not None:
-        options.append(f"extensions={','.join(args.extension)}")
+        options.append(f"extension={','.join(args.extension)}")
     if args.level is not None:
         options.append(f"level={args.level}")
     spec = "tosa-validate" + ("{" + " ".join(options) + "}" if options else "")

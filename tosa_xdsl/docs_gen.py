@@ -196,6 +196,7 @@ PAGES: dict[str, Callable[[], str]] = {
     "spec-tables.md": render_spec_tables,
     "error-if.md": render_error_if,
     "validation.md": lambda: __import__("tosa_xdsl.validation.docs", fromlist=["x"]).render_validation(),
+    "agreement.md": lambda: __import__("tosa_xdsl.agreement_doc", fromlist=["x"]).render_agreement(),
 }
 
 

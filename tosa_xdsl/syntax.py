@@ -159,6 +159,21 @@ def _parse_int_list(parser: Parser) -> list[int]:
     return parser.parse_comma_separated_list(parser.Delimiter.SQUARE, parser.parse_integer)
 
 
+def _checked_int(parser: Parser, clause: Clause, start: int, values: list[int], build):
+    """`build()` an integer attribute from parsed `values`; a value out of the element
+    type's range (`perms([4294967296])`, `axis(99999999999)`) is a parse error at the value,
+    not a ValueError/VerifyException from the attribute's constructor."""
+    from xdsl.utils.exceptions import VerifyException
+
+    try:
+        return build()
+    except (ValueError, VerifyException):
+        element = clause.element if clause.kind is Kind.ARRAY else i32
+        width = element.width.data
+        bad = next((v for v in values if not -(2 ** (width - 1)) <= v < 2**width), values[0])
+        parser.raise_error(f"'{clause.name}' value {bad} does not fit {element}", start, parser.pos)
+
+
 def _parse_clause_value(parser: Parser, clause: Clause) -> Attribute:
     """The value of a keyword clause, after its name."""
     if clause.kind is Kind.ENUM:
@@ -166,12 +181,17 @@ def _parse_clause_value(parser: Parser, clause: Clause) -> Attribute:
     with parser.in_parens():
         if clause.kind is Kind.ARRAY:
             if parser._current_token.kind == MLIRTokenKind.L_SQUARE:  # pyright: ignore[reportPrivateUsage]
-                return DenseArrayBase.from_list(clause.element, _parse_int_list(parser))
+                start = parser.pos
+                values = _parse_int_list(parser)
+                return _checked_int(parser, clause, start, values,
+                                    lambda: DenseArrayBase.from_list(clause.element, values))
             return parser.parse_attribute()
         if clause.kind is Kind.TYPE:
             return parser.parse_type()
         if clause.kind is Kind.INT:
-            return IntegerAttr(parser.parse_integer(allow_boolean=False), i32)
+            start = parser.pos
+            value = parser.parse_integer(allow_boolean=False)
+            return _checked_int(parser, clause, start, [value], lambda: IntegerAttr(value, i32))
         if clause.kind is Kind.BOOL:
             return BoolAttr.from_bool(parser.parse_boolean())
         if clause.kind is Kind.STRING:
