@@ -465,11 +465,6 @@ KNOWN_FOREIGN_CRASHES: dict[tuple[str, str, str], str] = {
     ("OverflowError", "builtin.py", "pack"):
         "xDSL 0.74: a float literal beyond the type's range (`1.0e+256 : f32`) overflows "
         "struct.pack instead of becoming inf or a parse error",
-    ("MemoryError", "dense.py", "_parse_dense"):
-        "tosa_xdsl/dense.py: the splat `dense<0> : tensor<4611686018427387904xf32>` is "
-        "materialized element by element",
-    ("OverflowError", "dense.py", "_parse_dense"):
-        "tosa_xdsl/dense.py: as above, for a splat whose byte size exceeds a Python bytes",
 }
 
 

@@ -61,6 +61,9 @@ from xdsl.utils.lexer import Span
 # MLIR 22, which reads i1 hex bit-packed while LLVM 24 reads one byte per element).
 HEX_ELEMENT_LIMIT = 100
 
+# Largest splat we expand into memory (xDSL stores dense attributes element by element).
+MAX_SPLAT_BYTES = 1 << 32
+
 
 # --------------------------------------------------------------------------------------
 # Element types
@@ -759,6 +762,15 @@ def _parse_dense(
     data = _elements_from_literal(self, elements, elt)
     assert data is not None
     if not lit_shape:
+        # A splat is stored expanded (xDSL keeps every element): refuse sizes no machine holds
+        # with a diagnostic instead of a MemoryError/OverflowError from the expansion.
+        if len(data) * n > MAX_SPLAT_BYTES:
+            self.raise_error(
+                f"splat constant of type '{type}' would need {len(data) * n} bytes "
+                f"(limit {MAX_SPLAT_BYTES})",
+                start,
+                self.pos,
+            )
         data *= n  # splat
     return DenseIntOrFPElementsAttr(type, BytesAttr(data))
 
