@@ -61,6 +61,30 @@ def _reduce_transposes() -> type[ModulePass]:
     return TosaReduceTransposesPass
 
 
+def _tosa_to_tensor() -> type[ModulePass]:
+    from tosa_xdsl.lowering.tosa_to_tensor import TosaToTensorPass
+
+    return TosaToTensorPass
+
+
+def _tosa_to_arith() -> type[ModulePass]:
+    from tosa_xdsl.lowering.tosa_to_arith import TosaToArithPass
+
+    return TosaToArithPass
+
+
+def _tosa_to_scf() -> type[ModulePass]:
+    from tosa_xdsl.lowering.tosa_to_scf import TosaToSCFPass
+
+    return TosaToSCFPass
+
+
+def _tosa_to_mlprogram() -> type[ModulePass]:
+    from tosa_xdsl.lowering.tosa_to_mlprogram import TosaToMLProgramPass
+
+    return TosaToMLProgramPass
+
+
 TOSA_PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     "tosa-attach-target": _attach_target,
     "tosa-validate": _validate,
@@ -70,6 +94,10 @@ TOSA_PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     "tosa-infer-shapes": _infer_shapes,
     "tosa-make-broadcastable": _make_broadcastable,
     "tosa-layerwise-constant-fold": _layerwise_constant_fold,
+    "tosa-to-tensor": _tosa_to_tensor,
+    "tosa-to-arith": _tosa_to_arith,
+    "tosa-to-scf": _tosa_to_scf,
+    "tosa-to-mlprogram": _tosa_to_mlprogram,
 }
 
 

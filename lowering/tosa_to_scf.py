@@ -1,0 +1,106 @@
+"""`tosa-to-scf`: TOSA control flow -> scf (upstream's pass).
+
+  tosa.cond_if %c (%a = %x, ...) then {..} else {..}
+      -> %b = tensor.extract %c[0...] : i1 ; scf.if %b -> (...) { .. } else { .. }
+         (the graphs' block arguments are replaced by the input_list values)
+  tosa.while_loop (%a = %x, ...) {cond} do {body}
+      -> scf.while (%a = %x, ...) { cond ...; %b = tensor.extract %c[0...];
+                                     scf.condition(%b) %a, ... } do { body }
+  tosa.yield -> scf.yield (then/else/body) or scf.condition (cond_graph)
+
+The condition must be a statically shaped one-element i1 tensor, each graph a single block;
+otherwise the pass stops with a located diagnostic naming the op.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from xdsl.context import Context
+from xdsl.dialects import scf, tensor
+from xdsl.dialects.builtin import IntegerType, ModuleOp, TensorType
+from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.rewriter import InsertPoint, Rewriter
+
+from tosa_xdsl.diagnostics import LocatedError
+from tosa_xdsl.lowering.tosa_to_tensor import index_zeros
+from tosa_xdsl.ops.control_flow import CondIfOp, WhileLoopOp, YieldOp
+
+PASS = "tosa-to-scf"
+
+
+def fail(op: Operation, message: str) -> LocatedError:
+    return LocatedError(op, f"{PASS}: cannot lower '{op.name}': {message}")
+
+
+def _extract_cond(op: Operation, cond: SSAValue) -> tuple[list[Operation], SSAValue]:
+    t = cond.type
+    if not isinstance(t, TensorType) or any(int(d) < 0 for d in t.get_shape()):
+        raise fail(op, f"the condition must be a statically shaped tensor, got {t}")
+    n = 1
+    for d in t.get_shape():
+        n *= int(d)
+    if n != 1 or t.element_type != IntegerType(1):
+        raise fail(op, f"the condition must be a one-element i1 tensor, got {t}")
+    zero_ops, zeros = index_zeros(t.get_num_dims())
+    ext = tensor.ExtractOp(cond, zeros, IntegerType(1))
+    return [*zero_ops, ext], ext.result
+
+
+def _take_block(op: Operation, region: Region, what: str) -> tuple[Block, YieldOp]:
+    if len(region.blocks) != 1:
+        raise fail(op, f"{what} must be a single block")
+    block = region.detach_block(0)
+    term = block.last_op
+    if not isinstance(term, YieldOp):
+        raise fail(op, f"{what} must end with tosa.yield")
+    return block, term
+
+
+def lower_cond_if(op: CondIfOp) -> None:
+    pre, b = _extract_cond(op, op.condition)
+    blocks = []
+    for region, what in ((op.then_graph, "then_graph"), (op.else_graph, "else_graph")):
+        block, term = _take_block(op, region, what)
+        if len(block.args) != len(op.input_list):
+            raise fail(op, f"{what} has {len(block.args)} arguments for {len(op.input_list)} inputs")
+        for arg, value in zip(block.args, op.input_list):
+            arg.replace_all_uses_with(value)
+        for arg in reversed(block.args):
+            block.erase_arg(arg)
+        Rewriter.replace_op(term, scf.YieldOp(*term.inputs))
+        blocks.append(block)
+    new = scf.IfOp(b, list(op.output_list.types), Region(blocks[0]), Region(blocks[1]))
+    Rewriter.replace_op(op, [*pre, new], list(new.results))
+
+
+def lower_while(op: WhileLoopOp) -> None:
+    before, cterm = _take_block(op, op.cond_graph, "cond_graph")
+    after, bterm = _take_block(op, op.body_graph, "body_graph")
+    if len(cterm.inputs) != 1:
+        raise fail(op, "cond_graph must yield one condition")
+    pre, b = _extract_cond(op, cterm.inputs[0])
+    Rewriter.insert_op(pre, InsertPoint.before(cterm))
+    Rewriter.replace_op(cterm, scf.ConditionOp(b, *before.args))
+    Rewriter.replace_op(bterm, scf.YieldOp(*bterm.inputs))
+    new = scf.WhileOp(list(op.input_list), list(op.output_list.types), Region(before), Region(after))
+    Rewriter.replace_op(op, [new], list(new.results))
+
+
+@dataclass(frozen=True)
+class TosaToSCFPass(ModulePass):
+    """tosa.cond_if/while_loop/yield -> scf.if/while/yield/condition."""
+
+    name: ClassVar[str] = "tosa-to-scf"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        for o in list(op.walk()):
+            if isinstance(o, CondIfOp):
+                lower_cond_if(o)
+            elif isinstance(o, WhileLoopOp):
+                lower_while(o)
+        for o in op.walk():
+            if isinstance(o, YieldOp):
+                raise fail(o, "a tosa.yield outside tosa.cond_if/while_loop cannot be lowered")

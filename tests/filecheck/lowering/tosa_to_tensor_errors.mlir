@@ -1,0 +1,27 @@
+// tosa-to-tensor stops with a located error naming the op it cannot lower.
+// RUN: tosa-opt %s -p tosa-to-tensor --split-input-file --verify-diagnostics -o /dev/null
+
+func.func @dynamic(%a: tensor<?x3xf32>, %b: tensor<2x3xf32>) -> tensor<?x3xf32> {
+  // expected-error @+1 {{tosa-to-tensor: cannot lower 'tosa.concat': input1[0] has a dynamic dimension (tensor<?x3xf32>); static shapes are required}}
+  %0 = tosa.concat %a, %b {axis = 0 : i32} : (tensor<?x3xf32>, tensor<2x3xf32>) -> tensor<4x3xf32>
+  %1 = tensor.cast %0 : tensor<4x3xf32> to tensor<?x3xf32>
+  return %1 : tensor<?x3xf32>
+}
+
+// -----
+
+func.func @nonconst_shape(%a: tensor<2x3xf32>, %s: !tosa.shape<1>) -> tensor<6xf32> {
+  // expected-error @+1 {{tosa-to-tensor: cannot lower 'tosa.reshape': shape must be a tosa.const_shape value}}
+  %0 = tosa.reshape %a, %s : (tensor<2x3xf32>, !tosa.shape<1>) -> tensor<6xf32>
+  return %0 : tensor<6xf32>
+}
+
+// -----
+
+func.func @dynamic_slice(%a: tensor<4x?xf32>) -> tensor<2x2xf32> {
+  %st = tosa.const_shape {values = dense<[1, 0]> : tensor<2xindex>} : () -> !tosa.shape<2>
+  %sz = tosa.const_shape {values = dense<[2, 2]> : tensor<2xindex>} : () -> !tosa.shape<2>
+  // expected-error @+1 {{tosa-to-tensor: cannot lower 'tosa.slice': input1 has a dynamic dimension (tensor<4x?xf32>); static shapes are required}}
+  %0 = tosa.slice %a, %st, %sz : (tensor<4x?xf32>, !tosa.shape<2>, !tosa.shape<2>) -> tensor<2x2xf32>
+  return %0 : tensor<2x2xf32>
+}
