@@ -397,6 +397,210 @@ def test_decompose_transpose_conv_stride1_int8():
     assert count(after, "tosa.transpose_conv2d") == 0 and count(after, "tosa.conv2d") == 1
 
 
+# TRANSPOSE_CONV2D with stride > 1: one CONV2D over sy*sx sub-kernels + depth-to-space + slice.
+
+def _dense(arr: np.ndarray) -> str:
+    import json
+
+    return json.dumps(np.asarray(arr).tolist())
+
+
+def _tconv_case(rng, t="i8", wt="i8", out="i32", acc="i32", const_w=False, const_b=True,
+                bc1=False, max_k=5, max_s=3):
+    """A random TRANSPOSE_CONV2D module (stride != 1x1, random out_pad incl. negative);
+    returns (src, arrays of the constant weight/bias or None, attributes)."""
+    n = int(rng.integers(1, 3))
+    ih, iw = (int(v) for v in rng.integers(1, 5, 2))
+    ic, oc = (int(v) for v in rng.integers(1, 4, 2))
+    kh, kw = (int(v) for v in rng.integers(1, max_k + 1, 2))
+    sy, sx = (int(v) for v in rng.integers(1, max_s + 1, 2))
+    if (sy, sx) == (1, 1):
+        sy = 2
+    while True:  # out_pad in (-K, 3], with a non-empty output
+        op = [int(rng.integers(-k + 1, 4)) for k in (kh, kh, kw, kw)]
+        oh = (ih - 1) * sy + op[0] + op[1] + kh
+        ow = (iw - 1) * sx + op[2] + op[3] + kw
+        if oh >= 1 and ow >= 1:
+            break
+    isint = t.startswith("i")
+    izp = str(int(rng.integers(-128, 128))) if t == "i8" else ("0" if isint else "0.0")
+    wzp = str(int(rng.integers(-128, 128))) if wt == "i8" else ("0" if isint else "0.0")
+    bc = 1 if bc1 else oc
+    itype = f"tensor<{n}x{ih}x{iw}x{ic}x{t}>"
+    wtype = f"tensor<{oc}x{kh}x{kw}x{ic}x{wt}>"
+    btype = f"tensor<{bc}x{out}>"
+    otype = f"tensor<{n}x{oh}x{ow}x{oc}x{out}>"
+    args = [f"%a: {itype}"]
+    body = [const("izp", izp, f"tensor<1x{t}>"), const("wzp", wzp, f"tensor<1x{wt}>")]
+    if const_w:
+        lo, hi = (-8, 8) if wt == "i4" else (-128, 128)
+        w = (rng.integers(lo, hi, (oc, kh, kw, ic)) if isint
+             else np.round(rng.standard_normal((oc, kh, kw, ic)), 3))
+        body.append(const("w", _dense(w), wtype))
+    else:
+        args.append(f"%w: {wtype}")
+    if const_b:
+        b = rng.integers(-1000, 1000, bc) if isint else np.round(rng.standard_normal(bc), 3)
+        body.append(const("b", _dense(b), btype))
+    else:
+        args.append(f"%b: {btype}")
+    body.append(f"  %0 = tosa.transpose_conv2d %a, %w, %b, %izp, %wzp {{acc_type = {acc}, "
+                f"out_pad = array<i64: {op[0]}, {op[1]}, {op[2]}, {op[3]}>, stride = array<i64: {sy}, {sx}>}}"
+                f" : ({itype}, {wtype}, {btype}, tensor<1x{t}>, tensor<1x{wt}>) -> {otype}")
+    body.append(f"  return %0 : {otype}")
+    return fn(", ".join(args), otype, "\n".join(body)), (kh * kw * ic, sy, sx, op)
+
+
+def _decomposed_strided(src, pass_=None, fires=True):
+    ctx, before = parse(src)
+    after = before.clone()
+    (pass_ or TosaOptionalDecompositionsPass()).apply(ctx, after)
+    after.verify()
+    if fires:
+        assert count(after, "tosa.transpose_conv2d") == 0 and count(after, "tosa.conv2d") == 1, src
+    else:
+        assert count(after, "tosa.transpose_conv2d") == 1, src
+    return before, after
+
+
+@pytest.mark.parametrize("seed", range(24))
+@pytest.mark.parametrize("const_w,const_b,bc1", [(False, True, False), (False, False, False),
+                                                 (True, True, False), (False, False, True)])
+def test_decompose_transpose_conv_strided_int8(seed, const_w, const_b, bc1):
+    rng = np.random.default_rng(1000 + seed)
+    src, _ = _tconv_case(rng, const_w=const_w, const_b=const_b, bc1=bc1)
+    before, after = _decomposed_strided(src)
+    for trial in range(2):
+        xs = inputs_for(before, np.random.default_rng(seed * 10 + trial))
+        want, got = run(before, xs), run(after, xs)
+        assert [bits(w) for w in want] == [bits(g) for g in got], src
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_decompose_transpose_conv_strided_int4(seed):
+    """i8 x i4 -> i32 with constant i4 weights (rearranged at compile time): bit-exact."""
+    rng = np.random.default_rng(2000 + seed)
+    src, _ = _tconv_case(rng, "i8", "i4", "i32", "i32", const_w=True, const_b=bool(seed % 2))
+    before, after = _decomposed_strided(src)
+    xs = inputs_for(before, np.random.default_rng(seed))
+    assert [bits(w) for w in run(before, xs)] == [bits(g) for g in run(after, xs)], src
+
+
+@pytest.mark.parametrize("const_w", [False, True])
+def test_decompose_transpose_conv_strided_kept(const_w):
+    """Not decomposed: i16 x i8 -> i48 (depth-to-space would reshape/transpose/slice i48,
+    which TOSA 1.0 has no data-layout support for) and non-constant i4 weights (no
+    PAD/RESHAPE/TRANSPOSE of i4)."""
+    rng = np.random.default_rng(7)
+    src, _ = _tconv_case(rng, "i16", "i8", "i48", "i48", const_w=const_w)
+    ctx, m = parse(src)
+    TosaOptionalDecompositionsPass().apply(ctx, m)
+    assert count(m, "tosa.transpose_conv2d") == 1
+    if not const_w:
+        src, _ = _tconv_case(rng, "i8", "i4", "i32", "i32", const_w=False)
+        ctx, m = parse(src)
+        TosaOptionalDecompositionsPass().apply(ctx, m)
+        assert count(m, "tosa.transpose_conv2d") == 1
+
+
+def _abs_tconv(x, w, sy, sx, out_pad, oh, ow):
+    """sum |x*w| per output of 2.3.10 (float64), the scale of the dot-product error bound."""
+    n, ih, iw, _ = x.shape
+    oc, kh, kw, _ = w.shape
+    s = np.zeros((n, oh, ow, oc))
+    ax, aw = np.abs(x.astype(np.float64)), np.abs(w.astype(np.float64))
+    for iy in range(ih):
+        for ix in range(iw):
+            for ky in range(kh):
+                for kx in range(kw):
+                    oy, ox = iy * sy + ky + out_pad[0], ix * sx + kx + out_pad[2]
+                    if 0 <= oy < oh and 0 <= ox < ow:
+                        s[:, oy, ox, :] += ax[:, iy, ix, :] @ aw[:, ky, kx, :].T
+    return s
+
+
+def _check_float_bound(before, after, src, k, sy, sx, out_pad, acc, out, trials, seed, specials):
+    """|got - want| <= 2*K*eps(acc)*sum|x*w| + eps(out)*|want| on finite outputs; the
+    same non-finite pattern (inf sign, NaN) everywhere."""
+    eps_acc = float(np.finfo(np.float32 if acc == "f32" else np.float16).eps)
+    eps_out = float(np.finfo(np.float32 if out == "f32" else np.float16).eps)
+    conv = next(op for op in before.walk() if op.name == "tosa.transpose_conv2d")
+    from tosa_xdsl.verification.constants import const_tensor
+    for trial in range(trials):
+        xs = inputs_for(before, np.random.default_rng(seed * 10 + trial), specials=specials)
+        with np.errstate(all="ignore"):
+            want = run(before, xs, allow_unpredictable=True)[0]
+            got = run(after, xs, allow_unpredictable=True)[0]
+        assert want.dtype == got.dtype and want.shape == got.shape
+        w_arr = const_tensor(conv.weight)
+        if w_arr is None:
+            w_arr = xs[1]
+        _, oh, ow, _ = want.shape
+        w64, g64 = want.astype(np.float64), got.astype(np.float64)
+        fin = np.isfinite(w64)
+        assert np.array_equal(np.isnan(w64), np.isnan(g64)), src
+        assert np.array_equal(w64[np.isinf(w64)], g64[np.isinf(w64)]), src
+        with np.errstate(all="ignore"):
+            s = _abs_tconv(np.nan_to_num(xs[0]), np.nan_to_num(w_arr), sy, sx, out_pad, oh, ow)
+            diff = np.abs(w64 - g64)
+        tol = 2 * k * eps_acc * s + eps_out * np.abs(w64) + 1e-30
+        assert np.all(diff[fin] <= tol[fin]), (src, diff[fin].max())
+
+
+@pytest.mark.parametrize("seed", range(12))
+@pytest.mark.parametrize("t,out,acc", [("f32", "f32", "f32"), ("f16", "f16", "f32"), ("f16", "f16", "f16")])
+def test_decompose_transpose_conv_strided_float_padded_kernel(seed, t, out, acc):
+    """float-kernel-padding=true, finite inputs: the CONV2D sums the same non-zero products
+    (plus exact zeros from the padded taps) in another order: within the dot-product bound."""
+    rng = np.random.default_rng(3000 + seed)
+    src, (k, sy, sx, out_pad) = _tconv_case(rng, t, t, out, acc, const_w=bool(seed % 2),
+                                            const_b=bool(seed % 3))
+    before, after = _decomposed_strided(src, TosaOptionalDecompositionsPass(float_kernel_padding=True))
+    _check_float_bound(before, after, src, k, sy, sx, out_pad, acc, out, 2, seed, specials=False)
+
+
+@pytest.mark.parametrize("seed", range(16))
+@pytest.mark.parametrize("t,out,acc", [("f32", "f32", "f32"), ("f16", "f16", "f32")])
+def test_decompose_transpose_conv_strided_float_default(seed, t, out, acc):
+    """Default: floats are decomposed only when the strides divide the kernel (no padded
+    taps), and then even with inf/NaN/-0.0 inputs the results agree (same non-finite
+    pattern, finite values within the dot-product bound)."""
+    rng = np.random.default_rng(4000 + seed)
+    src, (k, sy, sx, out_pad) = _tconv_case(rng, t, t, out, acc, const_w=bool(seed % 2),
+                                            const_b=bool(seed % 3), max_k=6)
+    conv_line = next(line for line in src.splitlines() if "transpose_conv2d" in line)
+    kh, kw = (int(v) for v in conv_line.split("tensor<")[2].split("x")[1:3])
+    divides = kh % sy == 0 and kw % sx == 0
+    before, after = _decomposed_strided(src, fires=divides)
+    if divides:
+        _check_float_bound(before, after, src, k, sy, sx, out_pad, acc, out, 3, seed, specials=True)
+
+
+def test_decompose_transpose_conv_strided_float_divisible():
+    """A 4x4 kernel with stride 2 (the common upsampling case) is decomposed by default."""
+    src = fn("%a: tensor<1x3x3x2xf32>, %w: tensor<2x4x4x2xf32>", "tensor<1x7x7x2xf32>", "\n".join([
+        const("z", "0.0", "tensor<1xf32>"), const("b", "[0.5, -1.0]", "tensor<2xf32>"),
+        "  %0 = tosa.transpose_conv2d %a, %w, %b, %z, %z {acc_type = f32, out_pad = array<i64: -1, 0, -1, 0>, stride = array<i64: 2, 2>} : (tensor<1x3x3x2xf32>, tensor<2x4x4x2xf32>, tensor<2xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x7x7x2xf32>",
+        "  return %0 : tensor<1x7x7x2xf32>"]))
+    before, after = _decomposed_strided(src)
+    _check_float_bound(before, after, src, 4 * 4 * 2, 2, 2, [-1, 0, -1, 0], "f32", "f32", 4, 0, True)
+
+
+def test_decompose_transpose_conv_strided_error_if_kept():
+    """An out_pad violating ERROR_IF(out_pad_top <= -KH) is left for the verifier to report
+    (set after parsing; OH = (IH-1)*2 - 2 + 2 + KH still matches)."""
+    from tosa_xdsl.ops import tensor as tn
+    from tosa_xdsl.passes._rewrite_utils import i64_array
+
+    ctx, module = parse(fn("%a: tensor<1x2x2x1xi8>, %w: tensor<1x2x2x1xi8>", "tensor<1x4x4x1xi32>", "\n".join([
+        const("zp", "0", "tensor<1xi8>"), const("b", "[0]", "tensor<1xi32>"),
+        "  %0 = tosa.transpose_conv2d %a, %w, %b, %zp, %zp {acc_type = i32, out_pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 2, 2>} : (tensor<1x2x2x1xi8>, tensor<1x2x2x1xi8>, tensor<1xi32>, tensor<1xi8>, tensor<1xi8>) -> tensor<1x4x4x1xi32>",
+        "  return %0 : tensor<1x4x4x1xi32>"])))
+    conv = next(op for op in module.walk() if isinstance(op, tn.TransposeConv2DOp))
+    conv.properties["out_pad"] = i64_array([-2, 2, 0, 0])
+    TosaOptionalDecompositionsPass().apply(ctx, module)
+    assert count(module, "tosa.transpose_conv2d") == 1
+
 # --------------------------------------------------------------------------- reduce-transposes
 
 
