@@ -80,6 +80,10 @@ def load_tosa(ctx: Context, lazy: bool = False) -> Context:
         ctx.load_registered_dialect(TOSA)
     _install_dense()
     _fix_xdsl_lexer()
+    # Whole `%r = tosa.xxx ...` lines parsed in one step (declines anything unusual).
+    from tosa_xdsl import fast_parse
+
+    fast_parse.install()
     return ctx
 
 

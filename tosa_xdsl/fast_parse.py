@@ -41,6 +41,8 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any
 
+_new = object.__new__
+
 from xdsl.dialects.builtin import (
     UNKNOWN_LOC,
     BoolAttr,
@@ -51,6 +53,10 @@ from xdsl.dialects.builtin import (
     i32,
 )
 from xdsl.ir import Attribute
+from xdsl.ir.core import _VALUE_NAME_PATTERN  # pyright: ignore[reportPrivateUsage]
+from xdsl.ir.core import OpResult as _OpResult
+from xdsl.ir.core import SSAValues as _SSAValues
+from xdsl.ir.core import Use as _Use
 from xdsl.parser import Parser
 from xdsl.parser.core import ForwardDeclaredValue
 from xdsl.utils.lexer import Span, Token
@@ -567,3 +573,290 @@ def _resolve(parser: Parser, operands: list[tuple[str, int]], types: Sequence[At
             ref = refs[index] = ForwardDeclaredValue(t)
         resolved[position] = ref
     return resolved
+
+
+# ------------------------------------------------------------------ whole lines, framing too
+# xDSL's Parser.parse_operation frames every custom op the same way: the result list
+# (`%r =`, three tokens), the op-name token and its lookup, the dialect stack, then the op's
+# own `parse`, an optional `loc(...)`, the result-count check and the SSA name registration.
+# For the common line `%r = tosa.xxx ...` whose clause text and functional type were read
+# before (the per-parse caches of `try_parse_tosa_op`), `parse_line` does all of it at once,
+# from Parser.parse_optional_operation (wrapped by `install`). Anything else (no cache hit,
+# tuple results `%r:2`, several results, a `loc(...)`, a redefined name, a type mismatch,
+# parser subclasses that change the framing, ...) is left untouched to xDSL's path.
+
+_line_head = _c(rf"%({_SUFFIX}){_S}={_S}({_BARE})")
+
+# Parser methods the framing above stands for: a Parser subclass overriding any of them
+# (e.g. the driver's op-locating parser) keeps xDSL's path.
+_FRAMING = (
+    "parse_operation",
+    "_parse_op_result_list",
+    "_parse_op_result",
+    "_get_op_by_name",
+    "parse_optional_location",
+    "_register_ssa_definition",
+    "resolve_operand",
+)
+_plain_parsers: dict[type, bool] = {}
+
+
+def _is_plain(parser_cls: type) -> bool:
+    plain = _plain_parsers.get(parser_cls)
+    if plain is None:
+        plain = all(getattr(parser_cls, name) is getattr(Parser, name) for name in _FRAMING)
+        _plain_parsers[parser_cls] = plain
+    return plain
+
+
+def _is_tosa_parse(cls: Any) -> bool:
+    """Whether `cls.parse` is `syntax.parse_tosa_op` with `cls.CLAUSES` (ops.base.TosaOp's)."""
+    parse = getattr(cls, "parse", None)
+    func = getattr(parse, "__func__", None)
+    return (
+        func is not None
+        and func.__qualname__ == "TosaOp.parse"
+        and func.__module__ == "tosa_xdsl.ops.base"
+        and isinstance(getattr(cls, "CLAUSES", None), tuple)
+    )
+
+
+class _LineCaches:
+    """Per Parser: op classes by name, and ready-made (properties, attributes) by clause text."""
+
+    __slots__ = ("ops", "ready")
+
+    def __init__(self) -> None:
+        self.ops: dict[str, Any] = {}  # op name -> TOSA op class, or None (not ours)
+        # (op class, clause text) -> normalized properties and attributes, or None when
+        # `parse_tosa_op` would raise for them (clause names in the trailing dictionary)
+        self.ready: dict[tuple[type, str], tuple[dict[str, Attribute], dict[str, Attribute]] | None] = {}
+
+
+def _line_caches(parser: Parser) -> _LineCaches:
+    caches = parser.__dict__.get("_tosa_fast_parse_lines")
+    if caches is None:
+        caches = parser.__dict__["_tosa_fast_parse_lines"] = _LineCaches()
+    return caches
+
+
+def _ready(cls: Any, entry: tuple[dict[str, Attribute], dict[str, Attribute]]):
+    from tosa_xdsl.syntax import normalized_properties
+
+    from xdsl.irdl import OptionalDef
+
+    props, attrs = entry
+    clauses = cls.CLAUSES
+    if any(c.name in attrs for c in clauses):
+        return None
+    # What IRDLOperation.__post_init__ adds to the properties before `parse_tosa_op`
+    # normalizes them, so that `create` below adds nothing and the order is the same.
+    props = dict(props)
+    for name, prop_def in cls.get_irdl_definition().properties.items():
+        if name not in props and not isinstance(prop_def, OptionalDef) and prop_def.default_value is not None:
+            props[name] = prop_def.default_value
+    return normalized_properties(clauses, props), attrs
+
+
+def parse_line(parser: Parser) -> Any:
+    """The op `parser.parse_operation()` would return at a `%r = tosa.xxx ...` line, with
+    its result registered, or None (parser untouched) when xDSL's path should read it."""
+    if not _is_plain(type(parser)):
+        return None
+    state = parser._parser_state  # pyright: ignore[reportPrivateUsage]
+    token = state.current_token
+    if token.kind is not MLIRTokenKind.PERCENT_IDENT:
+        return None
+    text = state.lexer.input.content
+    if not isinstance(text, str):
+        return None
+    head = _line_head.match(text, token.span.start)
+    if head is None or head.end(1) != token.span.end:
+        return None
+    lines = parser.__dict__.get("_tosa_fast_parse_lines")
+    if lines is None:
+        lines = _line_caches(parser)
+    name = head.group(2)
+    cls = lines.ops.get(name, False)
+    if cls is False:
+        # The lookup xDSL's path makes next anyway (same arguments, same side effects).
+        cls = None
+        if name.startswith("tosa."):
+            cls = parser.ctx.get_optional_op(name, dialect_stack=state.dialect_stack)
+            if cls is None or cls.name != name or not _is_tosa_parse(cls):
+                cls = None
+        lines.ops[name] = cls
+    if cls is None:
+        return None
+    caches = parser.__dict__.get("_tosa_fast_parse_caches")
+    if caches is None:
+        return None  # nothing read in detail yet
+    # From the op's first token, as `try_parse_tosa_op` starts (so the same cache keys).
+    shape = _op_shape.match(text, _ws.match(text, head.end()).end())
+    if shape is None:
+        return None
+    sig = caches.signatures.get(shape.group("sig"))
+    if sig is None:
+        return None
+    key = (cls, shape.group("mid"))
+    ready = lines.ready.get(key, False)
+    if ready is False:
+        entry = caches.clause_texts.get(key)
+        if entry is None:
+            return None
+        ready = lines.ready[key] = _ready(cls, entry)
+    if ready is None:
+        return None
+    inputs, outputs = sig
+    result = head.group(1)
+    if len(outputs) != 1 or result in parser.ssa_values:
+        return None
+    ops = shape.group("ops")
+    if not ops:
+        operands = []
+    elif "#" in ops:
+        operands = [(n, int(i) if i else 0) for n, i in _operand_names.findall(ops)]
+    else:  # `%a, %b`: names cannot hold commas or whitespace
+        operands = [(o.strip()[1:], 0) for o in ops.split(",")]
+    if len(inputs) != len(operands):
+        return None
+    lexer = state.lexer
+    next_start = shape.start("next")
+    if next_start >= 0:
+        # The parser's next token, as its lexer would have made it.
+        lexer_pos = lexer.pos
+        lexer.pos = end = shape.end("next")
+        state.current_token = Token(MLIRTokenKind.PERCENT_IDENT, Span(next_start, end, lexer.input))
+    else:
+        lexer_pos = lexer.pos
+        try:
+            parser._resume_from(shape.end("sig"))  # pyright: ignore[reportPrivateUsage]
+        except Exception:
+            lexer.pos = lexer_pos
+            state.current_token = token
+            return None
+        following = state.current_token
+        if following.kind is MLIRTokenKind.BARE_IDENT and following.text == "loc":
+            lexer.pos = lexer_pos
+            state.current_token = token
+            return None
+    resolved = _resolve(parser, operands, inputs)
+    if resolved is None:
+        lexer.pos = lexer_pos
+        state.current_token = token
+        return None
+    props, attrs = ready
+    builder = _builders.get(cls)
+    if builder is None:
+        builder = _builders[cls] = _builder_for(cls)
+    if builder is _create:
+        op = _create(cls, resolved, outputs, props, attrs)
+        value = op.results[0]
+    else:
+        op, value = _build(cls, resolved, outputs[0], props, attrs)
+    forward = parser.forward_ssa_references
+    if result in forward:
+        # Replaces the forward references (or reports their misuse) as xDSL does.
+        start = token.span.start
+        parser._register_ssa_definition(  # pyright: ignore[reportPrivateUsage]
+            result, (value,), Span(start, start + 1 + len(result), lexer.input)
+        )
+    else:
+        parser.ssa_values[result] = (value,)
+        if _valid_name(result):
+            value.name_hint = result
+    return op
+
+
+_valid_name = _VALUE_NAME_PATTERN.fullmatch  # SSAValue.is_valid_name
+
+
+# ------------------------------------------------------------------ building the op
+# `cls.create` (Operation.__init__ + IRDLOperation.__post_init__) spends most of its time in
+# generic bookkeeping: operand/successor setters through properties and generators, region
+# loop, the default-filling pass over the IRDL definition. `_build` makes the same object
+# (same fields, in the same order, same use lists) for a one-result op whose properties
+# are already complete (see `_ready`). It is used for a class only when that class adds
+# nothing of its own (no own __init__-time hooks, no IRDL attribute defaults) and a test
+# build of it matches `cls.create`'s field by field; otherwise `cls.create` it is.
+
+_builders: dict[type, Any] = {}
+
+
+def _build(cls: Any, operands: list[Any], result_type: Attribute, props: dict[str, Attribute],
+           attrs: dict[str, Attribute]) -> tuple[Any, Any]:
+    op = _new(cls)
+    operands = _SSAValues(operands)
+    uses = tuple([_Use(op, index) for index in range(len(operands))])
+    for operand, use in zip(operands, uses):
+        operand.add_use(use)
+    op._operands = operands
+    op._operand_uses = uses
+    result = _OpResult(result_type, op, 0)
+    op.results = _SSAValues((result,))
+    op.properties = dict(props)
+    op.attributes = dict(attrs)
+    op.location = UNKNOWN_LOC
+    op._successors = ()
+    op._successor_uses = ()
+    op.regions = ()
+    return op, result
+
+
+def _builder_for(cls: Any) -> Any:
+    from xdsl.irdl import IRDLOperation, OptionalDef
+
+    if cls.__post_init__ is not IRDLOperation.__post_init__ or cls.__new__ is not _new:
+        return _create
+    op_def = cls.get_irdl_definition()
+    for attr_def in op_def.attributes.values():
+        if not isinstance(attr_def, OptionalDef) and attr_def.default_value is not None:
+            return _create
+    # A test build without operands, against `create`'s (with the IRDL property defaults
+    # given, as `_ready` does).
+    props: dict[str, Attribute] = {}
+    for name, prop_def in op_def.properties.items():
+        if not isinstance(prop_def, OptionalDef) and prop_def.default_value is not None:
+            props[name] = prop_def.default_value
+    try:
+        reference = cls.create(result_types=[i32], properties=props, location=UNKNOWN_LOC)
+        built, _ = _build(cls, [], i32, props, {})
+    except Exception:
+        return _create
+    ref_fields, new_fields = vars(reference), vars(built)
+    if list(ref_fields) != list(new_fields):
+        return _create
+    for name, value in ref_fields.items():
+        other = new_fields[name]
+        if type(value) is not type(other):
+            return _create
+        if name == "results":
+            if [(type(r), r.type, r.index, vars(r).keys()) for r in value] != [
+                (type(r), r.type, r.index, vars(r).keys()) for r in other
+            ]:
+                return _create
+        elif name not in ("_operands", "_operand_uses") and value != other:
+            return _create
+    return _build
+_original_parse_optional_operation: Any = None
+
+
+def _parse_optional_operation(self: Parser) -> Any:
+    if _enabled.get():
+        op = parse_line(self)
+        if op is not None:
+            return op
+    return _original_parse_optional_operation(self)
+
+
+def install() -> None:
+    """Route Parser.parse_optional_operation (the block and module loops) through
+    `parse_line` first. Process-wide and idempotent; other dialects' ops and every line
+    `parse_line` declines go on exactly as before."""
+    global _original_parse_optional_operation
+    current = Parser.parse_optional_operation
+    if current is _parse_optional_operation:
+        return
+    _original_parse_optional_operation = current
+    Parser.parse_optional_operation = _parse_optional_operation  # type: ignore[method-assign]
+

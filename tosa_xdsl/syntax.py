@@ -412,5 +412,6 @@ def is_type(value: Attribute) -> bool:
     return isinstance(value, TypeAttribute)
 
 
-# At the bottom: fast_parse reads Clause/Kind from this module.
+# At the bottom: fast_parse reads Clause/Kind from this module. The whole-line path
+# (fast_parse.install) is a process-wide Parser patch, installed by context.load_tosa.
 from tosa_xdsl import fast_parse  # noqa: E402
