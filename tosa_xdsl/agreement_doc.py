@@ -54,11 +54,14 @@ def _import_tables():
     """The three test modules (imported from the repository's tests/)."""
     import importlib
 
-    if str(ROOT) not in sys.path:
-        sys.path.insert(0, str(ROOT))
-    tensor = importlib.import_module("tests.test_verify_tensor")
-    ops = importlib.import_module("tests.test_verify_ops")
-    validate = importlib.import_module("tests.test_validate")
+    # The test modules import each other as top-level modules (pytest puts tests/ on sys.path
+    # through tests/conftest.py); do the same here so each is imported once, under one name.
+    tests_dir = str(ROOT / "tests")
+    if tests_dir not in sys.path:
+        sys.path.insert(0, tests_dir)
+    tensor = importlib.import_module("test_verify_tensor")
+    ops = importlib.import_module("test_verify_ops")
+    validate = importlib.import_module("test_validate")
     return tensor, ops, validate
 
 
