@@ -27,21 +27,11 @@ _ENUM_PROPERTIES = {"rounding_mode": "rounding_mode_t", "nan_mode": "nan_propaga
 
 def type_key(op: Operation) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
     """(type variables, their MLIR element types) as the op's table columns read them; None
-    when the op has no table or a type is missing/inconsistent (the verifier's business)."""
-    from tosa_xdsl.verification.data_types import _RULES
+    when the op has no table or a type is missing/inconsistent (the verifier's business).
+    The one reading of an op's types is the supported-data-types check's."""
+    from tosa_xdsl.verification.data_types import type_assignment
 
-    rule = _RULES.get(type(op))
-    if rule is None:
-        return None
-    found: dict[str, str] = {}
-    for var, get in rule.getters:
-        for _, t in get(op):
-            t = str(t)
-            if found.setdefault(var, t) != t:
-                return None
-    if len(found) != len(rule.variables):
-        return None
-    return rule.variables, tuple(found[v] for v in rule.variables)
+    return type_assignment(op)
 
 
 @lru_cache(maxsize=None)

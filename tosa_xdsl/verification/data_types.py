@@ -155,6 +155,33 @@ def _type_name(t: Attribute) -> str:
     return str(t)
 
 
+def _assign(op, rule: _Rule):
+    """Type variable -> (first argument label, MLIR element type) as the op's operands,
+    results and typed properties fill the table's columns; plus the first clash found
+    ((label, type), (label, type), variable) when two arguments of one variable differ."""
+    found: dict[str, tuple[str, str]] = {}
+    for var, get in rule.getters:
+        for label, t in get(op):
+            t = _type_name(t)
+            if var in found and found[var][1] != t:
+                return found, (found[var], (label, t), var)
+            found.setdefault(var, (label, t))
+    return found, None
+
+
+def type_assignment(op) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
+    """(type variables, their MLIR element types) in the op's Supported Data Types columns;
+    None when the op has no table, or a type is missing or inconsistent (then the
+    supported-data-types check below reports it). Used by tosa-validate's profile check."""
+    rule = _RULES.get(type(op))
+    if rule is None:
+        return None
+    found, clash = _assign(op, rule)
+    if clash is not None or len(found) != len(rule.variables):
+        return None
+    return rule.variables, tuple(found[v][1] for v in rule.variables)
+
+
 @spec_check(tuple(_RULES), *CONDITION_IDS)
 def _supported_data_types(op):
     # 2.2 tosa_execute_graph#6: ERROR_IF(operator data types do not meet requirement of operator Supported Data Types)
@@ -165,14 +192,10 @@ def _supported_data_types(op):
                 fail(op, f"{label} element type is {t} but must be {mlir} ({spec_type})")
     if not rule.variables:
         return
-    found: dict[str, tuple[str, str]] = {}
-    for var, get in rule.getters:
-        for label, t in get(op):
-            t = _type_name(t)
-            if var in found and found[var][1] != t:
-                fail(op, f"{found[var][0]} and {label} share the type {var} but are "
-                         f"{found[var][1]} and {t}")
-            found.setdefault(var, (label, t))
+    found, clash = _assign(op, rule)
+    if clash is not None:
+        (label1, t1), (label2, t2), var = clash
+        fail(op, f"{label1} and {label2} share the type {var} but are {t1} and {t2}")
     if len(found) != len(rule.variables):
         return  # an optional argument (VARIABLE's initial_value) is absent: nothing to check
     key = tuple(found[v][1] for v in rule.variables)
