@@ -68,6 +68,16 @@ def _erf64(x: np.ndarray) -> np.ndarray:
     return np.where(np.isnan(x), np.nan, np.copysign(r, x))
 
 
+def _plain_binary(fn):
+    """An implementation that is `fn(input1, input2)` after the broadcast check."""
+
+    def run(self, interpreter, op, args):
+        broadcast_check(op, *args)
+        return (fn(*args),)
+
+    return run
+
+
 @register_impls
 class ElementwiseFunctions(InterpreterFunctions):
     # ------------------------------------------------------------------ 2.4 activation
@@ -175,35 +185,14 @@ class ElementwiseFunctions(InterpreterFunctions):
         b64 = np.clip(nx.sign_extend(b, t), 0, top)
         return (nx.truncate(nx.zero_extend(a, t) >> b64, t),)
 
-    @impl(eb.BitwiseAndOp)
-    def run_bitwise_and(self, interpreter, op, args):
-        broadcast_check(op, *args)
-        return (np.bitwise_and(*args),)
-
-    @impl(eb.BitwiseOrOp)
-    def run_bitwise_or(self, interpreter, op, args):
-        broadcast_check(op, *args)
-        return (np.bitwise_or(*args),)
-
-    @impl(eb.BitwiseXorOp)
-    def run_bitwise_xor(self, interpreter, op, args):
-        broadcast_check(op, *args)
-        return (np.bitwise_xor(*args),)
-
-    @impl(eb.LogicalAndOp)
-    def run_logical_and(self, interpreter, op, args):
-        broadcast_check(op, *args)
-        return (np.logical_and(*args),)
-
-    @impl(eb.LogicalOrOp)
-    def run_logical_or(self, interpreter, op, args):
-        broadcast_check(op, *args)
-        return (np.logical_or(*args),)
-
-    @impl(eb.LogicalXorOp)
-    def run_logical_xor(self, interpreter, op, args):
-        broadcast_check(op, *args)
-        return (np.not_equal(*args),)
+    # Bitwise and logical ops are numpy's own, after the broadcast check (2.5.3-2.5.5, 2.5.7,
+    # 2.5.10, 2.5.11; LOGICAL_XOR on booleans is inequality).
+    run_bitwise_and = impl(eb.BitwiseAndOp)(_plain_binary(np.bitwise_and))
+    run_bitwise_or = impl(eb.BitwiseOrOp)(_plain_binary(np.bitwise_or))
+    run_bitwise_xor = impl(eb.BitwiseXorOp)(_plain_binary(np.bitwise_xor))
+    run_logical_and = impl(eb.LogicalAndOp)(_plain_binary(np.logical_and))
+    run_logical_or = impl(eb.LogicalOrOp)(_plain_binary(np.logical_or))
+    run_logical_xor = impl(eb.LogicalXorOp)(_plain_binary(np.not_equal))
 
     @impl(eb.MaximumOp)
     def run_maximum(self, interpreter, op, args):
