@@ -85,6 +85,20 @@ def _tosa_to_mlprogram() -> type[ModulePass]:
     return TosaToMLProgramPass
 
 
+def _lazy(module: str, cls: str) -> Callable[[], type[ModulePass]]:
+    """A registry entry that imports `module` only when the pass is used."""
+
+    def load() -> type[ModulePass]:
+        import importlib
+
+        return getattr(importlib.import_module(module), cls)
+
+    return load
+
+
+_LOWERING = "tosa_xdsl.lowering."
+
+
 TOSA_PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     "tosa-attach-target": _attach_target,
     "tosa-validate": _validate,
@@ -98,6 +112,17 @@ TOSA_PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     "tosa-to-arith": _tosa_to_arith,
     "tosa-to-scf": _tosa_to_scf,
     "tosa-to-mlprogram": _tosa_to_mlprogram,
+    "tosa-to-linalg-named": _lazy(_LOWERING + "tosa_to_linalg_named", "TosaToLinalgNamedPass"),
+    "tosa-to-linalg": _lazy(_LOWERING + "tosa_to_linalg", "TosaToLinalgPass"),
+    "tosa-to-linalg-pipeline": _lazy(_LOWERING + "pipelines", "TosaToLinalgPipelinePass"),
+    # stage 2 (issue 6): bufferization, loops, LLVM
+    "one-shot-bufferize": _lazy(_LOWERING + "bufferize", "OneShotBufferizePass"),
+    "convert-linalg-to-affine-loops": _lazy(_LOWERING + "linalg_to_loops", "ConvertLinalgToAffineLoopsPass"),
+    "convert-linalg-to-loops": _lazy(_LOWERING + "linalg_to_loops", "ConvertLinalgToLoopsPass"),
+    "convert-scf-to-cf": _lazy(_LOWERING + "scf_to_cf", "ConvertScfToCfPass"),
+    "convert-to-llvm": _lazy(_LOWERING + "to_llvm", "ConvertToLLVMPass"),
+    "tosa-to-loops": _lazy(_LOWERING + "pipelines", "TosaToLoopsPipelinePass"),
+    "tosa-to-llvm": _lazy(_LOWERING + "pipelines", "TosaToLLVMPipelinePass"),
 }
 
 
