@@ -66,6 +66,8 @@ IMPL_MODULES = (
     # the lowered stages (arith/math/tensor/linalg/scf/ml_program on numpy): lowered/
     "lowered.arith", "lowered.math", "lowered.tensor", "lowered.linalg", "lowered.scf",
     "lowered.ml_program",
+    # stage 2 (bufferized/loop stages): memrefs are numpy arrays (views share memory)
+    "lowered.memref", "lowered.bufferization", "lowered.affine", "lowered.cf",
 )
 
 
