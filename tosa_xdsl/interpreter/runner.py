@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 from xdsl.dialects import func
-from xdsl.dialects.builtin import ModuleOp, TensorType
+from xdsl.dialects.builtin import MemRefType, ModuleOp, TensorType
 from xdsl.interpreter import Interpreter, OpImplResult
 from xdsl.ir import Attribute, Operation
 from xdsl.traits import SymbolTable
@@ -50,6 +50,8 @@ def _result_spec(t: Attribute):
     if spec is False:
         if isinstance(t, ShapeType):
             spec = None
+        elif isinstance(t, MemRefType):  # a buffer: checked, never copied (aliases share it)
+            spec = (dtype_of(t.get_element_type()), tuple(t.get_shape()))
         else:
             shape = tuple(t.get_shape()) if isinstance(t, TensorType) else None
             spec = (dtype_of(t), shape)
