@@ -17,6 +17,11 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
+# test helpers are imported by their top-level names: tests/ (oracle, lowering_harness) and
+# tests/differential (the per-operator case generators, reused by the lowering tests)
+for _dir in (ROOT / "tests", ROOT / "tests" / "differential"):
+    if str(_dir) not in sys.path:
+        sys.path.insert(0, str(_dir))
 
 
 def _executable(path: Path | str | None) -> Path | None:
