@@ -26,12 +26,8 @@ before the first table: the history of what changed).
 from __future__ import annotations
 
 import argparse
-import datetime
 import os
-import platform
-import re
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -39,36 +35,13 @@ from pathlib import Path
 
 import numpy as np
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from common import machine, run_once, timed  # noqa: E402
+from common import record as record_block  # noqa: E402
+
 ROOT = Path(__file__).resolve().parents[1]
 MODEL = ROOT / "examples/face_detection_front.tosa.mlir"
 INPUT = ROOT / "examples/face_detection_front.input_0.npy"
-DOC = ROOT / "docs/performance.md"
-MARK_START = "<!-- bench/interpreter.py --record: start -->"
-MARK_END = "<!-- bench/interpreter.py --record: end -->"
-
-
-def _run_once(cmd, env=None) -> tuple[float, float, subprocess.CompletedProcess | None, str]:
-    """(cpu seconds, wall seconds, returncode, last stderr line) of one child process."""
-    t = time.perf_counter()
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
-    err = proc.stderr.read() if proc.stderr else b""
-    _, status, usage = os.wait4(proc.pid, 0)
-    wall = time.perf_counter() - t
-    proc.returncode = os.waitstatus_to_exitcode(status)
-    lines = err.decode(errors="replace").strip().splitlines()
-    return usage.ru_utime + usage.ru_stime, wall, proc.returncode, (lines[-1] if lines else "failed")
-
-
-def timed(cmd, repeat, env=None):
-    """((median cpu, median wall), None) or (None, [error line])."""
-    cpu, wall = [], []
-    for _ in range(repeat):
-        c, w, code, last = _run_once(cmd, env)
-        if code != 0:
-            return None, [last]
-        cpu.append(c)
-        wall.append(w)
-    return (statistics.median(cpu), statistics.median(wall)), None
 
 
 def reference_model(repeat):
@@ -108,40 +81,6 @@ def in_process(repeat):
     return statistics.median(cpu), statistics.median(wall)
 
 
-def machine() -> str:
-    cpu = platform.processor() or platform.machine()
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    try:
-        load = ", ".join(f"{v:.1f}" for v in os.getloadavg())
-    except OSError:
-        load = "n/a"
-    import xdsl
-
-    xdsl_version = getattr(xdsl, "__version__", "?")
-    return (f"{os.cpu_count()} CPUs, {cpu}; Python {platform.python_version()}, xDSL {xdsl_version}, "
-            f"numpy {np.__version__}; {datetime.date.today().isoformat()}; load average {load}")
-
-
-def record(text: str) -> None:
-    """Replace the measured block of the Interpreter section (or append the section)."""
-    block = f"{MARK_START}\n{text.strip()}\n{MARK_END}"
-    doc = DOC.read_text() if DOC.exists() else "# Performance\n"
-    if MARK_START in doc and MARK_END in doc:
-        doc = re.sub(re.escape(MARK_START) + r".*?" + re.escape(MARK_END), lambda _: block, doc, flags=re.S)
-    elif "## Interpreter\n" in doc:
-        doc = re.sub(r"(## Interpreter\n)(.*?)(?=\n## |\Z)", lambda m: m.group(1) + "\n" + block + "\n",
-                     doc, count=1, flags=re.S)
-    else:
-        doc = doc.rstrip() + "\n\n## Interpreter\n\n" + block + "\n"
-    DOC.write_text(doc)
-
-
 def _fmt(v):
     return "n/a" if v is None else f"{v:.3f} s"
 
@@ -156,7 +95,7 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         cmd = [str(tosa_run), str(MODEL), "-i", str(INPUT), "-o", f"{tmp}/o0.npy", "-o", f"{tmp}/o1.npy"]
         warm_env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-        _run_once(cmd, warm_env)  # untimed: writes the bytecode caches
+        run_once(cmd, warm_env)  # untimed: writes the bytecode caches
         whole, err = timed(cmd, args.repeat)
     try:
         steady = in_process(args.repeat) if err is None else None
@@ -189,7 +128,7 @@ def main() -> int:
             + "\n".join(verdicts))
     print(text)
     if args.record and not args.no_record:
-        record(text)
+        record_block("interpreter.py", "Interpreter", text)
     return 0
 
 

@@ -1,0 +1,133 @@
+"""The named lowering pipelines, each a pass that runs a fixed list of passes:
+
+  tosa-to-linalg-pipeline   TOSA -> linalg/tensor/arith/math/scf/ml_program on tensors.
+      Upstream's pre-passes in upstream's order, then every conversion, so no TOSA op is left:
+        tosa-optional-decompositions (unless disable-tosa-decompositions), canonicalize,
+        tosa-infer-shapes, tosa-make-broadcastable, tosa-to-linalg-named, canonicalize,
+        tosa-layerwise-constant-fold, tosa-make-broadcastable, tosa-validate (unless
+        validation=false), tosa-to-linalg, tosa-to-tensor, tosa-to-scf, tosa-to-mlprogram,
+        tosa-to-arith.
+      (Upstream's pipeline stops after tosa-to-linalg and leaves const/pad/slice/control flow/
+      variables to passes the user adds; ours finishes the job.)
+  tosa-to-loops             ... + one-shot-bufferize + linalg -> loops: memref + affine (or scf
+      with loops=scf) + arith + math, "LLVM-compatible loops" that upstream lowers further.
+  tosa-to-llvm              ... + lower-affine, convert-scf-to-cf, convert-to-llvm,
+      reconcile-unrealized-casts: the llvm dialect only, ready for the JIT / mlir-translate.
+
+Every stage runs in the interpreter; `tosa-run -p` accepts any prefix of the expanded list
+(`expanded(...)` gives it, docs/lowering.md lists the stages).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.passes import ModulePass, PassPipeline
+
+from tosa_xdsl.diagnostics import LocatedError
+
+
+def linalg_stage(validation: bool = True, decompositions: bool = True) -> list[str]:
+    passes = ["tosa-optional-decompositions"] if decompositions else []
+    passes += [
+        "canonicalize",
+        "tosa-infer-shapes",
+        "tosa-make-broadcastable",
+        "tosa-to-linalg-named",
+        "canonicalize",
+        "tosa-layerwise-constant-fold",
+        "tosa-make-broadcastable",
+    ]
+    if validation:
+        passes.append("tosa-validate")
+    passes += ["tosa-to-linalg", "tosa-to-tensor", "tosa-to-scf", "tosa-to-mlprogram", "tosa-to-arith"]
+    return passes
+
+
+def loops_stage(loops: str = "affine") -> list[str]:
+    to_loops = {"affine": "convert-linalg-to-affine-loops", "scf": "convert-linalg-to-loops"}[loops]
+    return ["one-shot-bufferize", to_loops]
+
+
+LLVM_STAGE = ["lower-affine", "convert-scf-to-cf", "convert-to-llvm", "reconcile-unrealized-casts"]
+
+
+def run_passes(ctx: Context, module: ModuleOp, names: list[str]) -> None:
+    from tosa_xdsl.pass_registry import all_passes
+
+    PassPipeline.parse_spec(all_passes(), ",".join(names)).apply(ctx, module)
+
+
+def no_tosa_left(module: ModuleOp, pipeline: str) -> None:
+    """Every TOSA op must have been lowered; a leftover is a bug worth a located error."""
+    for op in module.walk():
+        if op.name.startswith("tosa."):
+            raise LocatedError(op, f"{pipeline}: '{op.name}' was not lowered")
+
+
+@dataclass(frozen=True)
+class TosaToLinalgPipelinePass(ModulePass):
+    """TOSA -> linalg on tensors (with tensor/arith/math/scf/ml_program), no TOSA op left."""
+
+    name: ClassVar[str] = "tosa-to-linalg-pipeline"
+
+    validation: bool = True
+    disable_tosa_decompositions: bool = False
+
+    def stages(self) -> list[str]:
+        return linalg_stage(self.validation, not self.disable_tosa_decompositions)
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        run_passes(ctx, op, self.stages())
+        no_tosa_left(op, self.name)
+
+
+@dataclass(frozen=True)
+class TosaToLoopsPipelinePass(ModulePass):
+    """TOSA -> memref + affine (or scf) loops + arith + math."""
+
+    name: ClassVar[str] = "tosa-to-loops"
+
+    validation: bool = True
+    disable_tosa_decompositions: bool = False
+    loops: str = "affine"
+
+    def __post_init__(self) -> None:  # a bad option is a CLI error (exit 2), caught at parse time
+        if self.loops not in ("affine", "scf"):
+            raise ValueError(f"tosa-to-loops: loops must be affine or scf, got {self.loops!r}")
+
+    def stages(self) -> list[str]:
+        return linalg_stage(self.validation, not self.disable_tosa_decompositions) + loops_stage(self.loops)
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        run_passes(ctx, op, self.stages())
+        no_tosa_left(op, self.name)
+
+
+@dataclass(frozen=True)
+class TosaToLLVMPipelinePass(ModulePass):
+    """TOSA -> the llvm dialect only."""
+
+    name: ClassVar[str] = "tosa-to-llvm"
+
+    validation: bool = True
+    disable_tosa_decompositions: bool = False
+
+    def stages(self) -> list[str]:
+        return linalg_stage(self.validation, not self.disable_tosa_decompositions) + loops_stage() + LLVM_STAGE
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        run_passes(ctx, op, self.stages())
+        no_tosa_left(op, self.name)
+
+
+def expanded(pipeline: str) -> list[str]:
+    """The pass names a named pipeline runs, for `tosa-run -p` prefixes and the docs."""
+    return {
+        "tosa-to-linalg-pipeline": TosaToLinalgPipelinePass(),
+        "tosa-to-loops": TosaToLoopsPipelinePass(),
+        "tosa-to-llvm": TosaToLLVMPipelinePass(),
+    }[pipeline].stages()
