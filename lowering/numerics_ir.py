@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from xdsl.builder import Builder
 from xdsl.dialects import arith, math
-from xdsl.dialects.builtin import AnyFloat, FloatAttr, IntegerType, i8, i32, i64
+from xdsl.dialects.builtin import FloatAttr, IndexType, IntegerType, i8, i32, i64
 from xdsl.ir import Attribute, SSAValue
 
 Int = SSAValue | int
@@ -31,7 +31,7 @@ Int = SSAValue | int
 
 def const(b: Builder, value: int | float, t: Attribute) -> SSAValue:
     """An arith.constant of type t; ints wrap to t's width (two's complement)."""
-    if isinstance(t, AnyFloat):
+    if not isinstance(t, IntegerType | IndexType):
         return b.insert(arith.ConstantOp(FloatAttr(float(value), t))).result
     from tosa_xdsl.lowering.linalg_build import scalar_attr
 
@@ -105,9 +105,9 @@ def _fselect(b: Builder, a: SSAValue, c: SSAValue, pred: str, nan_mode: str) -> 
     # plain = a pred c ? a : c (ordered: false when either is NaN, which selects c)
     keep_a = b.insert(arith.CmpfOp(a, c, pred)).result
     plain = b.insert(arith.SelectOp(keep_a, a, c)).result
-    a_nan = b.insert(arith.CmpfOp(a, a, "uno")).result
     if str(nan_mode) == "PROPAGATE":
         # compare_nan PROPAGATE: NaN if either is NaN; plain already is c when c is NaN
+        a_nan = b.insert(arith.CmpfOp(a, a, "uno")).result
         return b.insert(arith.SelectOp(a_nan, a, plain)).result
     # compare_nan IGNORE: the operand that is not NaN (a when c is NaN; c when a is NaN,
     # which plain already gives)

@@ -7,9 +7,14 @@
       -> scf.while (%a = %x, ...) { cond ...; %b = tensor.extract %c[0...];
                                      scf.condition(%b) %a, ... } do { body }
   tosa.yield -> scf.yield (then/else/body) or scf.condition (cond_graph)
+  tosa.scatter %values_in, %indices, %input
+      -> scf.for %n, scf.for %w (k = tensor.extract %indices[%n, %w]), scf.for %c:
+         tensor.insert %input[%n, %w, %c] into the carried tensor at [%n, k, %c]
+         (spec 2.11.2: each output element is written at most once -- a REQUIRE -- so the
+         loop order cannot change the result; unwritten elements keep values_in's)
 
-The condition must be a statically shaped one-element i1 tensor, each graph a single block;
-otherwise the pass stops with a located diagnostic naming the op.
+The condition must be a statically shaped one-element i1 tensor, each graph a single block,
+scatter's shapes static; otherwise the pass stops with a located diagnostic naming the op.
 """
 
 from __future__ import annotations
@@ -19,14 +24,17 @@ from typing import ClassVar
 
 from xdsl.context import Context
 from xdsl.dialects import scf, tensor
-from xdsl.dialects.builtin import IntegerType, ModuleOp, TensorType
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import IndexType, IntegerAttr, IntegerType, ModuleOp, TensorType
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from tosa_xdsl.diagnostics import LocatedError
 from tosa_xdsl.lowering.tosa_to_tensor import index_zeros
+from tosa_xdsl.lowering.static_shapes import require_static
 from tosa_xdsl.ops.control_flow import CondIfOp, WhileLoopOp, YieldOp
+from tosa_xdsl.ops.scatter_gather import ScatterOp
 
 PASS = "tosa-to-scf"
 
@@ -89,9 +97,57 @@ def lower_while(op: WhileLoopOp) -> None:
     Rewriter.replace_op(op, [new], list(new.results))
 
 
+def _for(n: int, carried: SSAValue, body) -> tuple[list[Operation], scf.ForOp]:
+    """scf.for %i = 0 to n step 1 iter_args(carried); body(i, carried) -> (ops, value)."""
+    lb = arith.ConstantOp(IntegerAttr(0, IndexType()))
+    ub = arith.ConstantOp(IntegerAttr(n, IndexType()))
+    step = arith.ConstantOp(IntegerAttr(1, IndexType()))
+    block = Block(arg_types=[IndexType(), carried.type])
+    ops, value = body(block.args[0], block.args[1])
+    block.add_ops([*ops, scf.YieldOp(value)])
+    loop = scf.ForOp(lb, ub, step, [carried], Region(block))
+    return [lb, ub, step, loop], loop
+
+
+def lower_scatter(op: ScatterOp) -> None:
+    require_static(op, PASS)
+    vt, it, xt = op.values_in.type, op.indices.type, op.input.type
+    if not all(isinstance(t, TensorType) for t in (vt, it, xt)):
+        raise fail(op, "operands must be ranked tensors")
+    if vt.get_num_dims() != 3 or it.get_num_dims() != 2 or xt.get_num_dims() != 3:
+        raise fail(op, "expected values_in [N,K,C], indices [N,W] and input [N,W,C]")
+    n, _k, c = (int(d) for d in vt.get_shape())
+    w = int(it.get_shape()[1])
+    if tuple(int(d) for d in xt.get_shape()) != (n, w, c) or int(it.get_shape()[0]) != n:
+        raise fail(op, f"input must have shape [{n}, {w}, {c}]")
+    if it.element_type != IntegerType(32):
+        raise fail(op, f"indices must be i32, got {it.element_type}")
+    elem = vt.element_type
+
+    def n_body(i_n, t_n):
+        def w_body(i_w, t_w):
+            k32 = tensor.ExtractOp(op.indices, [i_n, i_w], IntegerType(32))
+            k = arith.IndexCastOp(k32.result, IndexType())
+
+            def c_body(i_c, t_c):
+                v = tensor.ExtractOp(op.input, [i_n, i_w, i_c], elem)
+                ins = tensor.InsertOp(v.result, t_c, [i_n, k.result, i_c])
+                return [v, ins], ins.result
+
+            ops, loop = _for(c, t_w, c_body)
+            return [k32, k, *ops], loop.res[0]
+
+        ops, loop = _for(w, t_n, w_body)
+        return ops, loop.res[0]
+
+    ops, loop = _for(n, op.values_in, n_body)
+    Rewriter.replace_op(op, ops, [loop.res[0]])
+
+
 @dataclass(frozen=True)
 class TosaToSCFPass(ModulePass):
-    """tosa.cond_if/while_loop/yield -> scf.if/while/yield/condition."""
+    """tosa.cond_if/while_loop/yield -> scf.if/while/yield/condition; tosa.scatter -> an
+    scf.for nest of tensor.extract/insert."""
 
     name: ClassVar[str] = "tosa-to-scf"
 
@@ -101,6 +157,8 @@ class TosaToSCFPass(ModulePass):
                 lower_cond_if(o)
             elif isinstance(o, WhileLoopOp):
                 lower_while(o)
+            elif isinstance(o, ScatterOp):
+                lower_scatter(o)
         for o in op.walk():
             if isinstance(o, YieldOp):
                 raise fail(o, "a tosa.yield outside tosa.cond_if/while_loop cannot be lowered")

@@ -61,3 +61,26 @@ func.func @while_loop(%i0: tensor<i32>, %x0: tensor<i32>) -> (tensor<i32>, tenso
   }
   return %r#0, %r#1 : tensor<i32>, tensor<i32>
 }
+
+// scatter: an scf.for nest over N, W, C carrying the tensor; k = indices[n, w] read once per
+// (n, w); each element inserted at [n, k, c] (spec 2.11.2 writes each output element at most
+// once, so the loop order does not matter).
+// CHECK-LABEL: func.func @scatter
+// CHECK: %[[R:.*]] = scf.for %[[N:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[T0:.*]] = %v) -> (tensor<2x5x3xf32>) {
+// CHECK: %[[RW:.*]] = scf.for %[[W:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[T1:.*]] = %[[T0]]) -> (tensor<2x5x3xf32>) {
+// CHECK-NEXT: %[[K32:.*]] = tensor.extract %i[%[[N]], %[[W]]] : tensor<2x4xi32>
+// CHECK-NEXT: %[[K:.*]] = arith.index_cast %[[K32]] : i32 to index
+// CHECK: %[[RC:.*]] = scf.for %[[C:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[T2:.*]] = %[[T1]]) -> (tensor<2x5x3xf32>) {
+// CHECK-NEXT: %[[X:.*]] = tensor.extract %x[%[[N]], %[[W]], %[[C]]] : tensor<2x4x3xf32>
+// CHECK-NEXT: %[[T3:.*]] = tensor.insert %[[X]] into %[[T2]][%[[N]], %[[K]], %[[C]]] : tensor<2x5x3xf32>
+// CHECK-NEXT: scf.yield %[[T3]] : tensor<2x5x3xf32>
+// CHECK: scf.yield %[[RC]] : tensor<2x5x3xf32>
+// CHECK: scf.yield %[[RW]] : tensor<2x5x3xf32>
+// CHECK: func.return %[[R]] : tensor<2x5x3xf32>
+// MLIR-LABEL: func.func @scatter
+// MLIR-COUNT-3: scf.for
+// MLIR: tensor.insert
+func.func @scatter(%v: tensor<2x5x3xf32>, %i: tensor<2x4xi32>, %x: tensor<2x4x3xf32>) -> tensor<2x5x3xf32> {
+  %0 = tosa.scatter %v, %i, %x : (tensor<2x5x3xf32>, tensor<2x4xi32>, tensor<2x4x3xf32>) -> tensor<2x5x3xf32>
+  return %0 : tensor<2x5x3xf32>
+}
