@@ -200,6 +200,14 @@ def test_cast_input_unsigned_to_float():
     assert got[0].tolist() == [255.0, 128.0, 0.0, 127.0, 5.0] == want[0].tolist()
 
 
+def test_cast_input_unsigned_to_int():
+    """input_unsigned (upstream's flag) reads the input as unsigned: zero extension."""
+    x = np.array([-1, -128, 0, 127, 5], np.int8)
+    src = _cast_src(5, "i8", "i32", " {input_unsigned = true}")
+    want, got = _run_both(src, [x])
+    assert got[0].tolist() == [255, 128, 0, 127, 5] == want[0].tolist()
+
+
 def _mul_src(shape, shift_arg: bool, shift: int = 0):
     t = f"tensor<{shape}xi32>"
     if shift_arg:

@@ -714,7 +714,8 @@ def cast(x, in_t: str, out_t: str) -> np.ndarray:
 
     float -> int: REQUIRE no NaN (the result is unpredictable), round half to even,
     saturate to out_t. int -> float and float -> float: `round_to_nearest_float`.
-    int -> int: sign-extend or truncate. -> bool: value != 0."""
+    int -> int: sign-extend (zero-extend an unsigned `ui8`/`ui16` input, upstream's
+    `input_unsigned`) or truncate. -> bool: value != 0."""
     in_t, out_t = type_name(in_t), type_name(out_t)
     x = np.asarray(x)
     if out_t == "bool":
@@ -731,7 +732,7 @@ def cast(x, in_t: str, out_t: str) -> np.ndarray:
         require(~np.isnan(v), "CAST: NaN input to an integer output")
         r = np.clip(round_to_nearest_int(np.nan_to_num(v, nan=0.0)), minimum_s(out_t), maximum_s(out_t))
         return truncate(r.astype(np.int64), out_t)
-    return truncate(sign_extend(x, in_t), out_t)
+    return truncate(_as_int64_value(x, in_t), out_t)
 
 
 # --------------------------------------------------------------------------------------
