@@ -120,6 +120,7 @@ TOSA_PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     "convert-linalg-to-affine-loops": _lazy(_LOWERING + "linalg_to_loops", "ConvertLinalgToAffineLoopsPass"),
     "convert-linalg-to-loops": _lazy(_LOWERING + "linalg_to_loops", "ConvertLinalgToLoopsPass"),
     "convert-scf-to-cf": _lazy(_LOWERING + "scf_to_cf", "ConvertScfToCfPass"),
+    "lower-affine": _lazy(_LOWERING + "lower_affine", "LowerAffinePass"),
     "convert-to-llvm": _lazy(_LOWERING + "to_llvm", "ConvertToLLVMPass"),
     "tosa-to-loops": _lazy(_LOWERING + "pipelines", "TosaToLoopsPipelinePass"),
     "tosa-to-llvm": _lazy(_LOWERING + "pipelines", "TosaToLLVMPipelinePass"),

@@ -1,0 +1,353 @@
+"""linalg on buffers -> loop nests: `convert-linalg-to-loops` (scf.for + memref.load/store)
+and `convert-linalg-to-affine-loops` (affine.for + affine.load/store), as upstream MLIR's
+passes of the same names (mlir/lib/Dialect/Linalg/Transforms/Loops.cpp).
+
+Every structured op on memrefs -- linalg.generic, the named ops (xDSL's and ours in
+linalg_ops.py: batch_matmul, convolutions, depthwise, pooling, fill, copy, transpose, ...),
+linalg.reduce and linalg.broadcast -- becomes one perfect loop nest over its iteration
+space, with
+
+* one loop per iteration dimension, *in the op's dimension order* d0, d1, ... (MLIR's order:
+  the named ops put their reduction dims last, so the parallel dims are outermost; for every
+  output element the reduction steps come in the same lexicographic order as in MLIR and in
+  our linalg interpreter, so float sums round identically),
+* lower bound 0, step 1, the upper bound from the first operand dimension that is indexed by
+  that loop alone (a constant for a static size, `memref.dim` otherwise),
+* the body's block arguments replaced by a load of each *used* input/output element through
+  its indexing map (scalar operands are used as they are), `linalg.index` by the induction
+  variable, and `linalg.yield` by a store into each output through its map.
+
+The scf form computes non-trivial subscripts (`d1 * 2 + d4`) with `affine.apply` on the
+induction variables that occur in them, as MLIR does; `lower-affine` turns those into arith.
+The affine form puts the indexing map straight into `affine.load`/`affine.store` (dropping
+the loop dims a map does not use).
+
+xDSL has its own `convert-linalg-to-loops`; this one replaces it because xDSL's handles
+neither linalg.reduce nor linalg.broadcast, mutates the op's region while rewriting (a
+failure leaves the IR half-lowered), and rejects bad input with a Python exception instead
+of a located diagnostic; and xDSL has no affine variant at all.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import affine, arith, memref, scf
+from xdsl.dialects.linalg import ops as linalg
+from xdsl.dialects.builtin import (
+    AffineMapAttr,
+    IndexType,
+    IntegerAttr,
+    MemRefType,
+    ModuleOp,
+    ShapedType,
+)
+from xdsl.dialects.linalg.abstract_ops import LinalgStructuredOperation
+from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineExpr, AffineMap
+from xdsl.passes import ModulePass
+from xdsl.rewriter import InsertPoint, Rewriter
+
+from tosa_xdsl.diagnostics import LocatedError
+
+# --------------------------------------------------------------------------- the op's view
+
+
+@dataclass
+class Structured:
+    """What a loop nest needs from a structured op: its operands (inputs then outputs),
+    one indexing map per operand, the body block (block args: one per operand)."""
+
+    op: Operation
+    operands: Sequence[SSAValue]
+    num_inputs: int
+    maps: Sequence[AffineMap]
+    block: Block
+
+    @property
+    def num_loops(self) -> int:
+        return self.maps[0].num_dims if self.maps else 0
+
+
+def _identity_without(rank: int, dropped: set[int]) -> AffineMap:
+    return AffineMap(rank, 0, tuple(AffineDimExpr(d) for d in range(rank) if d not in dropped))
+
+
+def structured_view(op: Operation) -> Structured | None:
+    """The structured view of a linalg op, or None for an op that is not a structured op
+    (linalg.index, linalg.yield)."""
+    if isinstance(op, LinalgStructuredOperation):
+        maps = [m.data for m in op.get_indexing_maps().data]
+        return Structured(op, list(op.operands), len(op.inputs), maps, op.body.block)
+    if isinstance(op, linalg.ReduceOp):
+        # ins: identity over the input's dims; init: the dims not reduced (MLIR's maps)
+        rank = len(op.input.type.get_shape())
+        dims = {int(d) for d in op.dimensions.get_values()}
+        maps = [AffineMap.identity(rank), _identity_without(rank, dims)]
+        return Structured(op, [op.input, op.init], 1, maps, op.region.block)
+    if isinstance(op, linalg.BroadcastOp):
+        rank = len(op.init.type.get_shape())
+        dims = {int(d) for d in op.dimensions.get_values()}
+        maps = [_identity_without(rank, dims), AffineMap.identity(rank)]
+        return Structured(op, [op.input, op.init], 1, maps, op.hidden_region.block)
+    return None
+
+
+def _check(view: Structured, pass_name: str) -> None:
+    op = view.op
+
+    def fail(why: str):
+        raise LocatedError(op, f"{pass_name}: cannot lower '{op.name}': {why}")
+
+    if op.results:
+        fail("it has tensor results (buffer semantics required: run one-shot-bufferize first)")
+    for i, v in enumerate(view.operands):
+        t = v.type
+        if isinstance(t, ShapedType) and not isinstance(t, MemRefType):
+            fail(f"operand #{i} is not a memref ({t}); buffer semantics required")
+        if isinstance(t, MemRefType) and len(t.get_shape()) != len(view.maps[i].results):
+            fail(f"indexing map #{i} has {len(view.maps[i].results)} results for a rank-"
+                 f"{len(t.get_shape())} operand")
+    if len(view.maps) != len(view.operands):
+        fail(f"{len(view.maps)} indexing maps for {len(view.operands)} operands")
+    if any(m.num_symbols for m in view.maps):
+        fail("indexing maps with symbols are not supported")
+    if any(m.num_dims != view.num_loops for m in view.maps):
+        fail("indexing maps disagree on the number of loops")
+    if len(view.block.args) != len(view.operands):
+        fail(f"its body has {len(view.block.args)} arguments for {len(view.operands)} operands")
+    last = view.block.last_op
+    if not isinstance(last, linalg.YieldOp) or len(last.operands) != len(view.operands) - view.num_inputs:
+        fail("its body must end in a linalg.yield of one value per output")
+
+
+# --------------------------------------------------------------------------- loop bounds
+
+
+def _bound_source(view: Structured, dim: int) -> tuple[SSAValue, int, int]:
+    """(operand, its dimension, static size or -1): the first operand dimension indexed by
+    loop `dim` alone, in operand order (MLIR's shapes-to-loops map takes the first too)."""
+    for v, m in zip(view.operands, view.maps):
+        t = v.type
+        if not isinstance(t, MemRefType):
+            continue
+        for p, r in enumerate(m.results):
+            if isinstance(r, AffineDimExpr) and r.position == dim:
+                size = t.get_shape()[p]
+                return v, p, (size if size >= 0 else -1)
+    raise LocatedError(view.op, f"cannot lower '{view.op.name}': no operand dimension gives the "
+                       f"extent of loop d{dim}")
+
+
+def _index_const(rw: Rewriter, at: InsertPoint, value: int) -> SSAValue:
+    c = arith.ConstantOp(IntegerAttr.from_index_int_value(value))
+    rw.insert_op(c, at)
+    return c.result
+
+
+def _dim_op(rw: Rewriter, at: InsertPoint, v: SSAValue, p: int) -> SSAValue:
+    d = memref.DimOp(v, _index_const(rw, at, p))
+    rw.insert_op(d, at)
+    return d.result
+
+
+# --------------------------------------------------------------------------- the two flavours
+
+
+class _Flavour:
+    """How loops and memory accesses are spelled (scf + memref, or affine)."""
+
+    def __init__(self, rw: Rewriter, view: Structured):
+        self.rw = rw
+        self.view = view
+
+    def loop(self, at: InsertPoint, dim: int) -> tuple[Operation, Block]:
+        raise NotImplementedError
+
+    def load(self, at: InsertPoint, v: SSAValue, m: AffineMap, ivs: Sequence[SSAValue]) -> SSAValue:
+        raise NotImplementedError
+
+    def store(self, at: InsertPoint, x: SSAValue, v: SSAValue, m: AffineMap, ivs: Sequence[SSAValue]) -> None:
+        raise NotImplementedError
+
+
+class _ScfFlavour(_Flavour):
+    def __init__(self, rw: Rewriter, view: Structured, before: InsertPoint):
+        super().__init__(rw, view)
+        # constants first, then the nest, as MLIR prints it
+        consts: dict[int, SSAValue] = {}  # one constant per value (MLIR's canonical form)
+
+        def const(value: int) -> SSAValue:
+            if value not in consts:
+                consts[value] = _index_const(rw, before, value)
+            return consts[value]
+
+        self.zero, self.one = const(0), const(1)
+        self.ubs = []
+        for d in range(view.num_loops):
+            v, p, size = _bound_source(view, d)
+            self.ubs.append(const(size) if size >= 0 else _dim_op(rw, before, v, p))
+
+    def loop(self, at, dim):
+        body = Block(arg_types=[IndexType()])
+        loop = scf.ForOp(self.zero, self.ubs[dim], self.one, [], Region(body))
+        self.rw.insert_op(loop, at)
+        self.rw.insert_op(scf.YieldOp(), InsertPoint.at_end(body))
+        return loop, body
+
+    def _indices(self, at, m: AffineMap, ivs) -> list[SSAValue]:
+        out: list[SSAValue] = []
+        for r in m.results:
+            if isinstance(r, AffineDimExpr):
+                out.append(ivs[r.position])
+            elif isinstance(r, AffineConstantExpr):
+                out.append(_index_const(self.rw, at, r.value))
+            else:
+                # affine.apply over the loop dims the subscript uses, renumbered from d0
+                used = sorted(r.used_dims())
+                sub = AffineMap(m.num_dims, 0, (r,)).drop_dims(
+                    tuple(d not in used for d in range(m.num_dims)))
+                apply = affine.ApplyOp([ivs[d] for d in used], AffineMapAttr(sub))
+                self.rw.insert_op(apply, at)
+                out.append(apply.result)
+        return out
+
+    def load(self, at, v, m, ivs):
+        ld = memref.LoadOp.get(v, self._indices(at, m, ivs))
+        self.rw.insert_op(ld, at)
+        return ld.res
+
+    def store(self, at, x, v, m, ivs):
+        self.rw.insert_op(memref.StoreOp.get(x, v, self._indices(at, m, ivs)), at)
+
+
+class _AffineFlavour(_Flavour):
+    def __init__(self, rw: Rewriter, view: Structured, before: InsertPoint):
+        super().__init__(rw, view)
+        # (bound operands, bound map): a constant, or ()[s0] -> (s0) on memref.dim
+        self.ubs: list[tuple[list[SSAValue], AffineMap]] = []
+        for d in range(view.num_loops):
+            v, p, size = _bound_source(view, d)
+            if size >= 0:
+                self.ubs.append(([], AffineMap.constant_map(size)))
+            else:
+                self.ubs.append(([_dim_op(rw, before, v, p)], AffineMap(0, 1, (AffineExpr.symbol(0),))))
+
+    def loop(self, at, dim):
+        body = Block(arg_types=[IndexType()])
+        operands, ub = self.ubs[dim]
+        loop = affine.ForOp.from_region([], operands, [], [], AffineMapAttr(AffineMap.constant_map(0)),
+                                        AffineMapAttr(ub), Region(body), 1)
+        self.rw.insert_op(loop, at)
+        self.rw.insert_op(affine.YieldOp.get(), InsertPoint.at_end(body))
+        return loop, body
+
+    @staticmethod
+    def _compact(m: AffineMap, ivs) -> tuple[AffineMap, list[SSAValue]]:
+        """The map over only the loop dims it uses (as MLIR's canonical form prints it)."""
+        used = sorted(m.used_dims())
+        return m.drop_dims(tuple(d not in used for d in range(m.num_dims))), [ivs[d] for d in used]
+
+    def load(self, at, v, m, ivs):
+        cm, operands = self._compact(m, ivs)
+        ld = affine.LoadOp(v, operands, AffineMapAttr(cm))
+        self.rw.insert_op(ld, at)
+        return ld.result
+
+    def store(self, at, x, v, m, ivs):
+        cm, operands = self._compact(m, ivs)
+        self.rw.insert_op(affine.StoreOp(x, v, operands, AffineMapAttr(cm)), at)
+
+
+# --------------------------------------------------------------------------- lowering one op
+
+
+def lower_structured(view: Structured, flavour_cls: type[_Flavour], pass_name: str) -> None:
+    """Replace the op of `view` by its loop nest (the op is erased)."""
+    _check(view, pass_name)
+    op = view.op
+    rw = Rewriter()
+    before = InsertPoint.before(op)
+    fl = flavour_cls(rw, view, before)  # type: ignore[call-arg]
+
+    ivs: list[SSAValue] = []
+    at = before
+    for d in range(view.num_loops):
+        _, body = fl.loop(at, d)
+        ivs.append(body.args[0])
+        at = InsertPoint.before(body.last_op)  # before the loop's yield
+    # a rank-0 op (all operands scalars or 0-d memrefs) has no loop: the body goes in place
+
+    # block arguments -> loaded elements (only those the body uses) or scalar operands
+    mapping: dict[SSAValue, SSAValue] = {}
+    for arg, v, m in zip(view.block.args, view.operands, view.maps):
+        if not arg.uses:
+            continue
+        mapping[arg] = fl.load(at, v, m, ivs) if isinstance(v.type, MemRefType) else v
+
+    yield_op = view.block.last_op
+    assert yield_op is not None
+    for body_op in view.block.ops:
+        if body_op is yield_op:
+            break
+        if isinstance(body_op, linalg.IndexOp):
+            mapping[body_op.result] = ivs[body_op.dim.value.data]
+            continue
+        clone = body_op.clone(value_mapper=mapping)
+        rw.insert_op(clone, at)
+        # linalg.index nested in a region of a body op (scf.if in a generic body)
+        for inner in list(clone.walk()):
+            if isinstance(inner, linalg.IndexOp):
+                inner.result.replace_by(ivs[inner.dim.value.data])
+                inner.detach()
+                inner.erase()
+    outputs = view.operands[view.num_inputs:]
+    out_maps = view.maps[view.num_inputs:]
+    for x, v, m in zip(yield_op.operands, outputs, out_maps):
+        x = mapping.get(x, x)
+        if not isinstance(v.type, MemRefType):
+            raise LocatedError(op, f"{pass_name}: cannot lower '{op.name}': output is not a memref")
+        fl.store(at, x, v, m, ivs)
+    rw.erase_op(op)
+
+
+def _lower_module(module: ModuleOp, flavour_cls: type[_Flavour], pass_name: str) -> None:
+    # collect first, rewrite after: the rewrite inserts ops next to the one it replaces
+    views: list[Structured] = []
+    for op in module.walk():
+        if op.dialect_name() != "linalg":
+            continue
+        view = structured_view(op)
+        if view is not None:
+            views.append(view)
+        elif not isinstance(op, (linalg.IndexOp, linalg.YieldOp)):
+            raise LocatedError(op, f"{pass_name}: cannot lower '{op.name}': not a structured op")
+    for view in views:
+        _check(view, pass_name)  # all or nothing: check every op before touching any
+    for view in views:
+        lower_structured(view, flavour_cls, pass_name)
+
+
+@dataclass(frozen=True)
+class ConvertLinalgToLoopsPass(ModulePass):
+    """linalg structured ops on memrefs -> scf.for nests with memref.load/store."""
+
+    name = "convert-linalg-to-loops"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        _lower_module(op, _ScfFlavour, self.name)
+
+
+@dataclass(frozen=True)
+class ConvertLinalgToAffineLoopsPass(ModulePass):
+    """linalg structured ops on memrefs -> affine.for nests with affine.load/store."""
+
+    name = "convert-linalg-to-affine-loops"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        _lower_module(op, _AffineFlavour, self.name)
+
+
+_ = Callable
