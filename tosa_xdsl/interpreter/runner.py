@@ -224,9 +224,32 @@ def entry_function(module: ModuleOp, entry: str) -> func.FuncOp:
     return op
 
 
+OUT_PARAMS_ATTR = "tosa_xdsl.out_params"  # set by one-shot-bufferize (docs/bufferization.md)
+
+
+def out_param_count(fn: func.FuncOp) -> int:
+    """How many trailing memref arguments of a bufferized function are its outputs
+    (caller-allocated out-params the function writes); 0 for a tensor-level function."""
+    attr = fn.attributes.get(OUT_PARAMS_ATTR)
+    return int(attr.value.data) if attr is not None else 0  # type: ignore[attr-defined]
+
+
+def io_types(fn: func.FuncOp) -> tuple[list[Attribute], list[Attribute]]:
+    """(input types, output types) of `fn` as a caller sees them: for a bufferized function
+    the out-params are outputs (in order, before any non-buffer results)."""
+    args = list(fn.function_type.inputs.data)
+    k = out_param_count(fn)
+    outs = list(fn.function_type.outputs.data)
+    if k:
+        return args[:len(args) - k], [*args[len(args) - k:], *outs]
+    return args, outs
+
+
 def check_inputs(fn: func.FuncOp, inputs: Sequence[Any]) -> list[Any]:
-    """The inputs as the interpreter's values, or InputError naming the argument at fault."""
-    arg_types = list(fn.function_type.inputs.data)
+    """The inputs as the interpreter's values, or InputError naming the argument at fault.
+    A memref argument (bufferized function) gets a read-only copy: the function must not
+    write its inputs, and a write that does is caught."""
+    arg_types = io_types(fn)[0]
     name = fn.sym_name.data
     if len(inputs) != len(arg_types):
         raise InputError(f"@{name} takes {len(arg_types)} input(s), {len(inputs)} given")
@@ -237,16 +260,20 @@ def check_inputs(fn: func.FuncOp, inputs: Sequence[Any]) -> list[Any]:
                 value = tuple(int(v) for v in np.asarray(value).reshape(-1))
             except (TypeError, ValueError):
                 raise InputError(f"argument #{i} of @{name} must be a shape of {t.rank.data} integers") from None
-        elif not isinstance(t, TensorType):
+        elif not isinstance(t, TensorType | MemRefType):
             raise InputError(f"argument #{i} of @{name} has type {t}, which tosa-run cannot feed")
         elif not isinstance(value, np.ndarray):
             try:
-                value = np.asarray(value, dtype=dtype_of(t))
+                value = np.asarray(value, dtype=dtype_of(t.get_element_type()))
             except (TypeError, ValueError, OverflowError) as err:
                 raise InputError(f"argument #{i} of @{name}: cannot convert to {t}: {err}") from None
-        why = check_value(value, t)
+        as_tensor = TensorType(t.get_element_type(), t.get_shape()) if isinstance(t, MemRefType) else t
+        why = check_value(value, as_tensor)
         if why is not None:
             raise InputError(f"argument #{i} of @{name} ({t}): {why}")
+        if isinstance(t, MemRefType):
+            value = np.array(value)
+            value.setflags(write=False)
         values.append(value)
     return values
 
@@ -278,8 +305,11 @@ class Session:
             stack.enter_context(np.errstate(all="ignore"))
             if self.allow_unpredictable:
                 stack.enter_context(_warn_on_unpredictable(interpreter))
+            # a bufferized function: allocate its out-params, call, return them
+            outs = [np.zeros(tuple(t.get_shape()), dtype_of(t.get_element_type()))
+                    for t in io_types(fn)[1][:out_param_count(fn)]]
             try:
-                results = interpreter.call_op(fn, tuple(values))
+                results = [*outs, *interpreter.call_op(fn, (*values, *outs))]
             except TosaRunError:
                 raise
             except RecursionError:

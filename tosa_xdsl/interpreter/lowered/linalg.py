@@ -30,6 +30,7 @@ from xdsl.dialects.linalg.abstract_ops import LinalgStructuredOperation
 from xdsl.dialects.linalg.attrs import IteratorType
 from xdsl.interpreter import (
     InterpreterFunctions,
+    OpImplResult,
     ReturnedValues,
     impl,
     impl_terminator,
@@ -200,6 +201,8 @@ def run_structured(maps: Sequence[AffineMap], parallel: Sequence[bool], ins: Seq
             res = results[j]
             if target is None:
                 results[j] = np.asarray(val, dtype=res.dtype)
+                # a rank-0 accumulator: the next reduction step must read the new value
+                operands[n_in + j] = results[j]
                 continue
             idx, post = target
             if post is not None:
@@ -337,6 +340,26 @@ def _region_body(interpreter, functions: "LoweredLinalgFunctions", region) -> Bo
     return body
 
 
+_IMPL_KEY = "__impl_op_type"  # where xDSL's @impl records the op class
+
+
+def _on_buffers(fn):
+    """The op on memrefs (no results): the tensor-style implementation computes fresh
+    output arrays, which are then written into the output buffers in place, so every alias
+    of a buffer (memref.py) sees them."""
+
+    def run(ft, interpreter, op, values):
+        result = fn(ft, interpreter, op, values)
+        if op.results or not result.values:
+            return result
+        for buf, v in zip(values[len(values) - len(result.values):], result.values):
+            buf[...] = v
+        return OpImplResult((), None)
+
+    setattr(run, _IMPL_KEY, getattr(fn, _IMPL_KEY))
+    return run
+
+
 @register_impls
 class LoweredLinalgFunctions(InterpreterFunctions):
     def __init__(self) -> None:
@@ -430,6 +453,12 @@ class LoweredLinalgFunctions(InterpreterFunctions):
     for _cls in _POOL:
         locals()["run_" + _cls.name.replace("linalg.", "")] = impl(_cls)(_pool)
     del _cls
+
+    # linalg on buffers (bufferized IR): every structured impl above also runs on memrefs
+    for _name, _fn in list(locals().items()):
+        if getattr(_fn, _IMPL_KEY, None) not in (None, linalg.IndexOp):
+            locals()[_name] = _on_buffers(_fn)
+    del _name, _fn
 
 
 _ = (arr, dtype_of)

@@ -12,9 +12,12 @@ from __future__ import annotations
 
 import numpy as np
 from xdsl.dialects import memref
+from xdsl.dialects.builtin import TensorType, UnitAttr
 from xdsl.interpreter import InterpreterFunctions, impl, register_impls
+from xdsl.traits import SymbolTable
 
-from tosa_xdsl.interpreter.lowered.common import result_shape, scalar_int
+from tosa_xdsl.interpreter.lowered.arith import constant_value
+from tosa_xdsl.interpreter.lowered.common import mixed, result_shape, scalar_int
 from tosa_xdsl.interpreter.values import dtype_of
 
 
@@ -54,6 +57,9 @@ class LoweredMemrefFunctions(InterpreterFunctions):
     @impl(memref.LoadOp)
     def run_load(self, interpreter, op, args):
         buf, *indices = args
+        if any(np.ndim(i) for i in indices):
+            # inside a vectorised linalg body (a gather from another buffer): index arrays
+            return (buf[tuple(np.asarray(i, dtype=np.int64) for i in indices)],)
         return (buf[_index(indices)][()],)
 
     @impl(memref.StoreOp)
@@ -72,3 +78,72 @@ class LoweredMemrefFunctions(InterpreterFunctions):
     def run_dim(self, interpreter, op, args):
         buf, index = args
         return (np.int64(buf.shape[scalar_int(index)]),)
+
+    # ------------------------------------------------------------------ views and globals
+    # (the bufferized stage: lowering/bufferize.py). A view is a numpy view of the same
+    # buffer, so writes through it land in the viewed buffer, as in compiled code.
+
+    @impl(memref.SubviewOp)
+    def run_subview(self, interpreter, op, args):
+        buf = args[0]
+        no, ns = len(op.offsets), len(op.sizes)
+        dyn = list(args[1:])
+        offsets = mixed(op.static_offsets, dyn[:no])
+        sizes = mixed(op.static_sizes, dyn[no:no + ns])
+        strides = mixed(op.static_strides, dyn[no + ns:])
+        for d, (o, n, s) in enumerate(zip(offsets, sizes, strides)):
+            if n > 0 and (o < 0 or o + (n - 1) * s >= buf.shape[d]):
+                raise IndexError(f"memref.subview out of bounds in dimension {d} "
+                                 f"(offset {o}, size {n}, stride {s}, extent {buf.shape[d]})")
+        view = buf[tuple(slice(o, o + (n - 1) * s + 1 if n > 0 else o, s)
+                         for o, n, s in zip(offsets, sizes, strides))]
+        rshape = list(op.result.type.get_shape())
+        if len(rshape) != view.ndim:  # rank-reducing: drop unit dims, keeping a view
+            drop, j = [], 0
+            for d, n in enumerate(sizes):
+                if j < len(rshape) and rshape[j] == n and (n != 1 or len(sizes) - d <= len(rshape) - j):
+                    j += 1
+                else:
+                    drop.append(d)
+            view = view.squeeze(axis=tuple(drop))
+        return (view,)
+
+    def _reshaped(self, buf, shape):
+        view = buf.view()
+        view.shape = tuple(int(d) for d in shape)  # raises rather than copy: must stay a view
+        return view
+
+    @impl(memref.CollapseShapeOp)
+    def run_collapse_shape(self, interpreter, op, args):
+        return (self._reshaped(args[0], op.result.type.get_shape()),)
+
+    @impl(memref.ExpandShapeOp)
+    def run_expand_shape(self, interpreter, op, args):
+        src, *dyn = args
+        return (self._reshaped(src, mixed(op.static_output_shape, list(dyn))),)
+
+    @impl(memref.CastOp)
+    def run_cast(self, interpreter, op, args):
+        return (args[0],)
+
+    @impl(memref.GetGlobalOp)
+    def run_get_global(self, interpreter, op, args):
+        name = op.name_.root_reference.data
+        table = interpreter.get_data(LoweredMemrefFunctions, "globals", dict)
+        if name not in table:
+            module = op
+            while module.parent_op() is not None:
+                module = module.parent_op()
+            decl = SymbolTable.lookup_symbol(module, name)
+            if not isinstance(decl, memref.GlobalOp):
+                raise ValueError(f"no memref.global @{name}")
+            t = decl.type
+            init = decl.initial_value
+            if isinstance(init, UnitAttr):  # uninitialized
+                value = np.zeros(tuple(t.get_shape()), dtype_of(t.get_element_type()))
+            else:
+                value = np.array(constant_value(init, TensorType(t.get_element_type(), t.get_shape())))
+            if decl.constant is not None:
+                value.setflags(write=False)  # a constant global is never written
+            table[name] = value
+        return (table[name],)
