@@ -67,6 +67,9 @@ def build_arg_parser() -> argparse.ArgumentParser:
     p.add_argument("--extension", type=_csv, default=None, help="extensions to validate against")
     p.add_argument("-p", "--passes", default="", help="tosa-opt pass pipeline to apply before running")
     p.add_argument("--print", action="store_true", dest="print_results", help="print the results")
+    p.add_argument("--backend", choices=("interp", "jit"), default="interp",
+                   help="interp: the reference interpreter (default); jit: lower with tosa-to-llvm "
+                        "and run natively (tosa_xdsl.jit)")
     p.add_argument("--allow-unpredictable", action="store_true",
                    help="a failed REQUIRE only warns, and the run computes on")
     p.add_argument("--max-input-bytes", type=_size, default=DEFAULT_MAX_INPUT_BYTES,
@@ -323,14 +326,13 @@ def _run(args, cli: bool = False) -> int:
 
     # the inputs
     from tosa_xdsl.interpreter.errors import InputError, TosaRunError
-    from tosa_xdsl.interpreter.runner import Session, entry_function
+    from tosa_xdsl.interpreter.runner import Session, entry_function, io_types
 
     try:
         fn = entry_function(loaded.module, args.entry)
     except InputError as err:
         raise UsageError(str(err)) from None
-    arg_types = list(fn.function_type.inputs.data)
-    result_types = list(fn.function_type.outputs.data)
+    arg_types, result_types = io_types(fn)  # a bufferized function's out-params are results
     if len(args.input) != len(arg_types):
         raise UsageError(f"@{args.entry} takes {len(arg_types)} input(s), {len(args.input)} given with -i")
     if len(args.output) > len(result_types):
@@ -339,6 +341,12 @@ def _run(args, cli: bool = False) -> int:
     for i, (path, t) in enumerate(zip(args.input, arg_types)):
         array = adapt_input(read_npy(path, args.max_input_bytes), t)
         inputs.append(array)
+
+    if args.backend == "jit":
+        outputs = _run_jit(loaded.module, inputs, args.entry, loaded.sources)
+        if outputs is None:
+            return 1
+        return _write_outputs(args, result_types, outputs)
 
     session = Session(loaded.module, allow_unpredictable=args.allow_unpredictable)
     try:
@@ -354,7 +362,34 @@ def _run(args, cli: bool = False) -> int:
     for w in session.warnings:
         sys.stderr.write(w.format("warning", loaded.sources))
 
-    # the outputs
+    return _write_outputs(args, result_types, outputs)
+
+
+def _run_jit(module, inputs, entry: str, sources):
+    """--backend jit: lower (tosa-to-llvm), compile, call; None after a printed error."""
+    from tosa_xdsl import jit
+    from tosa_xdsl.diagnostics import LocatedError
+    from tosa_xdsl.interpreter.errors import InputError
+    from tosa_xdsl.interpreter.runner import check_inputs, entry_function
+
+    try:
+        values = check_inputs(entry_function(module, entry), inputs)
+    except InputError as err:
+        raise UsageError(str(err)) from None
+    try:
+        native = jit.NativeModule(module, entry)
+        return native.call(values)
+    except LocatedError as err:  # a pass could not lower an op: located, as tosa-opt says it
+        from tosa_xdsl.diagnostics import print_diagnostic
+
+        print_diagnostic(err.to_diagnostic(), sys.stderr, sources)
+        return None
+    except (jit.JitError, ValueError) as err:
+        sys.stderr.write(f"{PROG}: error: {_one_line(err)}\n")
+        return None
+
+
+def _write_outputs(args, result_types, outputs) -> int:
     import numpy as np
 
     for path, value in zip(args.output, outputs):
@@ -366,7 +401,6 @@ def _run(args, cli: bool = False) -> int:
     if args.print_results:
         for i, (t, value) in enumerate(zip(result_types, outputs)):
             sys.stdout.write(format_result(i, t, value) + "\n")
-    del format_diagnostic
     return 0
 
 

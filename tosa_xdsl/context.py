@@ -113,4 +113,11 @@ def _ml_program_extended() -> Dialect:
     return ml_program_dialect()
 
 
-_EXTENDED = {"linalg": _linalg_extended, "ml_program": _ml_program_extended}
+def _llvm_extended() -> Dialect:
+    # llvm.fptosi / fptoui / uitofp (convert-to-llvm), missing in xDSL 0.74
+    from tosa_xdsl.lowering.llvm.ops import llvm_dialect
+
+    return llvm_dialect()
+
+
+_EXTENDED = {"linalg": _linalg_extended, "ml_program": _ml_program_extended, "llvm": _llvm_extended}
