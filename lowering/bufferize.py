@@ -44,6 +44,7 @@ from typing import ClassVar
 from xdsl.context import Context
 from xdsl.dialects import arith, func, memref, ml_program, scf, tensor
 from xdsl.dialects.builtin import (
+    ArrayAttr,
     DenseArrayBase,
     DenseIntOrFPElementsAttr,
     FunctionType,
@@ -573,6 +574,25 @@ def _expand(c: _Converter, op: tensor.ExpandShapeOp) -> None:
     _reshape_view(c, op, memref.ExpandShapeOp)
 
 
+def _reshape(c: _Converter, op: tensor.ReshapeOp) -> None:
+    """tensor.reshape of a rank-0 tensor (tosa-to-linalg's rank-1 reductions emit it, as the
+    tensor expand_shape verifier rejects the empty reassociation): memref.expand_shape with
+    the empty reassociation, a view. Other reshapes are not emitted by our lowering."""
+    rt = op.result.type
+    if op.source.type.get_shape() or not isinstance(rt, TensorType) or -1 in rt.get_shape():
+        raise fail(op, "no bufferization rule for this op (only a rank-0 source to a static shape)")
+    base = c.contiguous(op.source)
+    props = {"reassociation": ArrayAttr([]),
+             "static_output_shape": DenseArrayBase.from_list(i64, list(rt.get_shape()))}
+    new = c.emit(memref.ExpandShapeOp.build(operands=[base, []], result_types=[buffer_type(rt)],
+                                            properties=props))
+    c.vmap[op.result] = new.results[0]
+    if base is c.vmap.get(op.source):
+        c.bind(op.result, c.roots[op.source])
+    else:
+        c.fresh_root(op.parent_block(), op.result)
+
+
 def _concat(c: _Converter, op: tensor.ConcatOp) -> None:
     out = c.alloc(op.result.type)  # type: ignore[arg-type]
     axis = op.dim.value.data
@@ -846,6 +866,7 @@ _HANDLERS = {
     tensor.PadOp: _pad,
     tensor.CollapseShapeOp: _collapse,
     tensor.ExpandShapeOp: _expand,
+    tensor.ReshapeOp: _reshape,
     tensor.ConcatOp: _concat,
     tensor.FromElementsOp: _from_elements,
     tensor.SplatOp: _splat,

@@ -165,7 +165,8 @@ class NativeModule:
 
         if len(inputs) != len(self.arg_types):
             raise ValueError(f"@{self.entry} takes {len(self.arg_types)} input(s), {len(inputs)} given")
-        args = [np.ascontiguousarray(np.asarray(x, dtype=dtype_of(t.element_type)))
+        # np.require, not ascontiguousarray: that one turns a rank-0 array into shape (1,)
+        args = [np.require(np.asarray(x, dtype=dtype_of(t.element_type)), requirements="C")
                 for x, t in zip(inputs, self.arg_types)]
         outs = [np.zeros(tuple(t.get_shape()), dtype_of(t.element_type)) for t in self.result_types]
         self.function(*args, *outs)

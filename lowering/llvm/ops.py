@@ -50,7 +50,9 @@ def llvm_dialect() -> Dialect:
 
 def install_backend() -> None:
     """Teach xDSL's LLVM backend the ops of this module (idempotent)."""
+    from llvmlite import ir
     from xdsl.backend.llvm import convert as backend
+    from xdsl.dialects import llvm
     from xdsl.backend.llvm import convert_op as backend_op
 
     if getattr(backend.convert_op, "_tosa_xdsl_wrapper", False):
@@ -58,6 +60,16 @@ def install_backend() -> None:
     base = backend_op.convert_op
 
     def convert_op(op, builder, val_map, block_map=None):
+        if isinstance(op, llvm.AddressOfOp):
+            # llvmlite types a global's address by its pointee ([1 x i32]*): one intrinsic
+            # declaration (llvm.memcpy) called with two globals then fails to type-check.
+            # The llvm dialect's pointers are opaque: give every address the one `ptr` type.
+            # (builder.bitcast folds a cast between "equal" pointer types: build it directly)
+            base(op, builder, val_map, block_map)
+            cast = ir.instructions.CastInstr(builder.block, "bitcast", val_map[op.result], ir.PointerType())
+            builder._insert(cast)  # noqa: SLF001
+            val_map[op.result] = cast
+            return None
         name = _CAST_NAMES.get(type(op))
         if name is None:
             return base(op, builder, val_map, block_map)
