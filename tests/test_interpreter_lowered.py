@@ -174,6 +174,36 @@ def test_arith_float_casts():
     np.testing.assert_array_equal(r, a.astype(np.float16).astype(np.float32))
 
 
+def test_conversions_to_bf16_round_once():
+    """sitofp i32 -> bf16 and truncf f64 -> bf16 round once from the exact value; ml_dtypes'
+    own conversions go through f32 and round twice. Expected values by hand:
+    0x01010001 = 2**24 + 2**16 + 1 is above the midpoint 2**24 + 2**16 of its bf16 neighbours
+    (spacing 2**17), so it rounds up to 2**24 + 2**17 (through f32 it first becomes the
+    midpoint, then ties to even 2**24). Likewise 0x1.4affff501acefp-121 is below the midpoint
+    0x1.4bp-121, so bf16 gives 0x1.4ap-121 (through f32: 0x1.4bp-121, then 0x1.4cp-121)."""
+    a = np.array([0x01010001, -0x01010001, 3, 0, 1, 2], np.int32)
+    (r,) = go(ELEMWISE_CAST.format(t="i32", u="bf16", body="%v = arith.sitofp %x : i32 to bf16"), [a])
+    assert r.astype(np.float64).tolist()[:2] == [2 ** 24 + 2 ** 17, -(2 ** 24 + 2 ** 17)]
+    x = np.array([float.fromhex("0x1.4affff501acefp-121")] * 6, np.float64)
+    (r,) = go(ELEMWISE_CAST.format(t="f64", u="bf16", body="%v = arith.truncf %x : f64 to bf16"), [x])
+    assert float(r[0]) == float.fromhex("0x1.4ap-121")
+
+
+ELEMWISE_CAST = """
+#id = affine_map<(d0) -> (d0)>
+func.func @main(%a: tensor<6x{t}>) -> tensor<6x{u}> {{
+  %e = tensor.empty() : tensor<6x{u}>
+  %r = linalg.generic {{indexing_maps = [#id, #id], iterator_types = ["parallel"]}}
+      ins(%a : tensor<6x{t}>) outs(%e : tensor<6x{u}>) {{
+  ^bb0(%x: {t}, %o: {u}):
+    {body}
+    linalg.yield %v : {u}
+  }} -> tensor<6x{u}>
+  return %r : tensor<6x{u}>
+}}
+"""
+
+
 @pytest.mark.parametrize("body,fn", [
     ("%v = math.exp %x : f32", np.exp), ("%v = math.log %x : f32", np.log),
     ("%v = math.sqrt %x : f32", np.sqrt), ("%v = math.rsqrt %x : f32", lambda x: 1 / np.sqrt(x)),

@@ -95,3 +95,39 @@ def test_fuzzed_npy_never_tracebacks(files, data, cut):
     code, _, stderr = cli(model, "-i", a, "-i", str(path))
     assert code in (0, 1, 2)
     assert "Traceback" not in stderr and "internal error" not in stderr
+
+
+BF16_CAST = """func.func @main(%a: tensor<2xi32>) -> tensor<2xbf16> {
+  %0 = tosa.cast %a : (tensor<2xi32>) -> tensor<2xbf16>
+  return %0 : tensor<2xbf16>
+}
+"""
+
+
+@pytest.mark.parametrize("stage", [[], ["-p", "tosa-to-linalg-pipeline{validation=false}"],
+                                   ["-p", "tosa-to-linalg-pipeline{validation=false},one-shot-bufferize,"
+                                          "convert-linalg-to-affine-loops,lower-affine,convert-scf-to-cf"],
+                                   ["--backend", "jit"]])
+def test_every_stage_rounds_int_to_bf16_once(tmp_path, stage):
+    """CAST i32 -> bf16 rounds once (2.13.1): 2**24 + 2**16 + 1 -> 2**24 + 2**17, at the TOSA
+    level, after any lowering stage and natively (a double rounding through f32 gives 2**24)."""
+    model = tmp_path / "m.mlir"
+    model.write_text(BF16_CAST)
+    x = tmp_path / "x.npy"
+    np.save(x, np.array([0x01010001, -0x01010001], np.int32))
+    code, out, err = cli(str(model), "-i", str(x), "--print", *stage)
+    assert code == 0, err
+    assert "[16908288, -16908288]" in out
+
+
+def test_jit_validation_errors_are_located(tmp_path):
+    """--backend jit with a target that lacks the bf16 extension: the validation error is a
+    located diagnostic and exit 1, not an internal error."""
+    model = tmp_path / "m.mlir"
+    model.write_text(BF16_CAST)
+    x = tmp_path / "x.npy"
+    np.save(x, np.array([1, 2], np.int32))
+    code, out, err = cli(str(model), "-i", str(x), "--backend", "jit", "--profile", "pro_fp")
+    assert code == 1
+    assert f"{model}:2:8: error:" in err and "requires extension bf16" in err
+    assert "internal error" not in err

@@ -376,13 +376,20 @@ def _run_jit(module, inputs, entry: str, sources):
         values = check_inputs(entry_function(module, entry), inputs)
     except InputError as err:
         raise UsageError(str(err)) from None
+    from xdsl.utils.exceptions import DiagnosticException
+
     try:
-        native = jit.NativeModule(module, entry)
+        # validation, if asked for (--level/--profile/--extension), already ran on the TOSA module
+        native = jit.NativeModule(module, entry, pipeline="tosa-to-llvm{validation=false}")
         return native.call(values)
     except LocatedError as err:  # a pass could not lower an op: located, as tosa-opt says it
         from tosa_xdsl.diagnostics import print_diagnostic
 
         print_diagnostic(err.to_diagnostic(), sys.stderr, sources)
+        return None
+    except DiagnosticException as err:  # a pass's own errors, printed by it ("... printed above")
+        if "printed above" not in str(err):
+            sys.stderr.write(f"{PROG}: error: {_one_line(err)}\n")
         return None
     except (jit.JitError, ValueError) as err:
         sys.stderr.write(f"{PROG}: error: {_one_line(err)}\n")

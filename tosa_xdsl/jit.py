@@ -29,9 +29,6 @@ from xdsl.dialects.builtin import ModuleOp, TensorType
 from xdsl.ir import Attribute
 
 DEFAULT_PIPELINE = "tosa-to-llvm"
-# until lowering/pipelines.py defines tosa-to-llvm: the stages in order
-FALLBACK_PIPELINE = ("tosa-to-linalg-pipeline,one-shot-bufferize,convert-linalg-to-loops,"
-                     "convert-scf-to-cf,convert-to-llvm")
 
 
 class JitError(Exception):
@@ -117,24 +114,14 @@ def compile(module: ModuleOp, entry: str = "main", *, opt_level: int = 2,  # noq
 
 
 def lower_to_llvm(module: ModuleOp, pipeline: str | None = None) -> ModuleOp:
-    """Apply the TOSA -> LLVM pipeline (`tosa-to-llvm` when registered and importable,
-    else FALLBACK_PIPELINE) to `module` in place."""
+    """Apply the TOSA -> LLVM pipeline (`tosa-to-llvm` unless given) to `module` in place."""
     from xdsl.passes import PassPipeline
 
     from tosa_xdsl.context import make_context
     from tosa_xdsl.pass_registry import all_passes
 
-    specs = [pipeline] if pipeline else [DEFAULT_PIPELINE, FALLBACK_PIPELINE]
-    last: Exception | None = None
-    for spec in specs:
-        try:
-            pp = PassPipeline.parse_spec(all_passes(), spec)
-        except (ImportError, ModuleNotFoundError, AttributeError) as err:
-            last = err
-            continue
-        pp.apply(make_context(), module)
-        return module
-    raise JitError(f"the TOSA -> LLVM pipeline is not available: {last}")
+    PassPipeline.parse_spec(all_passes(), pipeline or DEFAULT_PIPELINE).apply(make_context(), module)
+    return module
 
 
 def tosa_signature(module: ModuleOp, entry: str) -> tuple[list[Attribute], list[Attribute]]:

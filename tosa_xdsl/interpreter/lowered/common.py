@@ -108,12 +108,25 @@ def from_signed(v: Any, t: Attribute) -> np.ndarray:
     return from_bits(np.asarray(v).astype(np.int64).astype(np.uint64), t)
 
 
+_NARROW = {"bfloat16": "bf16", "float8_e4m3fn": "fp8e4m3", "float8_e5m2": "fp8e5m2"}
+
+
+def _round_once(a: np.ndarray, dtype: np.dtype) -> np.ndarray:
+    """float64/int -> bf16/fp8 in ONE round-to-nearest-even step: ml_dtypes converts through
+    float32, which rounds twice (e.g. i32 0x01010001 -> bf16 would give 2**24, not 2**24 + 2**17)."""
+    from tosa_xdsl.numerics import round_to_nearest_float
+
+    return round_to_nearest_float(a, _NARROW[dtype.name])
+
+
 def to_float(x: Any, t: Attribute) -> np.ndarray:
-    """x stored in float type t (rounding to nearest even)."""
+    """x stored in float type t (rounding to nearest even, once)."""
     dtype = dtype_of(t)
     a = arr(x)
     if a.dtype == dtype:
         return a
+    if dtype.name in _NARROW and (a.dtype == np.float64 or a.dtype.kind in "iub"):
+        return _round_once(a, dtype)
     return a.astype(dtype)
 
 
@@ -147,8 +160,8 @@ def int_to_float(v: np.ndarray, dst: Attribute) -> np.ndarray:
     dtype = dtype_of(dst)
     if dtype in (np.float16, np.float32, np.float64):
         return np.asarray(v).astype(dtype)
-    # ml_dtypes: through float64 (exact for |v| < 2**53)
-    return np.asarray(v).astype(np.float64).astype(dtype)
+    # bf16/fp8: one rounding from the exact value (exact in float64 for |v| < 2**53)
+    return _round_once(np.asarray(v).astype(np.float64), dtype)
 
 
 def float_to_int(x: Any, dst: Attribute, unsigned: bool) -> np.ndarray:
