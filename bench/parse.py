@@ -22,15 +22,15 @@ neighbours as much as us), best of `--repeat` runs. Verify is `module.verify()`;
 from __future__ import annotations
 
 import argparse
-import datetime
 import gc
-import os
-import platform
 import re
 import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from common import machine  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "examples" / "face_detection_front.tosa.mlir"
@@ -194,28 +194,6 @@ def measure(text: str, fast: bool, repeat: int, print_style: str | None) -> dict
     if print_style is not None:
         row["print"], _ = best_of(repeat, lambda: print_ir(module, style=print_style))
     return row
-
-
-def machine() -> str:
-    cpu = platform.processor() or "unknown CPU"
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    import xdsl
-
-    version = getattr(xdsl, "__version__", "?")
-    try:
-        load = "load average %.1f, %.1f, %.1f" % os.getloadavg()
-    except OSError:
-        load = "load average unknown"
-    return (
-        f"{os.cpu_count()} CPUs (nproc), {cpu}; Python {platform.python_version()}, "
-        f"xDSL {version}; {datetime.date.today().isoformat()}; {load}"
-    )
 
 
 def fmt_rate(n: float, t: float) -> str:

@@ -25,6 +25,7 @@ from tosa_xdsl.interpreter import run
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import oracle  # noqa: E402
+from lowering_harness import bits_equal  # noqa: E402
 from cases import Case, all_cases  # noqa: E402
 
 CASES = all_cases()
@@ -35,14 +36,7 @@ def ours(case: Case) -> list[np.ndarray]:
     return run(module, case.inputs)
 
 
-def _bits_equal(a: np.ndarray, b: np.ndarray, pm0: bool = False) -> np.ndarray:
-    if a.dtype.kind in "iub":
-        return a.astype(np.int64) == b.astype(np.int64)
-    a64, b64 = a.astype(np.float64), b.astype(np.float64)
-    same = (a64 == b64) | (np.isnan(a64) & np.isnan(b64))
-    if not pm0:
-        same &= np.signbit(a64) == np.signbit(b64)
-    return same
+_bits_equal = bits_equal  # integers equal, floats bit for bit (any NaN matches any NaN)
 
 
 def check_exact(got, want, case: Case, pm0=False):
