@@ -565,7 +565,7 @@ LOWERINGS: dict[type[Operation], Callable[[Operation], None]] = {
     act.ErfOp: _activation(math.ErfOp),
     act.SigmoidOp: lower_sigmoid,
     act.TanhOp: _activation(math.TanhOp),
-    # 2.5 elementwise binary (TABLE is in linalg_tensor_ops)
+    # 2.5 elementwise binary (TABLE is in linalg_table)
     eb.AddOp: _binary(arith.AddfOp, arith.AddiOp),
     eb.ArithmeticRightShiftOp: lower_arithmetic_right_shift,
     eb.BitwiseAndOp: _binary(None, arith.AndIOp),

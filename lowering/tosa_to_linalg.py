@@ -3,10 +3,18 @@ are `tosa-to-linalg-named`'s), not data movement owned by `tosa-to-tensor`, not 
 scatter (`tosa-to-scf`), not a variable (`tosa-to-mlprogram`) and not a constant
 (`tosa-to-arith`) becomes linalg (generic, fill, reduce) with arith/math bodies.
 
-The per-op lowerings live by kind:
-  linalg_elementwise.py  elementwise, comparison, activation and type conversion (cast) ops
-  linalg_tensor_ops.py   reductions, argmax, rescale, table, resize, gather, fft2d/rfft2d,
-                         reverse, tile, identity
+The per-op lowerings live by spec chapter:
+  linalg_elementwise.py      2.4 activation, 2.5 elementwise binary (but TABLE), 2.6
+                             elementwise unary, 2.7 SELECT, 2.8 comparison, 2.13.1 CAST
+  linalg_tensor.py           2.3 ARGMAX, FFT2D, RFFT2D (the rest of 2.3 is tosa-to-linalg-named's)
+  linalg_table.py            2.5.17 TABLE
+  linalg_reduction.py        2.9 REDUCE_*
+  linalg_data_layout.py      2.10 REVERSE, TILE
+  linalg_scatter_gather.py   2.11.1 GATHER
+  linalg_image.py            2.12.1 RESIZE
+  linalg_type_conversion.py  2.13.2 RESCALE
+  linalg_data_nodes.py       2.14.2 IDENTITY
+  linalg_common.py           helpers the chapter modules share (not linalg_elementwise.py)
 Each module exports `LOWERINGS: {OpClass: lower(op) -> None}`; a lowering replaces the op with
 the Rewriter and raises LocatedError (a located diagnostic naming the op) when it cannot.
 
@@ -33,11 +41,22 @@ PASS = "tosa-to-linalg"
 
 
 def lowerings() -> dict[type[Operation], Callable[[Operation], None]]:
-    from tosa_xdsl.lowering import linalg_elementwise, linalg_tensor_ops
+    from tosa_xdsl.lowering import (
+        linalg_data_layout,
+        linalg_data_nodes,
+        linalg_elementwise,
+        linalg_image,
+        linalg_reduction,
+        linalg_scatter_gather,
+        linalg_table,
+        linalg_tensor,
+        linalg_type_conversion,
+    )
 
     table: dict[type[Operation], Callable[[Operation], None]] = {}
-    table.update(linalg_elementwise.LOWERINGS)
-    table.update(linalg_tensor_ops.LOWERINGS)
+    for module in (linalg_elementwise, linalg_tensor, linalg_table, linalg_reduction, linalg_data_layout,
+                   linalg_scatter_gather, linalg_image, linalg_type_conversion, linalg_data_nodes):
+        table.update(module.LOWERINGS)
     return table
 
 

@@ -1,8 +1,10 @@
-"""tosa-to-linalg's data/reduction half (lowering/linalg_tensor_ops.py) and tosa-to-scf's
-SCATTER, differentially: every operator x Supported Data Types row, random inputs and
-attributes from the reference-model case generators (tests/differential), run at the TOSA
-level and lowered, both in our interpreter. The TOSA-level result is the reference (that
-interpreter is itself checked against Arm's reference model).
+"""tosa-to-linalg's data/reduction half (lowering/linalg_reduction.py, linalg_tensor.py,
+linalg_type_conversion.py, linalg_table.py, linalg_scatter_gather.py, linalg_image.py,
+linalg_data_layout.py, linalg_data_nodes.py) and tosa-to-scf's SCATTER, differentially: every
+operator x Supported Data Types row, random inputs and attributes from the reference-model
+case generators (tests/differential), run at the TOSA level and lowered, both in our
+interpreter. The TOSA-level result is the reference (that interpreter is itself checked
+against Arm's reference model).
 
 Comparisons: integers and most floats exactly (the lowering computes in the interpreter's
 order); REDUCE_MAX/MIN up to the sign of a zero (the operator's rule); REDUCE_SUM floats by

@@ -1,5 +1,6 @@
 // tosa-to-linalg, the data/reduction half: reductions, argmax, rescale, table, resize,
-// gather, fft2d/rfft2d, reverse, tile, identity (lowering/linalg_tensor_ops.py).
+// gather, fft2d/rfft2d, reverse, tile, identity (lowering/linalg_{reduction,tensor,type_conversion,table,
+// scatter_gather,image,data_layout,data_nodes}.py).
 // RUN: tosa-opt %s -p tosa-to-linalg | filecheck %s
 // RUN: tosa-opt %s -p tosa-to-linalg,tosa-to-arith --print-op-generic | %mlir-opt-22 | filecheck %s --check-prefix=MLIR
 // REQUIRES: mlir-opt-22

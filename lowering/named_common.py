@@ -1,0 +1,144 @@
+"""What the tosa-to-linalg-named operator modules (named_convolution, named_pooling,
+named_matmul, named_transpose) share: the pass's diagnostic, reading array properties,
+acc_type and compile-time zero points, the scalar static_cast of a body, and the tensor.pad /
+linalg.fill / linalg.transpose scaffolding around the named ops.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+from xdsl.builder import Builder
+from xdsl.dialects import arith, tensor
+from xdsl.dialects.builtin import (
+    AnyFloat,
+    DenseArrayBase,
+    DenseIntOrFPElementsAttr,
+    IndexType,
+    IntegerType,
+    TensorType,
+    i32,
+    i64,
+)
+from xdsl.dialects.linalg.ops import FillOp, TransposeOp as LinalgTransposeOp
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+
+from tosa_xdsl.dense import to_numpy
+from tosa_xdsl.diagnostics import LocatedError
+from tosa_xdsl.lowering.linalg_build import constant, element_type, empty, shape_of
+from tosa_xdsl.ops.data_nodes import ConstOp
+
+PASS = "tosa-to-linalg-named"
+
+
+def fail(op: Operation, message: str) -> LocatedError:
+    return LocatedError(op, f"{PASS}: cannot lower '{op.name}': {message}")
+
+
+def is_float(t: Attribute) -> bool:
+    return isinstance(t, AnyFloat)
+
+
+def int_array(op: Operation, name: str) -> list[int]:
+    attr = op.properties.get(name)
+    if not isinstance(attr, DenseArrayBase):
+        raise fail(op, f"missing array attribute '{name}'")
+    return [int(v) for v in attr.get_values()]
+
+
+def i64_tensor(values: Sequence[int]) -> DenseIntOrFPElementsAttr:
+    """strides/dilations of the linalg conv and pooling ops: dense<...> : tensor<Nxi64>."""
+    return DenseIntOrFPElementsAttr.from_list(TensorType(i64, [len(values)]), list(values))
+
+
+def zero_point(op: Operation, value: SSAValue, what: str) -> int | float:
+    """Element 0 of a zero-point operand, which must be a tosa.const (upstream's pass also
+    fails on non-constant zero points: the _q variant is chosen at compile time)."""
+    owner = value.owner
+    if not isinstance(owner, ConstOp):
+        raise fail(op, f"{what} must be a compile-time constant (tosa.const)")
+    z = np.asarray(to_numpy(owner.values)).reshape(-1)
+    if z.size == 0:
+        raise fail(op, f"{what} is empty")
+    t = element_type(value)
+    if is_float(t):
+        zf = float(np.asarray(z[0]).astype(np.float64))
+        if zf != 0.0:  # spec: zero points only for int8 (ERROR_IF otherwise)
+            raise fail(op, f"{what} must be 0 for {t}, got {zf}")
+        return 0.0
+    return int(z[0])
+
+
+def static_cast(b: Builder, v: SSAValue, to: Attribute) -> SSAValue:
+    """static_cast between element types in a body: sign_extend for integers (TOSA integers
+    are signed), round-to-nearest-even truncf, exact extf."""
+    src = v.type
+    if src == to:
+        return v
+    if isinstance(src, IntegerType) and isinstance(to, IntegerType):
+        op = arith.ExtSIOp(v, to) if src.width.data < to.width.data else arith.TruncIOp(v, to)
+    elif isinstance(src, AnyFloat) and isinstance(to, AnyFloat):
+        op = arith.ExtFOp(v, to) if src.bitwidth < to.bitwidth else arith.TruncFOp(v, to)
+    elif isinstance(src, IntegerType) and isinstance(to, AnyFloat):
+        op = arith.SIToFPOp(v, to)
+    else:
+        raise AssertionError(f"no conversion {src} -> {to}")
+    return b.insert(op).results[0]
+
+
+def padded(x: SSAValue, low: Sequence[int], high: Sequence[int], value: int | float,
+           new_ops: list[Operation]) -> SSAValue:
+    """tensor.pad with a constant; no op when there is nothing to pad."""
+    if not any(low) and not any(high):
+        return x
+    elem = element_type(x)
+    shape = [s + lo + hi for s, lo, hi in zip(shape_of(x), low, high)]
+    c = constant(value, elem)
+    block = Block(arg_types=[IndexType()] * len(shape))
+    block.add_op(tensor.YieldOp(c.result))
+    pad = tensor.PadOp(x, [], [], Region(block), list(low), list(high), TensorType(elem, shape))
+    new_ops += [c, pad]
+    return pad.result
+
+
+def filled(shape: Sequence[int], elem: Attribute, value: int | float, new_ops: list[Operation]) -> SSAValue:
+    init = empty(shape, elem)
+    c = constant(value, elem)
+    f = FillOp([c.result], [init.tensor], [init.tensor.type])
+    new_ops += [init, c, f]
+    return f.res[0]
+
+
+def zp_operand(value: int, new_ops: list[Operation]) -> SSAValue:
+    """A zero point as the scalar operand of a _q named op (i32, as upstream)."""
+    c = constant(value, i32)
+    new_ops.append(c)
+    return c.result
+
+
+def transposed(x: SSAValue, perm: Sequence[int], new_ops: list[Operation]) -> SSAValue:
+    shape = shape_of(x)
+    init = empty([shape[p] for p in perm], element_type(x))
+    t = LinalgTransposeOp(x, init.tensor, DenseArrayBase.from_list(i64, list(perm)), init.tensor.type)
+    new_ops += [init, t]
+    return t.results[0]
+
+
+def index_constants(b: Builder):
+    """c(v): an index arith.constant, one per value per body."""
+    cache: dict[int, SSAValue] = {}
+
+    def c(v: int) -> SSAValue:
+        if v not in cache:
+            cache[v] = b.insert(arith.ConstantOp.from_int_and_width(v, IndexType())).result
+        return cache[v]
+
+    return c
+
+
+def acc_type(op: Operation) -> Attribute:
+    t = op.properties.get("acc_type")
+    if t is None:
+        raise fail(op, "missing acc_type")
+    return t
