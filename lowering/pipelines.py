@@ -9,8 +9,9 @@
         tosa-to-arith.
       (Upstream's pipeline stops after tosa-to-linalg and leaves const/pad/slice/control flow/
       variables to passes the user adds; ours finishes the job.)
-  tosa-to-loops             ... + one-shot-bufferize + linalg -> loops: memref + affine (or scf
-      with loops=scf) + arith + math, "LLVM-compatible loops" that upstream lowers further.
+  tosa-to-loops             ... + one-shot-bufferize + linalg -> loops + arith-emulate-fp8:
+      memref + affine (or scf with loops=scf) + arith + math, "LLVM-compatible loops" that
+      upstream lowers further (fp8 arithmetic emulated on the i8 bits, which MLIR 22 needs).
   tosa-to-llvm              ... + lower-affine, convert-scf-to-cf, convert-to-llvm,
       reconcile-unrealized-casts: the llvm dialect only, ready for the JIT / mlir-translate.
 
@@ -49,7 +50,7 @@ def linalg_stage(validation: bool = True, decompositions: bool = True) -> list[s
 
 def loops_stage(loops: str = "affine") -> list[str]:
     to_loops = {"affine": "convert-linalg-to-affine-loops", "scf": "convert-linalg-to-loops"}[loops]
-    return ["one-shot-bufferize", to_loops]
+    return ["one-shot-bufferize", to_loops, "arith-emulate-fp8"]
 
 
 LLVM_STAGE = ["lower-affine", "convert-scf-to-cf", "convert-to-llvm", "reconcile-unrealized-casts"]

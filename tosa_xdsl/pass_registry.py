@@ -121,6 +121,7 @@ TOSA_PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     "convert-linalg-to-loops": _lazy(_LOWERING + "linalg_to_loops", "ConvertLinalgToLoopsPass"),
     "convert-scf-to-cf": _lazy(_LOWERING + "scf_to_cf", "ConvertScfToCfPass"),
     "lower-affine": _lazy(_LOWERING + "lower_affine", "LowerAffinePass"),
+    "arith-emulate-fp8": _lazy(_LOWERING + "emulate_fp8", "EmulateFp8Pass"),
     "convert-to-llvm": _lazy(_LOWERING + "to_llvm", "ConvertToLLVMPass"),
     "tosa-to-loops": _lazy(_LOWERING + "pipelines", "TosaToLoopsPipelinePass"),
     "tosa-to-llvm": _lazy(_LOWERING + "pipelines", "TosaToLLVMPipelinePass"),

@@ -325,7 +325,8 @@ class LoweredArithFunctions(InterpreterFunctions):
     @impl(arith.BitcastOp)
     def run_bitcast(self, interpreter, op, args):
         src, dst = op.operands[0].type, _rt(op)
-        a = np.ascontiguousarray(arr(args[0], src))
+        a = arr(args[0], src)
+        a = np.ascontiguousarray(a).reshape(a.shape)  # ascontiguousarray makes a scalar 1-d
         sd, dd = dtype_of(src), dtype_of(dst)
         if sd.itemsize == dd.itemsize and sd != np.bool_:
             return (a.view(dd).copy(),)
