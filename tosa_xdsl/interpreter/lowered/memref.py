@@ -80,7 +80,7 @@ class LoweredMemrefFunctions(InterpreterFunctions):
         return (np.int64(buf.shape[scalar_int(index)]),)
 
     # ------------------------------------------------------------------ views and globals
-    # (the bufferized stage: lowering/bufferize.py). A view is a numpy view of the same
+    # (the bufferized stage: lowering/bufferize/). A view is a numpy view of the same
     # buffer, so writes through it land in the viewed buffer, as in compiled code.
 
     @impl(memref.SubviewOp)

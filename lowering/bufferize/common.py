@@ -1,0 +1,28 @@
+"""What every one-shot-bufferize module shares: the pass name, its located diagnostics and
+the tensor -> memref type helpers."""
+
+from __future__ import annotations
+
+from xdsl.dialects.builtin import MemRefType, NoneAttr, TensorType, UnrankedTensorType
+from xdsl.ir import Attribute, Operation
+
+from tosa_xdsl.diagnostics import LocatedError
+
+PASS = "one-shot-bufferize"
+
+
+def fail(op: Operation, reason: str) -> LocatedError:
+    return LocatedError(op, f"{PASS}: cannot lower '{op.name}': {reason}")
+
+
+def is_tensor(t: Attribute) -> bool:
+    return isinstance(t, TensorType | UnrankedTensorType)
+
+
+def buffer_type(t: TensorType) -> MemRefType:
+    """The memref a (static) tensor type bufferizes to: same shape and element type, identity layout."""
+    return MemRefType(t.element_type, list(t.get_shape()))
+
+
+def is_identity(t: Attribute) -> bool:
+    return isinstance(t, MemRefType) and isinstance(t.layout, NoneAttr)

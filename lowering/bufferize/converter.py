@@ -1,0 +1,187 @@
+"""The converter of one-shot-bufferize: rebuilds a module's functions op by op on buffers
+(old tensor value -> new memref value), dispatching each op to its rule.
+
+It owns what every rule uses: emission into the new block, the buffer of a value, the
+destination buffer an op writes (in place when the analysis of in_place.py allows it, else
+a new alloc), and `store_results`, which terminators (scf yields, func.return) use to put
+their values into the buffers the enclosing op or the caller provided.
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects import memref
+from xdsl.dialects.builtin import MemRefType, ModuleOp, StringAttr, TensorType, UnrankedTensorType
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+
+from tosa_xdsl.lowering.bufferize import (
+    constant_rules,
+    function_boundaries,
+    ml_program_globals,
+    scf_rules,
+    tensor_rules,
+)
+from tosa_xdsl.lowering.bufferize.common import buffer_type, fail, is_identity, is_tensor
+from tosa_xdsl.lowering.bufferize.in_place import InPlaceAnalysis, Root
+from tosa_xdsl.lowering.bufferize.linalg_rules import bufferize_linalg, is_linalg
+
+# op type -> rule(converter, op); linalg ops are matched by `is_linalg` instead (convert_op)
+HANDLERS = {
+    **constant_rules.HANDLERS,
+    **tensor_rules.HANDLERS,
+    **scf_rules.HANDLERS,
+    **function_boundaries.HANDLERS,
+    **ml_program_globals.HANDLERS,
+}
+
+
+def _check_static(op: Operation) -> None:
+    for kind, values in (("operand", op.operands), ("result", op.results)):
+        for i, v in enumerate(values):
+            t = v.type
+            if isinstance(t, UnrankedTensorType):
+                raise fail(op, f"{kind} #{i} is an unranked tensor ({t}); static shapes are required")
+            if isinstance(t, TensorType) and any(int(d) < 0 for d in t.get_shape()):
+                raise fail(op, f"{kind} #{i} has a dynamic dimension ({t}); static shapes are required")
+
+
+class Converter(InPlaceAnalysis):
+    """Rebuilds the functions of one module on buffers."""
+
+    def __init__(self, module: ModuleOp):
+        super().__init__()
+        self.module = module
+        self.vmap: dict[SSAValue, SSAValue] = {}
+        self.block: Block | None = None  # the new block being filled
+        # dense constants -> the memref.global each becomes (constant_rules.py); the new
+        # globals are added to the module by the pass, their names kept clear of `symbols`
+        self.globals: dict[tuple[Attribute, Attribute], str] = {}
+        self.new_globals: list[Operation] = []
+        self.symbols = {getattr(o, "sym_name").data for o in module.ops if hasattr(o, "sym_name")
+                        and isinstance(getattr(o, "sym_name"), StringAttr)}
+        self.out_params: list[SSAValue] = []  # of the function being converted (function_boundaries.py)
+
+    # ------------------------------------------------------------------ emission
+
+    def emit(self, op: Operation) -> Operation:
+        assert self.block is not None
+        self.block.add_op(op)
+        return op
+
+    def alloc(self, t: MemRefType | TensorType) -> SSAValue:
+        if isinstance(t, TensorType):
+            t = buffer_type(t)
+        if not is_identity(t):
+            t = MemRefType(t.element_type, list(t.get_shape()))
+        return self.emit(memref.AllocOp([], [], t)).results[0]
+
+    def copy(self, src: SSAValue, dst: SSAValue) -> None:
+        self.emit(memref.CopyOp(src, dst))
+
+    def buf(self, value: SSAValue) -> SSAValue:
+        """The buffer of old tensor value `value` (an uninitialised alloc for tensor.empty)."""
+        r = self.roots.get(value)
+        if r is not None and r.empty:
+            return self.alloc(value.type)  # type: ignore[arg-type]
+        return self.vmap[value]
+
+    def contiguous(self, value: SSAValue) -> SSAValue:
+        """The buffer of `value` with an identity layout (a copy when it is a strided view)."""
+        b = self.buf(value)
+        if is_identity(b.type):
+            return b
+        new = self.alloc(value.type)  # type: ignore[arg-type]
+        self.copy(b, new)
+        return new
+
+    def dest(self, value: SSAValue, op: Operation, index: int, reads: bool,
+             same_ok=lambda i: False) -> tuple[SSAValue, Root]:
+        """The buffer op writes for its destination operand #index `value`."""
+        r = self.roots.get(value)
+        if r is not None and r.empty:
+            return self.alloc(value.type), self.fresh_root(op.parent_block())  # type: ignore[arg-type]
+        if self.can_write(value, op, index, same_ok):
+            assert r is not None
+            return self.vmap[value], r
+        new = self.alloc(value.type)  # type: ignore[arg-type]
+        if reads:
+            self.copy(self.vmap[value], new)
+        return new, self.fresh_root(op.parent_block())
+
+    # ------------------------------------------------------------------ blocks
+
+    def convert_block(self, old: Block, new: Block) -> None:
+        saved = self.block
+        self.block = new
+        try:
+            for i, o in enumerate(old.ops):
+                self.position[o] = i
+            for o in old.ops:
+                self.convert_op(o)
+        finally:
+            self.block = saved
+
+    def convert_region_like(self, old: Region) -> Region:
+        """A copy of a scalar region (linalg bodies, pad): same block arguments."""
+        new_regions = []
+        for blk in old.blocks:
+            nb = Block(arg_types=[a.type for a in blk.args])
+            for a, b in zip(blk.args, nb.args):
+                self.vmap[a] = b
+            self.convert_block(blk, nb)
+            new_regions.append(nb)
+        return Region(new_regions)
+
+    def convert_op(self, op: Operation) -> None:
+        _check_static(op)
+        handler = HANDLERS.get(type(op))
+        if handler is not None:
+            handler(self, op)
+            return
+        if is_linalg(op):
+            bufferize_linalg(self, op)
+            return
+        if any(is_tensor(v.type) for v in (*op.operands, *op.results)):
+            raise fail(op, "no bufferization rule for this op")
+        if op.regions:
+            for inner in op.walk():
+                if inner is not op and any(is_tensor(v.type) for v in (*inner.operands, *inner.results)):
+                    raise fail(op, f"tensors inside its region ('{inner.name}') cannot be bufferized")
+        self.emit(op.clone(self.vmap))
+
+    # ------------------------------------------------------------------ terminators
+
+    def store_results(self, values: list[SSAValue], targets: list[SSAValue], carried: set[Root]) -> None:
+        """Make each target buffer hold the matching old tensor value: nothing if it already
+        is that buffer, the alloc replaced by the target if the value was computed in an
+        alloc of this block, else a copy (through a temporary when the source is another
+        carried buffer, which the copies may overwrite)."""
+        assert self.block is not None
+        replace: list[tuple[SSAValue, SSAValue]] = []
+        temps: list[tuple[SSAValue, SSAValue]] = []
+        direct: list[tuple[SSAValue, SSAValue]] = []
+        taken: set[SSAValue] = set()
+        for v, t in zip(values, targets):
+            src = self.buf(v)
+            if src is t:
+                continue
+            owner = src.owner
+            if (not carried and isinstance(owner, memref.AllocOp) and owner.parent_block() is self.block
+                    and src not in taken and src.type == t.type):
+                taken.add(src)
+                replace.append((src, t))
+                continue
+            r = self.roots.get(v)
+            if r is not None and r in carried:  # saved before any carried buffer is written
+                tmp = self.alloc(v.type)  # type: ignore[arg-type]
+                self.copy(src, tmp)
+                temps.append((tmp, t))
+            else:
+                direct.append((src, t))
+        for src, t in (*direct, *temps):
+            self.copy(src, t)
+        for src, t in replace:
+            owner = src.owner
+            src.replace_all_uses_with(t)
+            assert isinstance(owner, Operation)
+            owner.detach()
+            owner.erase()

@@ -1,0 +1,80 @@
+"""Function boundaries in one-shot-bufferize: the out-param calling convention (upstream's
+`bufferize-function-boundaries` + `buffer-results-to-out-params`).
+
+Tensor arguments become memref arguments the function never writes; each tensor result
+becomes a trailing out-param memref the function writes, and the function has no tensor
+results (the pass marks it `tosa_xdsl.out_params = N` so runners know which arguments are
+outputs). func.return stores into the out-params; func.call passes buffers the caller
+allocates for the callee's results.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from xdsl.dialects import func
+from xdsl.dialects.builtin import FunctionType, TensorType, UnrankedTensorType
+from xdsl.ir import Block, SSAValue
+
+from tosa_xdsl.lowering.bufferize.common import buffer_type, fail
+from tosa_xdsl.lowering.bufferize.in_place import Root
+
+if TYPE_CHECKING:
+    from tosa_xdsl.lowering.bufferize.converter import Converter
+
+OUT_PARAMS_ATTR = "tosa_xdsl.out_params"
+
+
+def convert_function(c: Converter, fn: func.FuncOp) -> tuple[Block | None, FunctionType]:
+    """The new body (None for a declaration) and type of `fn`; `fn` itself is left as it is."""
+    ins = list(fn.function_type.inputs.data)
+    outs = list(fn.function_type.outputs.data)
+    for t in (*ins, *outs):
+        if isinstance(t, UnrankedTensorType) or (isinstance(t, TensorType) and any(int(d) < 0 for d in t.get_shape())):
+            raise fail(fn, f"the signature has a non-static tensor type ({t}); static shapes are required")
+    new_ins = [buffer_type(t) if isinstance(t, TensorType) else t for t in ins]
+    out_params = [buffer_type(t) for t in outs if isinstance(t, TensorType)]
+    new_outs = [t for t in outs if not isinstance(t, TensorType)]
+    ftype = FunctionType.from_lists([*new_ins, *out_params], new_outs)
+    if not fn.body.blocks:
+        return None, ftype
+    if len(fn.body.blocks) != 1:
+        raise fail(fn, "only single-block function bodies are supported")
+    old = fn.body.blocks[0]
+    new = Block(arg_types=[*new_ins, *out_params])
+    for a, b in zip(old.args, new.args):
+        c.vmap[a] = b
+        b.name_hint = a.name_hint
+        if isinstance(a.type, TensorType):
+            r = Root(writable=False, scope=None)
+            c.bind(a, r)
+    c.out_params = list(new.args[len(new_ins):])
+    c.convert_block(old, new)
+    return new, ftype
+
+
+def _return(c: Converter, op: func.ReturnOp) -> None:
+    tensors = [v for v in op.arguments if isinstance(v.type, TensorType)]
+    c.store_results(tensors, c.out_params, set())
+    c.emit(func.ReturnOp(*[c.vmap[v] for v in op.arguments if not isinstance(v.type, TensorType)]))
+
+
+def _call(c: Converter, op: func.CallOp) -> None:
+    args = [c.contiguous(v) if isinstance(v.type, TensorType) else c.vmap[v] for v in op.arguments]
+    outs: list[SSAValue] = []
+    for r in op.results:
+        if isinstance(r.type, TensorType):
+            b = c.alloc(r.type)
+            outs.append(b)
+            c.vmap[r] = b
+            c.fresh_root(op.parent_block(), r)
+    scalar = [r for r in op.results if not isinstance(r.type, TensorType)]
+    new = c.emit(func.CallOp(op.callee, [*args, *outs], [r.type for r in scalar]))
+    for old, nr in zip(scalar, new.results):
+        c.vmap[old] = nr
+
+
+HANDLERS = {
+    func.ReturnOp: _return,
+    func.CallOp: _call,
+}
