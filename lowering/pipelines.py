@@ -9,9 +9,10 @@
         tosa-to-arith.
       (Upstream's pipeline stops after tosa-to-linalg and leaves const/pad/slice/control flow/
       variables to passes the user adds; ours finishes the job.)
-  tosa-to-loops             ... + one-shot-bufferize + linalg -> loops + arith-emulate-fp8:
-      memref + affine (or scf with loops=scf) + arith + math, "LLVM-compatible loops" that
-      upstream lowers further (fp8 arithmetic emulated on the i8 bits, which MLIR 22 needs).
+  tosa-to-loops             ... + one-shot-bufferize + linalg -> loops + arith-emulate-fp8 +
+      convert-math-to-libm: memref + affine (or scf with loops=scf) + arith + math, "LLVM-
+      compatible loops" that upstream's standard passes lower further (fp8 arithmetic emulated
+      on the i8 bits and math.erf as a call to erff: MLIR 22 lowers neither).
   tosa-to-llvm              ... + lower-affine, convert-scf-to-cf, convert-to-llvm,
       reconcile-unrealized-casts: the llvm dialect only, ready for the JIT / mlir-translate.
 
@@ -50,7 +51,7 @@ def linalg_stage(validation: bool = True, decompositions: bool = True) -> list[s
 
 def loops_stage(loops: str = "affine") -> list[str]:
     to_loops = {"affine": "convert-linalg-to-affine-loops", "scf": "convert-linalg-to-loops"}[loops]
-    return ["one-shot-bufferize", to_loops, "arith-emulate-fp8"]
+    return ["one-shot-bufferize", to_loops, "arith-emulate-fp8", "convert-math-to-libm"]
 
 
 LLVM_STAGE = ["lower-affine", "convert-scf-to-cf", "convert-to-llvm", "reconcile-unrealized-casts"]

@@ -85,26 +85,12 @@ def test_mlir_opt_22_accepts_every_operator(lowered_modules, mlir_opt_22, tmp_pa
     _accepts(mlir_opt_22, lowered_modules, tmp_path)
 
 
-# MLIR 22's standard passes lower every module, fp8 rows included: tosa-to-loops ends with
-# arith-emulate-fp8, which leaves no arith/math op on an f8E4M3FN/f8E5M2 value (LLVM has no
-# such types and MLIR's arith-to-llvm no CPU emulation for them); memory and signatures keep
-# their fp8 types, which MLIR's type converter stores as i8.
-# math.erf needs upstream's convert-math-to-libm (its own tosa-to-linalg emits math.erf too).
+# MLIR 22's standard passes lower every module, fp8 and ERF rows included: tosa-to-loops ends
+# with arith-emulate-fp8, which leaves no arith/math op on an f8E4M3FN/f8E5M2 value (LLVM has
+# no such types and MLIR's arith-to-llvm no CPU emulation for them; memory and signatures keep
+# their fp8 types, which MLIR's type converter stores as i8), and convert-math-to-libm, which
+# turns math.erf (no LLVM lowering) into a call to erff.
 FP8 = re.compile(r"f8E4M3FN|f8E5M2")
-
-
-def _translate_each(mlir_opt_22, loops: list[tuple[str, str]], extra: list[str]) -> dict[str, str]:
-    """what -> the first error of MLIR 22 lowering + translating that module ("" if none)."""
-    translate = mlir_opt_22.with_name("mlir-translate")
-    errors = {}
-    for what, text in loops:
-        opt = subprocess.run([str(mlir_opt_22), *extra, *UPSTREAM_TO_LLVM], input=text, capture_output=True, text=True)
-        if opt.returncode != 0:
-            errors[what] = opt.stderr
-            continue
-        ll = subprocess.run([str(translate), "--mlir-to-llvmir"], input=opt.stdout, capture_output=True, text=True)
-        errors[what] = ll.stderr if ll.returncode != 0 else ""
-    return errors
 
 
 def _f8_arith_left(module) -> list[str]:
@@ -118,20 +104,16 @@ def _f8_arith_left(module) -> list[str]:
 def test_mlir_22_lowers_and_translates_our_loops(mlir_opt_22, loop_modules, tmp_path):
     translate = mlir_opt_22.with_name("mlir-translate")
     loops = [(what, print_ir(m, style="generic")) for what, m in loop_modules]
-    fp8 = [w for w, t in loops if FP8.search(t)]
-    assert fp8, "no fp8 module: the fp8 rows are not covered"
+    assert any(FP8.search(t) for _, t in loops), "no fp8 module: the fp8 rows are not covered"
+    assert any("@erff" in t for _, t in loops), "no ERF module: the libm call is not covered"
     left = {w: _f8_arith_left(m) for w, m in loop_modules if _f8_arith_left(m)}
     assert not left, f"arith/math on fp8 left after tosa-to-loops: {left}"
-    plain = [(w, t) for w, t in loops if "math.erf" not in t]
-    assert set(fp8) <= {w for w, _ in plain}, "an fp8 module with math.erf would escape the check"
-    # the issue's command line, all the modules at once (the fp8 ones included)
-    llvm_dialect = _accepts(mlir_opt_22, plain, tmp_path, *UPSTREAM_TO_LLVM)
+    assert not any("math.erf" in t for _, t in loops)
+    # the issue's command line, every module at once
+    llvm_dialect = _accepts(mlir_opt_22, loops, tmp_path, *UPSTREAM_TO_LLVM)
     chunks = llvm_dialect.split("// -----")
-    assert len(chunks) == len(plain)
-    _accepts(translate, list(zip([w for w, _ in plain], chunks)), tmp_path, "--mlir-to-llvmir")
-    # ERF: the same with convert-math-to-libm first
-    erf = [(w, t) for w, t in loops if "math.erf" in t and not FP8.search(t)]
-    assert erf and not any(_translate_each(mlir_opt_22, erf, ["--convert-math-to-libm"]).values())
+    assert len(chunks) == len(loops)
+    _accepts(translate, list(zip([w for w, _ in loops], chunks)), tmp_path, "--mlir-to-llvmir")
 
 
 def test_mlir_22_translates_our_llvm_dialect(mlir_opt_22, loop_modules, tmp_path):

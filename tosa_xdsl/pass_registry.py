@@ -122,6 +122,7 @@ TOSA_PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     "convert-scf-to-cf": _lazy(_LOWERING + "scf_to_cf", "ConvertScfToCfPass"),
     "lower-affine": _lazy(_LOWERING + "lower_affine", "LowerAffinePass"),
     "arith-emulate-fp8": _lazy(_LOWERING + "emulate_fp8", "EmulateFp8Pass"),
+    "convert-math-to-libm": _lazy(_LOWERING + "math_to_libm", "ConvertMathToLibmPass"),
     "convert-to-llvm": _lazy(_LOWERING + "to_llvm", "ConvertToLLVMPass"),
     "tosa-to-loops": _lazy(_LOWERING + "pipelines", "TosaToLoopsPipelinePass"),
     "tosa-to-llvm": _lazy(_LOWERING + "pipelines", "TosaToLLVMPipelinePass"),

@@ -62,7 +62,13 @@ class ControlFlowFunctions(InterpreterFunctions):
     @impl_callable(func.FuncOp)
     def call_func(self, interpreter, op: func.FuncOp, args):
         if not op.body.blocks or not op.body.blocks.first.ops:
-            raise NotImplementedError(f"@{op.sym_name.data} has no body")
+            # a declaration: a C library function the lowering calls (convert-math-to-libm)
+            from tosa_xdsl.interpreter.lowered.libm import FUNCTIONS
+
+            fn = FUNCTIONS.get(op.sym_name.data)
+            if fn is None:
+                raise NotImplementedError(f"@{op.sym_name.data} has no body")
+            return (fn(*args),)
         return interpreter.run_ssacfg_region(op.body, args, op.sym_name.data)
 
     @impl(func.CallOp)

@@ -9,7 +9,6 @@ result in rare halfway cases).
 
 from __future__ import annotations
 
-import math as pymath
 
 import numpy as np
 from xdsl.dialects import math
@@ -18,7 +17,7 @@ from xdsl.interpreter import InterpreterFunctions, impl, register_impls
 from tosa_xdsl.interpreter.lowered.common import arr, compute_dtype, from_bits, sval, to_float, ubits, width
 from tosa_xdsl.interpreter.values import dtype_of
 
-_erf = np.vectorize(pymath.erf, otypes=[np.float64])
+from tosa_xdsl.interpreter.lowered.libm import erf as _erf  # one erf for math.erf and @erff
 
 
 def _unary(fn):
