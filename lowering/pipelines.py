@@ -32,13 +32,15 @@ from xdsl.passes import ModulePass, PassPipeline
 from tosa_xdsl.diagnostics import LocatedError
 
 
-def linalg_stage(validation: bool = True, decompositions: bool = True) -> list[str]:
+def linalg_stage(validation: bool = True, decompositions: bool = True, hwcf: bool = False) -> list[str]:
+    """`hwcf`: CONV2D weights transposed to HWCF (`linalg.conv_2d_nhwc_hwcf`), so the output-
+    channel loop reads them contiguously once the loops are built (see tosa-to-loops)."""
     passes = ["tosa-optional-decompositions"] if decompositions else []
     passes += [
         "canonicalize",
         "tosa-infer-shapes",
         "tosa-make-broadcastable",
-        "tosa-to-linalg-named",
+        "tosa-to-linalg-named{prefer-conv2d-kernel-layout-hwcf=true}" if hwcf else "tosa-to-linalg-named",
         "canonicalize",
         "tosa-layerwise-constant-fold",
         "tosa-make-broadcastable",
@@ -78,9 +80,11 @@ class TosaToLinalgPipelinePass(ModulePass):
 
     validation: bool = True
     disable_tosa_decompositions: bool = False
+    prefer_conv2d_kernel_layout_hwcf: bool = False
 
     def stages(self) -> list[str]:
-        return linalg_stage(self.validation, not self.disable_tosa_decompositions)
+        return linalg_stage(self.validation, not self.disable_tosa_decompositions,
+                            self.prefer_conv2d_kernel_layout_hwcf)
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         run_passes(ctx, op, self.stages())
@@ -96,13 +100,17 @@ class TosaToLoopsPipelinePass(ModulePass):
     validation: bool = True
     disable_tosa_decompositions: bool = False
     loops: str = "affine"
+    # HWCF weights: with the output-channel loop innermost (linalg_to_loops.loop_order) the
+    # convolution's weight reads are contiguous and LLVM vectorises them; results unchanged
+    prefer_conv2d_kernel_layout_hwcf: bool = True
 
     def __post_init__(self) -> None:  # a bad option is a CLI error (exit 2), caught at parse time
         if self.loops not in ("affine", "scf"):
             raise ValueError(f"tosa-to-loops: loops must be affine or scf, got {self.loops!r}")
 
     def stages(self) -> list[str]:
-        return linalg_stage(self.validation, not self.disable_tosa_decompositions) + loops_stage(self.loops)
+        return (linalg_stage(self.validation, not self.disable_tosa_decompositions,
+                             self.prefer_conv2d_kernel_layout_hwcf) + loops_stage(self.loops))
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         run_passes(ctx, op, self.stages())
@@ -117,9 +125,11 @@ class TosaToLLVMPipelinePass(ModulePass):
 
     validation: bool = True
     disable_tosa_decompositions: bool = False
+    prefer_conv2d_kernel_layout_hwcf: bool = True  # as tosa-to-loops
 
     def stages(self) -> list[str]:
-        return linalg_stage(self.validation, not self.disable_tosa_decompositions) + loops_stage() + LLVM_STAGE
+        return (linalg_stage(self.validation, not self.disable_tosa_decompositions,
+                             self.prefer_conv2d_kernel_layout_hwcf) + loops_stage() + LLVM_STAGE)
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         run_passes(ctx, op, self.stages())

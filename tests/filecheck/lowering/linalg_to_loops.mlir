@@ -1,6 +1,7 @@
 // linalg on memrefs -> loop nests: affine.for + affine.load/store, or scf.for + memref.load/store
-// (affine.apply for compound subscripts); loops in the op's dim order, body inlined,
-// linalg.index -> the induction variable.
+// (affine.apply for compound subscripts); loops in the op's dim order, except that the output's
+// innermost dims move inside trailing reduction loops (conv: f innermost, vectorisable; every
+// output element keeps its summation order); body inlined, linalg.index -> the induction variable.
 // RUN: tosa-opt %s -p convert-linalg-to-affine-loops | filecheck %s --check-prefix=AFF
 // RUN: tosa-opt %s -p convert-linalg-to-loops | filecheck %s --check-prefix=SCF
 // RUN: tosa-opt %s -p convert-linalg-to-affine-loops,lower-affine | filecheck %s --check-prefix=LOW
@@ -11,10 +12,10 @@
 // AFF-NEXT: affine.for %[[N:.*]] = 0 to 1 {
 // AFF-NEXT: affine.for %[[OH:.*]] = 0 to 2 {
 // AFF-NEXT: affine.for %[[OW:.*]] = 0 to 2 {
-// AFF-NEXT: affine.for %[[F:.*]] = 0 to 3 {
 // AFF-NEXT: affine.for %[[KH:.*]] = 0 to 3 {
 // AFF-NEXT: affine.for %[[KW:.*]] = 0 to 3 {
 // AFF-NEXT: affine.for %[[C:.*]] = 0 to 2 {
+// AFF-NEXT: affine.for %[[F:.*]] = 0 to 3 {
 // AFF-NEXT: %[[X:.*]] = affine.load %x[%[[N]], %[[OH]] * 2 + %[[KH]], %[[OW]] * 2 + %[[KW]], %[[C]]] : memref<1x5x5x2xf32>
 // AFF-NEXT: %[[W:.*]] = affine.load %w[%[[F]], %[[KH]], %[[KW]], %[[C]]] : memref<3x3x3x2xf32>
 // AFF-NEXT: %[[O:.*]] = affine.load %o[%[[N]], %[[OH]], %[[OW]], %[[F]]] : memref<1x2x2x3xf32>
@@ -31,10 +32,10 @@
 // SCF: scf.for %[[N:.*]] = %[[C0]] to %[[C1]] step %[[C1]] {
 // SCF-NEXT: scf.for %[[OH:.*]] = %[[C0]] to %[[C2]] step %[[C1]] {
 // SCF-NEXT: scf.for %[[OW:.*]] = %[[C0]] to %[[C2]] step %[[C1]] {
-// SCF-NEXT: scf.for %[[F:.*]] = %[[C0]] to %[[C3]] step %[[C1]] {
 // SCF-NEXT: scf.for %[[KH:.*]] = %[[C0]] to %[[C3]] step %[[C1]] {
 // SCF-NEXT: scf.for %[[KW:.*]] = %[[C0]] to %[[C3]] step %[[C1]] {
 // SCF-NEXT: scf.for %[[C:.*]] = %[[C0]] to %[[C2]] step %[[C1]] {
+// SCF-NEXT: scf.for %[[F:.*]] = %[[C0]] to %[[C3]] step %[[C1]] {
 // SCF-NEXT: %[[H:.*]] = affine.apply affine_map<(d0, d1) -> (((d0 * 2) + d1))> (%[[OH]], %[[KH]])
 // SCF-NEXT: %[[WW:.*]] = affine.apply affine_map<(d0, d1) -> (((d0 * 2) + d1))> (%[[OW]], %[[KW]])
 // SCF-NEXT: memref.load %x[%[[N]], %[[H]], %[[WW]], %[[C]]] : memref<1x5x5x2xf32>
@@ -102,10 +103,11 @@ func.func @fill(%o: memref<2x3xf32>) {
   func.return
 }
 
-// linalg.reduce: input identity, init without the reduced dims.
+// linalg.reduce: input identity, init without the reduced dims; the output's dim (d0) moves
+// inside the reduction loop (d1), so each output element still sums d1 = 0, 1, 2, 3 in order.
 // AFF-LABEL: func.func @reduce
-// AFF-NEXT: affine.for %[[I:.*]] = 0 to 3 {
 // AFF-NEXT: affine.for %[[J:.*]] = 0 to 4 {
+// AFF-NEXT: affine.for %[[I:.*]] = 0 to 3 {
 // AFF-NEXT: affine.load %a[%[[I]], %[[J]]] : memref<3x4xf32>
 // AFF-NEXT: affine.load %o[%[[I]]] : memref<3xf32>
 // AFF-NEXT: arith.maximumf
