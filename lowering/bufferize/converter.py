@@ -9,7 +9,7 @@ their values into the buffers the enclosing op or the caller provided.
 
 from __future__ import annotations
 
-from xdsl.dialects import memref
+from xdsl.dialects import memref, scf
 from xdsl.dialects.builtin import MemRefType, ModuleOp, StringAttr, TensorType, UnrankedTensorType
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 
@@ -109,14 +109,33 @@ class Converter(InPlaceAnalysis):
 
     # ------------------------------------------------------------------ blocks
 
-    def convert_block(self, old: Block, new: Block) -> None:
+    def convert_block(self, old: Block, new: Block, *, skip_terminator: bool = False) -> None:
         saved = self.block
         self.block = new
         try:
             for i, o in enumerate(old.ops):
                 self.position[o] = i
             for o in old.ops:
+                if skip_terminator and o is old.last_op:
+                    break
                 self.convert_op(o)
+        finally:
+            self.block = saved
+
+    def convert_yielding_block(self, old: Block, new: Block, targets: dict[int, SSAValue],
+                               carried: set[Root]) -> None:
+        """Convert an scf region's block (an if branch, a loop body): the tensors its scf.yield
+        hands over at the indices of `targets` are stored into those buffers, the other values
+        are yielded as they are."""
+        self.convert_block(old, new, skip_terminator=True)
+        y = old.last_op
+        assert isinstance(y, scf.YieldOp)
+        vals = list(y.operands)
+        saved = self.block
+        self.block = new
+        try:
+            self.store_results([vals[i] for i in targets], list(targets.values()), carried)
+            self.emit(scf.YieldOp(*[self.vmap[v] for i, v in enumerate(vals) if i not in targets]))
         finally:
             self.block = saved
 

@@ -32,21 +32,7 @@ def _if(c: Converter, op: scf.IfOp) -> None:
     for region in (op.true_region, op.false_region):
         nb = Block()
         if region.blocks:
-            old = region.blocks[0]
-            saved = c.block
-            c.block = nb
-            for i, o in enumerate(old.ops):
-                c.position[o] = i
-            for o in old.ops:
-                if o is old.last_op:
-                    break
-                c.convert_op(o)
-            y = old.last_op
-            assert isinstance(y, scf.YieldOp)
-            vals = list(y.operands)
-            c.store_results([vals[i] for i in targets], list(targets.values()), set())
-            c.emit(scf.YieldOp(*[c.vmap[v] for i, v in enumerate(vals) if i not in targets]))
-            c.block = saved
+            c.convert_yielding_block(region.blocks[0], nb, targets, set())
         elif scalar_types or targets:
             raise fail(op, "an scf.if with results needs an else region")
         regions.append(Region(nb) if region.blocks else Region())
@@ -103,21 +89,7 @@ def _for(c: Converter, op: scf.ForOp) -> None:
 
 
 def _loop_body(c: Converter, old: Block, nb: Block, carried: dict[int, tuple[SSAValue, Root]]) -> None:
-    saved = c.block
-    c.block = nb
-    for i, o in enumerate(old.ops):
-        c.position[o] = i
-    for o in old.ops:
-        if o is old.last_op:
-            break
-        c.convert_op(o)
-    y = old.last_op
-    assert isinstance(y, scf.YieldOp)
-    vals = list(y.operands)
-    roots = {r for _, r in carried.values()}
-    c.store_results([vals[i] for i in carried], [b for b, _ in carried.values()], roots)
-    c.emit(scf.YieldOp(*[c.vmap[v] for i, v in enumerate(vals) if i not in carried]))
-    c.block = saved
+    c.convert_yielding_block(old, nb, {i: b for i, (b, _) in carried.items()}, {r for _, r in carried.values()})
 
 
 def _while(c: Converter, op: scf.WhileOp) -> None:
