@@ -9,6 +9,7 @@ helpers.)
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import partial
 
 from xdsl.builder import Builder
 from xdsl.dialects import arith
@@ -24,15 +25,14 @@ from xdsl.dialects.linalg.ops import IndexOp
 from xdsl.dialects.utils.enum_attribute import EnumAttribute
 from xdsl.ir import Attribute, Operation, SSAValue
 
-from tosa_xdsl.diagnostics import LocatedError
 from tosa_xdsl.lowering import linalg_build as lb
+from tosa_xdsl.lowering.preconditions import cannot_lower
 from tosa_xdsl.ops.shape import ConstShapeOp
 
 PASS = "tosa-to-linalg"
 
 
-def fail(op: Operation, message: str) -> LocatedError:
-    return LocatedError(op, f"{PASS}: cannot lower '{op.name}': {message}")
+fail = partial(cannot_lower, PASS)  # fail(op, reason) -> LocatedError "<PASS>: cannot lower '<op>': <reason>"
 
 
 def prop(op: Operation, name: str, default=None):

@@ -13,7 +13,8 @@ from xdsl.ir.affine import AffineDimExpr, AffineExpr
 from xdsl.rewriter import Rewriter
 
 from tosa_xdsl.lowering import linalg_build as lb
-from tosa_xdsl.lowering.linalg_common import fail, prop, shape_values
+from tosa_xdsl.lowering.linalg_common import PASS, fail, prop, shape_values
+from tosa_xdsl.lowering.preconditions import checked_axis
 from tosa_xdsl.lowering.tosa_to_tensor import erase_dead_const_shapes
 from tosa_xdsl.ops.data_layout import ReverseOp, TileOp
 
@@ -21,10 +22,8 @@ from tosa_xdsl.ops.data_layout import ReverseOp, TileOp
 def lower_reverse(op: ReverseOp) -> None:
     x = op.input1
     shape = lb.shape_of(x)
-    axis = prop(op, "axis")
     rank = len(shape)
-    if not 0 <= axis < rank:
-        raise fail(op, f"axis {axis} is out of range for rank {rank}")
+    axis = checked_axis(op, prop(op, "axis"), rank, PASS)
     exprs: list[AffineExpr] = [AffineDimExpr(d) for d in range(rank)]
     exprs[axis] = AffineDimExpr(axis) * -1 + (shape[axis] - 1)
     init = lb.empty(shape, lb.element_type(x))

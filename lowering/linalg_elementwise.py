@@ -30,6 +30,7 @@ widens to i32 and saturates). Float bodies:
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import partial
 
 import numpy as np
 from xdsl.builder import Builder
@@ -59,7 +60,6 @@ from xdsl.rewriter import Rewriter
 
 from tosa_xdsl import dense
 from tosa_xdsl import numerics as nx
-from tosa_xdsl.diagnostics import LocatedError
 from tosa_xdsl.lowering import numerics_ir as nir
 from tosa_xdsl.lowering.linalg_build import (
     broadcast_map,
@@ -69,6 +69,7 @@ from tosa_xdsl.lowering.linalg_build import (
     map_of,
     parallel,
 )
+from tosa_xdsl.lowering.preconditions import cannot_lower
 from tosa_xdsl.ops import activation as act
 from tosa_xdsl.ops import comparison as cmp
 from tosa_xdsl.ops import elementwise_binary as eb
@@ -82,8 +83,7 @@ PASS = "tosa-to-linalg"
 Body = Callable[[Builder, Sequence[SSAValue]], SSAValue]
 
 
-def fail(op: Operation, message: str) -> LocatedError:
-    return LocatedError(op, f"{PASS}: cannot lower '{op.name}': {message}")
+fail = partial(cannot_lower, PASS)  # fail(op, reason) -> LocatedError "<PASS>: cannot lower '<op>': <reason>"
 
 
 # ------------------------------------------------------------------ types

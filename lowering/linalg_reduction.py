@@ -25,7 +25,8 @@ from xdsl.rewriter import Rewriter
 
 from tosa_xdsl.lowering import linalg_build as lb
 from tosa_xdsl.lowering import numerics_ir as nir
-from tosa_xdsl.lowering.linalg_common import fail, float_extreme, is_float, prop, reduce_along
+from tosa_xdsl.lowering.linalg_common import PASS, float_extreme, is_float, prop, reduce_along
+from tosa_xdsl.lowering.preconditions import checked_axis
 from tosa_xdsl.ops import reduction as red
 
 
@@ -57,9 +58,7 @@ def expand_axis(src: SSAValue, out_shape: Sequence[int], axis: int) -> list[Oper
 def lower_reduction(op: Operation) -> None:
     x = op.input
     shape = lb.shape_of(x)
-    axis = prop(op, "axis")
-    if not 0 <= axis < len(shape):
-        raise fail(op, f"axis {axis} is out of range for rank {len(shape)}")
+    axis = checked_axis(op, prop(op, "axis"), len(shape), PASS)
     elem = lb.element_type(x)
     fp = is_float(elem)
     nan_mode = prop(op, "nan_mode", "PROPAGATE")

@@ -20,9 +20,9 @@ from xdsl.rewriter import Rewriter
 
 from tosa_xdsl.lowering import linalg_build as lb
 from tosa_xdsl.lowering import numerics_ir as nir
-from tosa_xdsl.lowering.linalg_common import cidx, fail, float_extreme, index, is_float, prop, reduce_along
+from tosa_xdsl.lowering.linalg_common import PASS, cidx, fail, float_extreme, index, is_float, prop, reduce_along
+from tosa_xdsl.lowering.preconditions import checked_axis
 from tosa_xdsl.ops.tensor import ArgMaxOp, FFT2DOp, RFFT2DOp
-
 
 # ------------------------------------------------------------------ 2.3.1 ARGMAX
 
@@ -30,9 +30,7 @@ from tosa_xdsl.ops.tensor import ArgMaxOp, FFT2DOp, RFFT2DOp
 def lower_argmax(op: ArgMaxOp) -> None:
     x = op.input
     shape = lb.shape_of(x)
-    axis = prop(op, "axis")
-    if not 0 <= axis < len(shape):
-        raise fail(op, f"axis {axis} is out of range for rank {len(shape)}")
+    axis = checked_axis(op, prop(op, "axis"), len(shape), PASS)
     elem = lb.element_type(x)
     fp = is_float(elem)
     ignore = prop(op, "nan_mode", "PROPAGATE") == "IGNORE"

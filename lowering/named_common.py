@@ -7,6 +7,7 @@ linalg.fill / linalg.transpose scaffolding around the named ops.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import partial
 
 import numpy as np
 from xdsl.builder import Builder
@@ -21,19 +22,19 @@ from xdsl.dialects.builtin import (
     i32,
     i64,
 )
-from xdsl.dialects.linalg.ops import FillOp, TransposeOp as LinalgTransposeOp
+from xdsl.dialects.linalg.ops import FillOp
+from xdsl.dialects.linalg.ops import TransposeOp as LinalgTransposeOp
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 
 from tosa_xdsl.dense import to_numpy
-from tosa_xdsl.diagnostics import LocatedError
 from tosa_xdsl.lowering.linalg_build import constant, element_type, empty, shape_of
+from tosa_xdsl.lowering.preconditions import cannot_lower
 from tosa_xdsl.ops.data_nodes import ConstOp
 
 PASS = "tosa-to-linalg-named"
 
 
-def fail(op: Operation, message: str) -> LocatedError:
-    return LocatedError(op, f"{PASS}: cannot lower '{op.name}': {message}")
+fail = partial(cannot_lower, PASS)  # fail(op, reason) -> LocatedError "<PASS>: cannot lower '<op>': <reason>"
 
 
 def is_float(t: Attribute) -> bool:

@@ -33,9 +33,9 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 
-from tosa_xdsl.lowering.static_shapes import require_static
-from tosa_xdsl.ops.custom import CustomOp
 from tosa_xdsl.diagnostics import LocatedError
+from tosa_xdsl.lowering.preconditions import require_static
+from tosa_xdsl.ops.custom import CustomOp
 
 PASS = "tosa-to-linalg"
 

@@ -29,10 +29,15 @@ from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 
-from tosa_xdsl.lowering import named_convolution, named_matmul, named_pooling, named_transpose
+from tosa_xdsl.lowering import (
+    named_convolution,
+    named_matmul,
+    named_pooling,
+    named_transpose,
+)
 from tosa_xdsl.lowering.named_common import PASS
 from tosa_xdsl.lowering.named_convolution import lower_conv2d
-from tosa_xdsl.lowering.static_shapes import require_static
+from tosa_xdsl.lowering.preconditions import require_static
 from tosa_xdsl.ops.data_nodes import ConstOp
 from tosa_xdsl.ops.tensor import Conv2DOp
 

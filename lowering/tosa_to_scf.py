@@ -20,27 +20,31 @@ scatter's shapes static; otherwise the pass stops with a located diagnostic nami
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 from typing import ClassVar
 
 from xdsl.context import Context
-from xdsl.dialects import scf, tensor
-from xdsl.dialects import arith
-from xdsl.dialects.builtin import IndexType, IntegerAttr, IntegerType, ModuleOp, TensorType
+from xdsl.dialects import arith, scf, tensor
+from xdsl.dialects.builtin import (
+    IndexType,
+    IntegerAttr,
+    IntegerType,
+    ModuleOp,
+    TensorType,
+)
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from tosa_xdsl.diagnostics import LocatedError
+from tosa_xdsl.lowering.preconditions import cannot_lower, require_static
 from tosa_xdsl.lowering.tosa_to_tensor import index_zeros
-from tosa_xdsl.lowering.static_shapes import require_static
 from tosa_xdsl.ops.control_flow import CondIfOp, WhileLoopOp, YieldOp
 from tosa_xdsl.ops.scatter_gather import ScatterOp
 
 PASS = "tosa-to-scf"
 
 
-def fail(op: Operation, message: str) -> LocatedError:
-    return LocatedError(op, f"{PASS}: cannot lower '{op.name}': {message}")
+fail = partial(cannot_lower, PASS)  # fail(op, reason) -> LocatedError "<PASS>: cannot lower '<op>': <reason>"
 
 
 def _extract_cond(op: Operation, cond: SSAValue) -> tuple[list[Operation], SSAValue]:

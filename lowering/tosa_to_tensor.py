@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import ClassVar
 
 from xdsl.context import Context
@@ -34,14 +35,14 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 
 from tosa_xdsl.diagnostics import LocatedError
+from tosa_xdsl.lowering.preconditions import cannot_lower, checked_axis
 from tosa_xdsl.ops.data_layout import ConcatOp, PadOp, ReshapeOp, SliceOp
 from tosa_xdsl.ops.shape import ConstShapeOp
 
 PASS = "tosa-to-tensor"
 
 
-def fail(op: Operation, message: str) -> LocatedError:
-    return LocatedError(op, f"{PASS}: cannot lower '{op.name}': {message}")
+fail = partial(cannot_lower, PASS)  # fail(op, reason) -> LocatedError "<PASS>: cannot lower '<op>': <reason>"
 
 
 def static_shape(op: Operation, value: SSAValue, what: str, pass_name: str = PASS) -> tuple[int, ...]:
@@ -115,10 +116,8 @@ def _expand(src: SSAValue, groups, out_shape, elem) -> tensor.ExpandShapeOp:
 
 def lower_concat(op: ConcatOp) -> None:
     out_shape = static_shape(op, op.output, "the result")
-    axis = op.properties["axis"].value.data
     rank = len(out_shape)
-    if not 0 <= axis < rank:
-        raise fail(op, f"axis {axis} is out of range for rank {rank}")
+    axis = checked_axis(op, op.properties["axis"].value.data, rank, PASS)
     empty = tensor.EmptyOp([], op.output.type)
     new_ops: list[Operation] = [empty]
     acc: SSAValue = empty.tensor

@@ -13,11 +13,9 @@ from __future__ import annotations
 import numpy as np
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
-from xdsl.builder import Builder
 from xdsl.dialects import func
 from xdsl.dialects.builtin import FunctionType, IntegerType, ModuleOp, TensorType, f32, i8, i16, i32
 from xdsl.ir import Block, Region
-from xdsl.rewriter import InsertPoint
 
 from tosa_xdsl import numerics
 from tosa_xdsl.interpreter import run

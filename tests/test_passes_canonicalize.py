@@ -666,7 +666,7 @@ def _chain_module(shape, steps, big: bool) -> str:
             lines.append(f"  {out} = tosa.transpose {cur} {{perms = array<i32: {', '.join(map(str, perm))}>}} : ({t}) -> {nt}")
             shape, t = nshape, nt
         elif step == "reshape" and all(d >= 0 for d in shape):
-            lines.append(shape_line := f"  %s{n} = tosa.const_shape {{values = dense<[{', '.join(map(str, shape))}]> : tensor<{rank}xindex>}} : () -> !tosa.shape<{rank}>")
+            lines.append(f"  %s{n} = tosa.const_shape {{values = dense<[{', '.join(map(str, shape))}]> : tensor<{rank}xindex>}} : () -> !tosa.shape<{rank}>")
             lines.append(f"  {out} = tosa.reshape {cur}, %s{n} : ({t}, !tosa.shape<{rank}>) -> {t}")
         elif step in ("add0", "mul1"):
             cshape = "x".join(["1"] * rank)

@@ -292,7 +292,6 @@ def format_result(index: int, t, value) -> str:
 
 
 def _run(args, cli: bool = False) -> int:
-    from tosa_xdsl.diagnostics import format_diagnostic
 
     # the module
     if args.input_file == "-":

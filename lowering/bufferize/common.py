@@ -3,16 +3,17 @@ the tensor -> memref type helpers."""
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import MemRefType, NoneAttr, TensorType, UnrankedTensorType
-from xdsl.ir import Attribute, Operation
+from functools import partial
 
-from tosa_xdsl.diagnostics import LocatedError
+from xdsl.dialects.builtin import MemRefType, NoneAttr, TensorType, UnrankedTensorType
+from xdsl.ir import Attribute
+
+from tosa_xdsl.lowering.preconditions import cannot_lower
 
 PASS = "one-shot-bufferize"
 
 
-def fail(op: Operation, reason: str) -> LocatedError:
-    return LocatedError(op, f"{PASS}: cannot lower '{op.name}': {reason}")
+fail = partial(cannot_lower, PASS)  # fail(op, reason) -> LocatedError "<PASS>: cannot lower '<op>': <reason>"
 
 
 def is_tensor(t: Attribute) -> bool:

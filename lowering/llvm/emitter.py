@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import partial
 
 from xdsl.dialects import llvm
 from xdsl.dialects.builtin import (
@@ -51,8 +52,8 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 
-from tosa_xdsl.diagnostics import LocatedError
 from tosa_xdsl.lowering.llvm.ops import FPToUIOp
+from tosa_xdsl.lowering.preconditions import cannot_lower
 
 PASS = "convert-to-llvm"
 PTR = llvm.LLVMPointerType()
@@ -61,8 +62,7 @@ SMALL_FLOATS = (BFloat16Type, Float8E4M3FNType, Float8E5M2Type)
 NATIVE_FLOATS = (Float16Type, Float32Type, Float64Type)
 
 
-def fail(op: Operation, reason: str) -> LocatedError:
-    return LocatedError(op, f"{PASS}: cannot lower '{op.name}': {reason}")
+fail = partial(cannot_lower, PASS)  # fail(op, reason) -> LocatedError "<PASS>: cannot lower '<op>': <reason>"
 
 
 def is_small_float(t: Attribute) -> bool:

@@ -20,7 +20,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable
 
-import ml_dtypes
 import numpy as np
 
 from tosa_xdsl import numerics as nx

@@ -19,7 +19,7 @@ their ranges themselves (REQUIRE) before narrowing.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 from xdsl.ir import Attribute, Block, Region
 from xdsl.irdl import (
-    irdl_op_definition,
     lazy_traits_def,
     operand_def,
     region_def,

@@ -24,7 +24,6 @@ from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.traits import SymbolOpInterface
 from xdsl.utils.exceptions import VerifyException
-from xdsl.utils.mlir_lexer import MLIRTokenKind
 
 from tosa_xdsl.ir.types import AnyTensor
 from tosa_xdsl.ops.base import TosaOp, tosa_op_definition

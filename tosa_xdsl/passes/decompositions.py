@@ -27,7 +27,6 @@ unless the pass option float-kernel-padding is set.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -43,7 +42,7 @@ from xdsl.pattern_rewriter import (
 )
 from xdsl.passes import ModulePass
 
-from tosa_xdsl.interpreter.common import prop, tname
+from tosa_xdsl.interpreter.common import tname
 from tosa_xdsl.ops import data_layout as dl
 from tosa_xdsl.ops import elementwise_binary as eb
 from tosa_xdsl.ops import tensor as tn
