@@ -194,6 +194,32 @@ def mixed(static: Any, dynamic: list[Any]) -> list[int]:
     return out
 
 
+def slice_of(x: np.ndarray, op, dyn: list[Any], result_shape: list[int] | None, what: str) -> np.ndarray:
+    """The strided part of `x` that a slice op (tensor.extract_slice / insert_slice,
+    memref.subview) addresses -- offsets, sizes and strides from its static lists and the
+    dynamic operands `dyn` -- as a numpy *view* of `x` (bounds checked). With `result_shape`
+    of a lower rank (a rank-reducing slice), the unit dims the result leaves out are dropped,
+    still as a view."""
+    no, ns = len(op.offsets), len(op.sizes)
+    offsets = mixed(op.static_offsets, dyn[:no])
+    sizes = mixed(op.static_sizes, dyn[no:no + ns])
+    strides = mixed(op.static_strides, dyn[no + ns:])
+    for d, (o, n, s) in enumerate(zip(offsets, sizes, strides)):
+        if n > 0 and (o < 0 or o + (n - 1) * s >= x.shape[d]):
+            raise IndexError(f"{what}: slice out of bounds in dimension {d} "
+                             f"(offset {o}, size {n}, stride {s}, extent {x.shape[d]})")
+    view = x[tuple(slice(o, o + (n - 1) * s + 1 if n > 0 else o, s) for o, n, s in zip(offsets, sizes, strides))]
+    if result_shape is not None and len(result_shape) != view.ndim:
+        drop, j = [], 0
+        for d, n in enumerate(sizes):
+            if j < len(result_shape) and result_shape[j] == n and (n != 1 or len(sizes) - d <= len(result_shape) - j):
+                j += 1
+            else:
+                drop.append(d)
+        view = view.squeeze(axis=tuple(drop))
+    return view
+
+
 def scalar_int(x: Any) -> int:
     return int(np.asarray(x))
 

@@ -17,7 +17,7 @@ from xdsl.interpreter import InterpreterFunctions, impl, register_impls
 from xdsl.traits import SymbolTable
 
 from tosa_xdsl.interpreter.lowered.arith import constant_value
-from tosa_xdsl.interpreter.lowered.common import mixed, result_shape, scalar_int
+from tosa_xdsl.interpreter.lowered.common import mixed, result_shape, scalar_int, slice_of
 from tosa_xdsl.interpreter.values import dtype_of
 
 
@@ -85,28 +85,7 @@ class LoweredMemrefFunctions(InterpreterFunctions):
 
     @impl(memref.SubviewOp)
     def run_subview(self, interpreter, op, args):
-        buf = args[0]
-        no, ns = len(op.offsets), len(op.sizes)
-        dyn = list(args[1:])
-        offsets = mixed(op.static_offsets, dyn[:no])
-        sizes = mixed(op.static_sizes, dyn[no:no + ns])
-        strides = mixed(op.static_strides, dyn[no + ns:])
-        for d, (o, n, s) in enumerate(zip(offsets, sizes, strides)):
-            if n > 0 and (o < 0 or o + (n - 1) * s >= buf.shape[d]):
-                raise IndexError(f"memref.subview out of bounds in dimension {d} "
-                                 f"(offset {o}, size {n}, stride {s}, extent {buf.shape[d]})")
-        view = buf[tuple(slice(o, o + (n - 1) * s + 1 if n > 0 else o, s)
-                         for o, n, s in zip(offsets, sizes, strides))]
-        rshape = list(op.result.type.get_shape())
-        if len(rshape) != view.ndim:  # rank-reducing: drop unit dims, keeping a view
-            drop, j = [], 0
-            for d, n in enumerate(sizes):
-                if j < len(rshape) and rshape[j] == n and (n != 1 or len(sizes) - d <= len(rshape) - j):
-                    j += 1
-                else:
-                    drop.append(d)
-            view = view.squeeze(axis=tuple(drop))
-        return (view,)
+        return (slice_of(args[0], op, list(args[1:]), list(op.result.type.get_shape()), "memref.subview"),)
 
     def _reshaped(self, buf, shape):
         view = buf.view()

@@ -17,23 +17,12 @@ from xdsl.interpreter import (
     register_impls,
 )
 
-from tosa_xdsl.interpreter.lowered.common import arr, mixed, result_shape
+from tosa_xdsl.interpreter.lowered.common import arr, mixed, result_shape, slice_of
 from tosa_xdsl.interpreter.values import dtype_of
 
 
 def _idx(indices) -> tuple:
     return tuple(np.asarray(i).astype(np.int64) if np.ndim(i) else int(np.asarray(i)) for i in indices)
-
-
-def _slices(offsets, sizes, strides):
-    return tuple(slice(o, o + (n - 1) * s + 1 if n > 0 else o, s) for o, n, s in zip(offsets, sizes, strides))
-
-
-def _check_bounds(shape, offsets, sizes, strides, what):
-    for d, (o, n, s) in enumerate(zip(offsets, sizes, strides)):
-        if n > 0 and (o < 0 or o + (n - 1) * s >= shape[d]):
-            raise IndexError(f"{what}: slice out of bounds in dimension {d} "
-                             f"(offset {o}, size {n}, stride {s}, extent {shape[d]})")
 
 
 @register_impls
@@ -78,39 +67,15 @@ class LoweredTensorFunctions(InterpreterFunctions):
 
     @impl(tensor.ExtractSliceOp)
     def run_extract_slice(self, interpreter, op, args):
-        src = args[0]
-        no, ns = len(op.offsets), len(op.sizes)
-        dyn = list(args[1:])
-        offsets = mixed(op.static_offsets, dyn[:no])
-        sizes = mixed(op.static_sizes, dyn[no:no + ns])
-        strides = mixed(op.static_strides, dyn[no + ns:])
-        _check_bounds(src.shape, offsets, sizes, strides, "tensor.extract_slice")
-        part = src[_slices(offsets, sizes, strides)]
-        # rank-reducing: drop the unit dimensions the result type leaves out
-        rshape = list(op.results[0].type.get_shape())
-        if len(rshape) != part.ndim:
-            # result sizes = sizes with some 1s dropped; match greedily
-            out_shape, j = [], 0
-            for n in sizes:
-                if j < len(rshape) and (rshape[j] == n or (rshape[j] < 0)):
-                    out_shape.append(n)
-                    j += 1
-                elif n != 1:
-                    raise ValueError("cannot match a rank-reduced slice shape")
-            part = part.reshape(out_shape)
+        part = slice_of(args[0], op, list(args[1:]), list(op.results[0].type.get_shape()), "tensor.extract_slice")
         return (np.array(part),)
 
     @impl(tensor.InsertSliceOp)
     def run_insert_slice(self, interpreter, op, args):
         src, dest = args[0], args[1]
-        no, ns = len(op.offsets), len(op.sizes)
-        dyn = list(args[2:])
-        offsets = mixed(op.static_offsets, dyn[:no])
-        sizes = mixed(op.static_sizes, dyn[no:no + ns])
-        strides = mixed(op.static_strides, dyn[no + ns:])
-        _check_bounds(dest.shape, offsets, sizes, strides, "tensor.insert_slice")
         out = np.array(dest)
-        out[_slices(offsets, sizes, strides)] = np.asarray(src).reshape(sizes)
+        target = slice_of(out, op, list(args[2:]), None, "tensor.insert_slice")
+        target[...] = np.asarray(src).reshape(target.shape)
         return (out,)
 
     @impl(tensor.PadOp)
