@@ -220,6 +220,19 @@ def slice_of(x: np.ndarray, op, dyn: list[Any], result_shape: list[int] | None, 
     return view
 
 
+def lookup_global(op, name: str, kind: type):
+    """The `kind` op (memref.global, ml_program.global) named `name` in `op`'s module."""
+    from xdsl.traits import SymbolTable
+
+    module = op
+    while module.parent_op() is not None:
+        module = module.parent_op()
+    decl = SymbolTable.lookup_symbol(module, name)
+    if not isinstance(decl, kind):
+        raise ValueError(f"no {kind.name} @{name}")
+    return decl
+
+
 def scalar_int(x: Any) -> int:
     return int(np.asarray(x))
 

@@ -14,10 +14,9 @@ import numpy as np
 from xdsl.dialects import memref
 from xdsl.dialects.builtin import TensorType, UnitAttr
 from xdsl.interpreter import InterpreterFunctions, impl, register_impls
-from xdsl.traits import SymbolTable
 
 from tosa_xdsl.interpreter.lowered.arith import constant_value
-from tosa_xdsl.interpreter.lowered.common import mixed, result_shape, scalar_int, slice_of
+from tosa_xdsl.interpreter.lowered.common import lookup_global, mixed, result_shape, scalar_int, slice_of
 from tosa_xdsl.interpreter.values import dtype_of
 
 
@@ -110,12 +109,7 @@ class LoweredMemrefFunctions(InterpreterFunctions):
         name = op.name_.root_reference.data
         table = interpreter.get_data(LoweredMemrefFunctions, "globals", dict)
         if name not in table:
-            module = op
-            while module.parent_op() is not None:
-                module = module.parent_op()
-            decl = SymbolTable.lookup_symbol(module, name)
-            if not isinstance(decl, memref.GlobalOp):
-                raise ValueError(f"no memref.global @{name}")
+            decl = lookup_global(op, name, memref.GlobalOp)
             t = decl.type
             init = decl.initial_value
             if isinstance(init, UnitAttr):  # uninitialized

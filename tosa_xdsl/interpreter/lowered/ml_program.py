@@ -7,9 +7,9 @@ from __future__ import annotations
 import numpy as np
 from xdsl.dialects import ml_program
 from xdsl.interpreter import InterpreterFunctions, impl, register_impls
-from xdsl.traits import SymbolTable
 
 from tosa_xdsl.interpreter.lowered.arith import constant_value
+from tosa_xdsl.interpreter.lowered.common import lookup_global
 from tosa_xdsl.lowering.linalg_ops import GlobalLoadOp, GlobalStoreOp
 
 
@@ -20,12 +20,7 @@ def _globals(interpreter) -> dict[str, np.ndarray]:
 def _initial(interpreter, op, name: str):
     table = _globals(interpreter)
     if name not in table:
-        module = op
-        while module.parent_op() is not None:
-            module = module.parent_op()
-        decl = SymbolTable.lookup_symbol(module, name)
-        if not isinstance(decl, ml_program.GlobalOp):
-            raise ValueError(f"no ml_program.global @{name}")
+        decl = lookup_global(op, name, ml_program.GlobalOp)
         if decl.value is None:
             raise ValueError(f"ml_program.global @{name} has no initial value")
         v = np.array(constant_value(decl.value, decl.type))
