@@ -39,11 +39,9 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
 from tosa_xdsl.diagnostics import LocatedError
-from tosa_xdsl.lowering.llvm import arith_math, control
-from tosa_xdsl.lowering.llvm import memref as memref_conv
-from tosa_xdsl.lowering.llvm.emitter import PASS, ModuleState
-
-HANDLERS = {**arith_math.HANDLERS, **memref_conv.HANDLERS, **control.HANDLERS}
+from tosa_xdsl.lowering.llvm import arith_math, control  # noqa: F401 -- they register their handlers
+from tosa_xdsl.lowering.llvm import memref as memref_conv  # noqa: F401
+from tosa_xdsl.lowering.llvm.emitter import HANDLERS, PASS, ModuleState
 
 
 def convert_module(module: ModuleOp) -> None:

@@ -40,8 +40,10 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Operation, SSAValue
 
 from tosa_xdsl.lowering.llvm.emitter import (
+    HANDLERS,
     Emitter,
     fail,
+    handles,
     int_width,
     is_float,
     is_small_float,
@@ -49,18 +51,6 @@ from tosa_xdsl.lowering.llvm.emitter import (
     value_type,
 )
 from tosa_xdsl.lowering.llvm.ops import FPToSIOp, FPToUIOp, UIToFPOp
-
-Handler = Callable[[Emitter, Operation], None]
-HANDLERS: dict[type[Operation], Handler] = {}
-
-
-def handles(*types: type[Operation]):
-    def register(fn: Handler) -> Handler:
-        for t in types:
-            HANDLERS[t] = fn
-        return fn
-
-    return register
 
 
 def _rt(op: Operation) -> Attribute:

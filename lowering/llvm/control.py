@@ -11,18 +11,7 @@ from __future__ import annotations
 from xdsl.dialects import cf, func, llvm
 from xdsl.ir import Block, Operation, Region
 
-from tosa_xdsl.lowering.llvm.emitter import Emitter, ModuleState, fail, value_type
-
-HANDLERS: dict[type[Operation], object] = {}
-
-
-def handles(*types: type[Operation]):
-    def register(fn):
-        for t in types:
-            HANDLERS[t] = fn
-        return fn
-
-    return register
+from tosa_xdsl.lowering.llvm.emitter import Emitter, ModuleState, fail, handles, value_type
 
 
 def function_type(op: Operation, inputs, outputs) -> llvm.LLVMFunctionType:

@@ -25,7 +25,7 @@ kept, NaN -> the canonical quiet NaN with the input's sign (bf16 0x7FC0, E5M2 0x
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
 
@@ -63,6 +63,20 @@ NATIVE_FLOATS = (Float16Type, Float32Type, Float64Type)
 
 
 fail = partial(cannot_lower, PASS)  # fail(op, reason) -> LocatedError "<PASS>: cannot lower '<op>': <reason>"
+
+
+# op class -> its conversion, filled by arith_math.py, memref.py and control.py through `handles`
+Handler = Callable[["Emitter", Operation], None]
+HANDLERS: dict[type[Operation], Handler] = {}
+
+
+def handles(*types: type[Operation]):
+    def register(fn: Handler) -> Handler:
+        for t in types:
+            HANDLERS[t] = fn
+        return fn
+
+    return register
 
 
 def is_small_float(t: Attribute) -> bool:

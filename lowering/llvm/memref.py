@@ -46,6 +46,7 @@ from tosa_xdsl.lowering.llvm.emitter import (
     PTR,
     Emitter,
     fail,
+    handles,
     int_width,
     is_small_float,
     storage_type,
@@ -53,16 +54,6 @@ from tosa_xdsl.lowering.llvm.emitter import (
 )
 
 _DYNAMIC = -(2**63)  # MLIR's kDynamic in static_offsets
-HANDLERS: dict[type[Operation], object] = {}
-
-
-def handles(*types: type[Operation]):
-    def register(fn):
-        for t in types:
-            HANDLERS[t] = fn
-        return fn
-
-    return register
 
 
 def _static_shape(t: MemRefType, op: Operation) -> list[int]:

@@ -52,8 +52,8 @@ def install_backend() -> None:
     """Teach xDSL's LLVM backend the ops of this module (idempotent)."""
     from llvmlite import ir
     from xdsl.backend.llvm import convert as backend
-    from xdsl.dialects import llvm
     from xdsl.backend.llvm import convert_op as backend_op
+    from xdsl.dialects import llvm
 
     if getattr(backend.convert_op, "_tosa_xdsl_wrapper", False):
         return
