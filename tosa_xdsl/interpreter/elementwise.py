@@ -68,6 +68,15 @@ def _erf64(x: np.ndarray) -> np.ndarray:
     return np.where(np.isnan(x), np.nan, np.copysign(r, x))
 
 
+def _fp64_unary(fn):
+    """An implementation computing `fn` in fp64 on input1, rounded once to its type."""
+
+    def run(self, interpreter, op, args):
+        return (in_fp64(fn, args[0], tname(op.input1)),)
+
+    return run
+
+
 def _plain_binary(fn):
     """An implementation that is `fn(input1, input2)` after the broadcast check."""
 
@@ -240,33 +249,16 @@ class ElementwiseFunctions(InterpreterFunctions):
     def run_bitwise_not(self, interpreter, op, args):
         return (np.invert(args[0]),)
 
-    @impl(eu.CeilOp)
-    def run_ceil(self, interpreter, op, args):
-        return (in_fp64(np.ceil, args[0], tname(op.input1)),)
-
-    @impl(eu.FloorOp)
-    def run_floor(self, interpreter, op, args):
-        return (in_fp64(np.floor, args[0], tname(op.input1)),)
+    run_ceil = impl(eu.CeilOp)(_fp64_unary(np.ceil))
+    run_floor = impl(eu.FloorOp)(_fp64_unary(np.floor))
+    run_cos = impl(eu.CosOp)(_fp64_unary(np.cos))
+    run_sin = impl(eu.SinOp)(_fp64_unary(np.sin))
+    run_exp = impl(eu.ExpOp)(_fp64_unary(np.exp))
+    run_log = impl(eu.LogOp)(_fp64_unary(np.log))
 
     @impl(eu.ClzOp)
     def run_clz(self, interpreter, op, args):
         return (nx.count_leading_zeros(args[0]).astype(args[0].dtype),)
-
-    @impl(eu.CosOp)
-    def run_cos(self, interpreter, op, args):
-        return (in_fp64(np.cos, args[0], tname(op.input1)),)
-
-    @impl(eu.SinOp)
-    def run_sin(self, interpreter, op, args):
-        return (in_fp64(np.sin, args[0], tname(op.input1)),)
-
-    @impl(eu.ExpOp)
-    def run_exp(self, interpreter, op, args):
-        return (in_fp64(np.exp, args[0], tname(op.input1)),)
-
-    @impl(eu.LogOp)
-    def run_log(self, interpreter, op, args):
-        return (in_fp64(np.log, args[0], tname(op.input1)),)
 
     @impl(eu.LogicalNotOp)
     def run_logical_not(self, interpreter, op, args):
