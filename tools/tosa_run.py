@@ -208,15 +208,11 @@ def _build_pipeline(spec: str) -> list[Any]:
         raise UsageError(f"invalid pass pipeline '{spec}': {lines[-1] if lines else type(err).__name__}") from None
 
 
-def load_module(name: str, text: str, passes: list[Any]) -> Loaded | None:
-    """Parse, verify and transform; located diagnostics go to stderr. None on failure."""
-    from tosa_xdsl.context import make_context
-    from tosa_xdsl.diagnostics import Diagnostic, DiagnosticEngine, Loc, Severity, SourceFile, print_diagnostic
+def _diagnostic_engine(name: str, sources) -> tuple[Any, list]:
+    """An engine printing located diagnostics to stderr, and the list of errors it saw."""
+    from tosa_xdsl.diagnostics import Diagnostic, DiagnosticEngine, Loc, Severity, print_diagnostic
 
-    ctx = make_context()
-    src = SourceFile(name, text)
-    sources = {name: src}
-    failed = []
+    failed: list = []
 
     def handle(diag: Diagnostic) -> None:
         if diag.severity is Severity.ERROR:
@@ -225,6 +221,32 @@ def load_module(name: str, text: str, passes: list[Any]) -> Loaded | None:
 
     engine = DiagnosticEngine(handle)
     engine.fallback = Loc(name, 1, 1)
+    return engine, failed
+
+
+def apply_passes(name: str, loaded: Loaded, module, spec: str) -> bool:
+    """Run the pipeline `spec` on `module` as tosa-opt does (a pass's errors are located
+    diagnostics on stderr, the module is verified after each pass); False after an error."""
+    from tosa_xdsl.tools import tosa_opt as driver_mod
+
+    engine, failed = _diagnostic_engine(name, loaded.sources)
+    driver = driver_mod.Driver(_driver_args(name), _build_pipeline(spec), loaded.ctx)
+    driver.sources = loaded.sources
+    with engine.activate():
+        ok = driver._apply_passes(engine, module)  # noqa: SLF001
+        engine.flush()
+    return ok and not failed
+
+
+def load_module(name: str, text: str, passes: list[Any]) -> Loaded | None:
+    """Parse, verify and transform; located diagnostics go to stderr. None on failure."""
+    from tosa_xdsl.context import make_context
+    from tosa_xdsl.diagnostics import Diagnostic, Loc, Severity, SourceFile
+
+    ctx = make_context()
+    src = SourceFile(name, text)
+    sources = {name: src}
+    engine, failed = _diagnostic_engine(name, sources)
     try:
         from tosa_xdsl.tools import tosa_opt as driver_mod
 
@@ -342,7 +364,7 @@ def _run(args, cli: bool = False) -> int:
         inputs.append(array)
 
     if args.backend == "jit":
-        outputs = _run_jit(loaded.module, inputs, args.entry, loaded.sources)
+        outputs = _run_jit(name, loaded, inputs, args.entry)
         if outputs is None:
             return 1
         return _write_outputs(args, result_types, outputs)
@@ -364,32 +386,23 @@ def _run(args, cli: bool = False) -> int:
     return _write_outputs(args, result_types, outputs)
 
 
-def _run_jit(module, inputs, entry: str, sources):
-    """--backend jit: lower (tosa-to-llvm), compile, call; None after a printed error."""
+def _run_jit(name: str, loaded: Loaded, inputs, entry: str):
+    """--backend jit: lower (tosa-to-llvm, through the same pass driver as -p, so a pass's
+    errors are located diagnostics), compile, call; None after a printed error."""
     from tosa_xdsl import jit
-    from tosa_xdsl.diagnostics import LocatedError
     from tosa_xdsl.interpreter.errors import InputError
     from tosa_xdsl.interpreter.runner import check_inputs, entry_function
 
     try:
-        values = check_inputs(entry_function(module, entry), inputs)
+        values = check_inputs(entry_function(loaded.module, entry), inputs)
     except InputError as err:
         raise UsageError(str(err)) from None
-    from xdsl.utils.exceptions import DiagnosticException
-
+    lowered = loaded.module.clone()
+    # validation, if asked for (--level/--profile/--extension), already ran on the TOSA module
+    if not apply_passes(name, loaded, lowered, "tosa-to-llvm{validation=false}"):
+        return None
     try:
-        # validation, if asked for (--level/--profile/--extension), already ran on the TOSA module
-        native = jit.NativeModule(module, entry, pipeline="tosa-to-llvm{validation=false}")
-        return native.call(values)
-    except LocatedError as err:  # a pass could not lower an op: located, as tosa-opt says it
-        from tosa_xdsl.diagnostics import print_diagnostic
-
-        print_diagnostic(err.to_diagnostic(), sys.stderr, sources)
-        return None
-    except DiagnosticException as err:  # a pass's own errors, printed by it ("... printed above")
-        if "printed above" not in str(err):
-            sys.stderr.write(f"{PROG}: error: {_one_line(err)}\n")
-        return None
+        return jit.NativeModule(loaded.module, entry, lowered=lowered).call(values)
     except (jit.JitError, ValueError) as err:
         sys.stderr.write(f"{PROG}: error: {_one_line(err)}\n")
         return None

@@ -135,7 +135,9 @@ class NativeModule:
     """A TOSA module lowered and compiled once; `call(inputs)` runs it natively."""
 
     def __init__(self, tosa_module: ModuleOp, entry: str = "main", *, pipeline: str | None = None,
-                 opt_level: int = 2):
+                 opt_level: int = 2, lowered: ModuleOp | None = None):
+        """`lowered`: `tosa_module` already lowered to the llvm dialect by the caller (tosa-run
+        lowers through its diagnostics-reporting pass driver); else `pipeline` lowers a clone."""
         from xdsl.dialects.builtin import MemRefType
 
         self.entry = entry
@@ -143,7 +145,8 @@ class NativeModule:
         for t in (*self.arg_types, *self.result_types):
             if not isinstance(t, TensorType) or any(d < 0 for d in t.get_shape()):
                 raise JitError(f"@{entry}: only statically shaped tensors can be passed natively (got {t})")
-        lowered = lower_to_llvm(tosa_module.clone(), pipeline)
+        if lowered is None:
+            lowered = lower_to_llvm(tosa_module.clone(), pipeline)
         memrefs = [MemRefType(t.element_type, t.get_shape()) for t in (*self.arg_types, *self.result_types)]
         self.function = compile(lowered, entry, opt_level=opt_level, arg_types=memrefs)
 
