@@ -131,3 +131,18 @@ def test_jit_validation_errors_are_located(tmp_path):
     assert code == 1
     assert f"{model}:2:8: error:" in err and "requires extension bf16" in err
     assert "internal error" not in err
+
+
+def test_jit_lowering_errors_are_located(tmp_path):
+    """A module the lowering cannot take (CUSTOM) under --backend jit: a located error naming
+    the op and exit 1, as `tosa-opt -p tosa-to-llvm` reports it."""
+    model = tmp_path / "m.mlir"
+    model.write_text('func.func @main(%a: tensor<2xf32>) -> tensor<2xf32> {\n'
+                     '  %0 = tosa.custom %a {domain_name = "d", implementation_attrs = "", operator_name = "x"}'
+                     ' : (tensor<2xf32>) -> tensor<2xf32>\n  return %0 : tensor<2xf32>\n}\n')
+    x = tmp_path / "x.npy"
+    np.save(x, np.zeros(2, np.float32))
+    code, out, err = cli(str(model), "-i", str(x), "--backend", "jit")
+    assert code == 1
+    assert f"{model}:2:8: error: tosa-to-linalg: cannot lower 'tosa.custom'" in err
+    assert "internal error" not in err
