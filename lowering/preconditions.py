@@ -4,11 +4,10 @@ message format (`<pass>: cannot lower '<op>': <reason>`, a located error), stati
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import TensorType
-from xdsl.ir import Operation
+from xdsl.dialects.builtin import TensorType, UnrankedTensorType
+from xdsl.ir import Operation, SSAValue
 
 from tosa_xdsl.diagnostics import LocatedError
-from tosa_xdsl.ir.types import ShapeType
 
 
 def cannot_lower(pass_name: str, op: Operation, reason: str) -> LocatedError:
@@ -30,13 +29,20 @@ def require_static(op: Operation, pass_name: str) -> None:
     for kind, values in (("operand", op.operands), ("result", op.results)):
         for i, v in enumerate(values):
             t = v.type
-            if isinstance(t, ShapeType):
-                continue
-            if not isinstance(t, TensorType):
-                if "tensor" in str(t):
-                    raise cannot_lower(pass_name, op, f"{kind} #{i} is an unranked tensor ({t}); "
-                                       "static shapes are required")
-                continue
-            if any(int(d) < 0 for d in t.get_shape()):
+            if isinstance(t, UnrankedTensorType):
+                raise cannot_lower(pass_name, op, f"{kind} #{i} is an unranked tensor ({t}); "
+                                   "static shapes are required")
+            if isinstance(t, TensorType) and any(int(d) < 0 for d in t.get_shape()):
                 raise cannot_lower(pass_name, op, f"{kind} #{i} has a dynamic dimension ({t}); "
                                    "static shapes are required")
+
+
+def static_shape(op: Operation, value: SSAValue, what: str, pass_name: str) -> tuple[int, ...]:
+    """The static shape of `value` (`what` names it in the error), a ranked tensor of `op`."""
+    t = value.type
+    if not isinstance(t, TensorType):
+        raise cannot_lower(pass_name, op, f"{what} must be a ranked tensor, got {t}")
+    shape = tuple(int(d) for d in t.get_shape())
+    if any(d < 0 for d in shape):
+        raise cannot_lower(pass_name, op, f"{what} has a dynamic dimension ({t}); static shapes are required")
+    return shape

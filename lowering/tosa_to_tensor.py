@@ -34,7 +34,7 @@ from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 
-from tosa_xdsl.diagnostics import LocatedError
+from tosa_xdsl.lowering import preconditions
 from tosa_xdsl.lowering.preconditions import cannot_lower, checked_axis
 from tosa_xdsl.ops.data_layout import ConcatOp, PadOp, ReshapeOp, SliceOp
 from tosa_xdsl.ops.shape import ConstShapeOp
@@ -45,17 +45,7 @@ PASS = "tosa-to-tensor"
 fail = partial(cannot_lower, PASS)  # fail(op, reason) -> LocatedError "<PASS>: cannot lower '<op>': <reason>"
 
 
-def static_shape(op: Operation, value: SSAValue, what: str, pass_name: str = PASS) -> tuple[int, ...]:
-    """The static shape of a ranked tensor value, or a located error naming `op`."""
-    t = value.type
-    if not isinstance(t, TensorType):
-        raise LocatedError(op, f"{pass_name}: cannot lower '{op.name}': {what} must be a ranked tensor, got {t}")
-    shape = tuple(int(d) for d in t.get_shape())
-    if any(d < 0 for d in shape):
-        raise LocatedError(
-            op, f"{pass_name}: cannot lower '{op.name}': {what} has a dynamic dimension ({t}); static shapes are required"
-        )
-    return shape
+static_shape = partial(preconditions.static_shape, pass_name=PASS)  # (op, value, what) -> shape
 
 
 def const_shape_values(op: Operation, value: SSAValue, what: str) -> list[int]:

@@ -10,7 +10,7 @@ their values into the buffers the enclosing op or the caller provided.
 from __future__ import annotations
 
 from xdsl.dialects import memref, scf
-from xdsl.dialects.builtin import MemRefType, ModuleOp, StringAttr, TensorType, UnrankedTensorType
+from xdsl.dialects.builtin import MemRefType, ModuleOp, StringAttr, TensorType
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 
 from tosa_xdsl.lowering.bufferize import (
@@ -20,9 +20,10 @@ from tosa_xdsl.lowering.bufferize import (
     scf_rules,
     tensor_rules,
 )
-from tosa_xdsl.lowering.bufferize.common import buffer_type, fail, is_identity, is_tensor
+from tosa_xdsl.lowering.bufferize.common import PASS, buffer_type, fail, is_identity, is_tensor
 from tosa_xdsl.lowering.bufferize.in_place import InPlaceAnalysis, Root
 from tosa_xdsl.lowering.bufferize.linalg_rules import bufferize_linalg, is_linalg
+from tosa_xdsl.lowering.preconditions import require_static
 
 # op type -> rule(converter, op); linalg ops are matched by `is_linalg` instead (convert_op)
 HANDLERS = {
@@ -32,16 +33,6 @@ HANDLERS = {
     **function_boundaries.HANDLERS,
     **ml_program_globals.HANDLERS,
 }
-
-
-def _check_static(op: Operation) -> None:
-    for kind, values in (("operand", op.operands), ("result", op.results)):
-        for i, v in enumerate(values):
-            t = v.type
-            if isinstance(t, UnrankedTensorType):
-                raise fail(op, f"{kind} #{i} is an unranked tensor ({t}); static shapes are required")
-            if isinstance(t, TensorType) and any(int(d) < 0 for d in t.get_shape()):
-                raise fail(op, f"{kind} #{i} has a dynamic dimension ({t}); static shapes are required")
 
 
 class Converter(InPlaceAnalysis):
@@ -151,7 +142,7 @@ class Converter(InPlaceAnalysis):
         return Region(new_regions)
 
     def convert_op(self, op: Operation) -> None:
-        _check_static(op)
+        require_static(op, PASS)
         handler = HANDLERS.get(type(op))
         if handler is not None:
             handler(self, op)
