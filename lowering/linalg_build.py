@@ -19,7 +19,6 @@ from collections.abc import Callable, Sequence
 
 from xdsl.builder import Builder
 from xdsl.dialects import arith, tensor
-from xdsl.dialects.linalg import ops as linalg
 from xdsl.dialects.builtin import (
     AffineMapAttr,
     AnyFloat,
@@ -29,6 +28,7 @@ from xdsl.dialects.builtin import (
     IntegerType,
     TensorType,
 )
+from xdsl.dialects.linalg import ops as linalg
 from xdsl.dialects.linalg.attrs import IteratorTypeAttr
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineExpr, AffineMap
@@ -144,3 +144,21 @@ def elementwise(
     maps = [broadcast_map(shape_of(v), out_shape) for v in inputs] + [identity(rank)]
     gen = generic(inputs, [init.tensor], maps, parallel(rank), body)
     return [init, gen], gen.res[0]
+
+
+def const_values(value: SSAValue):
+    """The elements (flat numpy array) of a tosa.const or dense arith.constant operand, or None
+    when the value is only known at run time (zero points, shifts, multipliers...)."""
+    import numpy as np
+    from xdsl.dialects.builtin import DenseIntOrFPElementsAttr
+
+    from tosa_xdsl import dense
+    from tosa_xdsl.ops.data_nodes import ConstOp
+
+    owner = value.owner
+    if isinstance(owner, ConstOp):
+        return np.asarray(dense.to_numpy(owner.values)).reshape(-1)
+    if isinstance(owner, arith.ConstantOp) and isinstance(owner.value, DenseIntOrFPElementsAttr):
+        return np.asarray(dense.to_numpy(owner.value)).reshape(-1)
+    return None
+

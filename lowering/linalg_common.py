@@ -14,6 +14,7 @@ from functools import partial
 from xdsl.builder import Builder
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import (
+    AnyFloat,
     Float8E4M3FNType,
     IndexType,
     IntegerAttr,
@@ -54,7 +55,7 @@ def prop(op: Operation, name: str, default=None):
 
 
 def is_float(t: Attribute) -> bool:
-    return not isinstance(t, IntegerType | IndexType)
+    return isinstance(t, AnyFloat)
 
 
 def signless_int(op: Operation, t: Attribute, what: str) -> IntegerType:

@@ -30,25 +30,15 @@ widens to i32 and saturates). Float bodies:
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from functools import partial
 
 import numpy as np
 from xdsl.builder import Builder
 from xdsl.dialects import arith, math
 from xdsl.dialects.builtin import (
-    AnyFloat,
-    BFloat16Type,
-    DenseIntOrFPElementsAttr,
-    Float8E4M3FNType,
-    Float8E5M2Type,
-    Float16Type,
-    Float32Type,
-    Float64Type,
     FloatAttr,
     IntegerAttr,
     IntegerType,
     Signedness,
-    TensorType,
     f32,
     i1,
     i32,
@@ -58,8 +48,9 @@ from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.ir.affine import AffineConstantExpr
 from xdsl.rewriter import Rewriter
 
-from tosa_xdsl import dense
 from tosa_xdsl import numerics as nx
+from tosa_xdsl.interpreter.common import tname  # numerics' name of a type ("fp16", "i8")
+from tosa_xdsl.lowering import linalg_build as lb
 from tosa_xdsl.lowering import numerics_ir as nir
 from tosa_xdsl.lowering.linalg_build import (
     broadcast_map,
@@ -69,7 +60,7 @@ from tosa_xdsl.lowering.linalg_build import (
     map_of,
     parallel,
 )
-from tosa_xdsl.lowering.preconditions import cannot_lower
+from tosa_xdsl.lowering.linalg_common import fail, is_float
 from tosa_xdsl.ops import activation as act
 from tosa_xdsl.ops import comparison as cmp
 from tosa_xdsl.ops import elementwise_binary as eb
@@ -78,38 +69,10 @@ from tosa_xdsl.ops import elementwise_unary as eu
 from tosa_xdsl.ops.data_nodes import ConstOp
 from tosa_xdsl.ops.type_conversion import CastOp
 
-PASS = "tosa-to-linalg"
-
 Body = Callable[[Builder, Sequence[SSAValue]], SSAValue]
 
 
-fail = partial(cannot_lower, PASS)  # fail(op, reason) -> LocatedError "<PASS>: cannot lower '<op>': <reason>"
-
-
 # ------------------------------------------------------------------ types
-
-
-def _elem(v: SSAValue) -> Attribute:
-    t = v.type
-    assert isinstance(t, TensorType)
-    return t.element_type
-
-
-def _shape(v: SSAValue) -> tuple[int, ...]:
-    return tuple(int(d) for d in v.type.get_shape())
-
-
-_FLOAT_NAMES = {Float16Type: "fp16", BFloat16Type: "bf16", Float32Type: "fp32", Float64Type: "fp64",
-                Float8E4M3FNType: "fp8e4m3", Float8E5M2Type: "fp8e5m2"}
-
-
-def tname(t: Attribute) -> str:
-    """numerics' name of a float type (for rounding compile-time constants to it)."""
-    return _FLOAT_NAMES[type(t)]
-
-
-def _is_float(t: Attribute) -> bool:
-    return isinstance(t, AnyFloat)
 
 
 def _bits(t: Attribute) -> int:
@@ -126,7 +89,7 @@ def _check_type(op: Operation, t: Attribute, what: str) -> None:
             raise fail(op, f"{what} has the {'un' if t.signedness.data == Signedness.UNSIGNED else ''}signed "
                            f"element type {t}; only signless integers are supported")
         return
-    if not _is_float(t):
+    if not is_float(t):
         raise fail(op, f"{what} has the element type {t}, which has no arith lowering")
 
 
@@ -134,21 +97,12 @@ def _check_type(op: Operation, t: Attribute, what: str) -> None:
 
 
 def _const_scalar(value: SSAValue) -> int | float | None:
-    """The single element of a tensor<1xT> produced by tosa.const / arith.constant, or None
-    when it is only known at run time."""
-    owner = value.owner
-    attr = None
-    if isinstance(owner, ConstOp):
-        attr = owner.values
-    elif isinstance(owner, arith.ConstantOp):
-        attr = owner.value
-    if not isinstance(attr, DenseIntOrFPElementsAttr):
+    """The single element of a tensor<1xT> constant operand, or None when it is only known
+    at run time."""
+    arr = lb.const_values(value)
+    if arr is None or arr.size != 1:
         return None
-    arr = np.asarray(dense.to_numpy(attr)).reshape(-1)
-    if arr.size != 1:
-        return None
-    v = arr[0]
-    return int(v) if arr.dtype.kind in "iub" else float(v)
+    return int(arr[0]) if arr.dtype.kind in "iub" else float(arr[0])
 
 
 def _erase_if_dead(values: Sequence[SSAValue]) -> None:
@@ -169,11 +123,11 @@ def _emit(op: Operation, inputs: Sequence[SSAValue], body: Body, scalars: Sequen
     read at index 0 for every element. `body(b, args)` gets the input elements followed by the
     scalar elements and returns the result element."""
     out = op.results[0]
-    out_shape = _shape(out)
+    out_shape = lb.shape_of(out)
     rank = len(out_shape)
     maps = []
     for i, v in enumerate(inputs):
-        s = _shape(v)
+        s = lb.shape_of(v)
         if len(s) != rank:
             raise fail(op, f"operand #{i} has rank {len(s)} but the result has rank {rank}; "
                            "TOSA broadcasting needs equal ranks (run tosa-make-broadcastable first)")
@@ -181,11 +135,11 @@ def _emit(op: Operation, inputs: Sequence[SSAValue], body: Body, scalars: Sequen
             raise fail(op, f"operand #{i} of shape {list(s)} does not broadcast to the result shape {list(out_shape)}")
         maps.append(broadcast_map(s, out_shape))
     for v in scalars:
-        if _shape(v) != (1,):
+        if lb.shape_of(v) != (1,):
             raise fail(op, f"side operand of type {v.type} must be a tensor<1xT>")
         maps.append(map_of(rank, [AffineConstantExpr(0)]))
     maps.append(identity(rank))
-    init = empty(out_shape, _elem(out))
+    init = empty(out_shape, lb.element_type(out))
     n = len(inputs) + len(scalars)
     gen = generic([*inputs, *scalars], [init.tensor], maps, parallel(rank),
                   lambda b, args: [body(b, list(args[:n]))])
@@ -199,8 +153,8 @@ def _ins(b: Builder, o: Operation) -> SSAValue:
 def _kind(op: Operation, *values: SSAValue) -> bool:
     """True for a float operator, False for an integer one; checks every element type."""
     for i, v in enumerate((*values, *op.results)):
-        _check_type(op, _elem(v), "operand" if i < len(values) else "the result")
-    return _is_float(_elem(values[0]))
+        _check_type(op, lb.element_type(v), "operand" if i < len(values) else "the result")
+    return is_float(lb.element_type(values[0]))
 
 
 # ------------------------------------------------------------------ binary
@@ -214,7 +168,7 @@ def _binary(float_op: Callable | None, int_op: Callable | None, what: str = "") 
         is_f = _kind(op, op.input1, op.input2)
         cls = float_op if is_f else int_op
         if cls is None:
-            raise fail(op, f"{'floating-point' if is_f else 'integer'} element type {_elem(op.input1)} "
+            raise fail(op, f"{'floating-point' if is_f else 'integer'} element type {lb.element_type(op.input1)} "
                            f"is not supported{what}")
         _emit(op, [op.input1, op.input2], lambda b, a: _ins(b, cls(a[0], a[1])))
 
@@ -263,12 +217,12 @@ def lower_mul(op: eb.MulOp) -> None:
     low 32 bits of the product. A run-time shift takes the i64 path with round computed as
     (1 << shift) >> 1, which is 0 for shift = 0."""
     is_f = _kind(op, op.input1, op.input2)
-    in_t, out_t = _elem(op.input1), _elem(op.output)
+    in_t, out_t = lb.element_type(op.input1), lb.element_type(op.output)
     if is_f:
         _emit(op, [op.input1, op.input2], lambda b, a: _ins(b, arith.MulfOp(a[0], a[1])))
         _erase_if_dead([op.shift])
         return
-    _check_type(op, _elem(op.shift), "shift")
+    _check_type(op, lb.element_type(op.shift), "shift")
     if not isinstance(out_t, IntegerType) or out_t.width.data < _bits(in_t):
         raise fail(op, f"integer result type {out_t} is narrower than the input type {in_t}")
     ins = [op.input1, op.input2]
@@ -319,10 +273,10 @@ def _compare(fpred: str, ipred: str) -> Callable[[Operation], None]:
 
     def lower(op: Operation) -> None:
         for i, v in enumerate((op.input1, op.input2)):
-            _check_type(op, _elem(v), f"operand #{i}")
-        if _elem(op.output) != i1:
-            raise fail(op, f"the result element type must be i1, got {_elem(op.output)}")
-        if _is_float(_elem(op.input1)):
+            _check_type(op, lb.element_type(v), f"operand #{i}")
+        if lb.element_type(op.output) != i1:
+            raise fail(op, f"the result element type must be i1, got {lb.element_type(op.output)}")
+        if is_float(lb.element_type(op.input1)):
             _emit(op, [op.input1, op.input2], lambda b, a: _ins(b, arith.CmpfOp(a[0], a[1], fpred)))
         else:
             _emit(op, [op.input1, op.input2], lambda b, a: _ins(b, arith.CmpiOp(a[0], a[1], ipred)))
@@ -331,8 +285,8 @@ def _compare(fpred: str, ipred: str) -> Callable[[Operation], None]:
 
 
 def lower_select(op: et.SelectOp) -> None:
-    if _elem(op.input1) != i1:
-        raise fail(op, f"input1 (the condition) must have element type i1, got {_elem(op.input1)}")
+    if lb.element_type(op.input1) != i1:
+        raise fail(op, f"input1 (the condition) must have element type i1, got {lb.element_type(op.input1)}")
     _kind(op, op.input2, op.input3)
     _emit(op, [op.input1, op.input2, op.input3], lambda b, a: _ins(b, arith.SelectOp(a[0], a[1], a[2])))
 
@@ -350,7 +304,7 @@ def _unary(float_op: type | None, int_op: Callable | None = None) -> Callable[[O
         elif not is_f and int_op is not None:
             _emit(op, [op.input1], lambda b, a: int_op(b, a[0]))
         else:
-            raise fail(op, f"element type {_elem(op.input1)} is not supported")
+            raise fail(op, f"element type {lb.element_type(op.input1)} is not supported")
 
     return lower
 
@@ -358,7 +312,7 @@ def _unary(float_op: type | None, int_op: Callable | None = None) -> Callable[[O
 def _activation(float_op: type) -> Callable[[Operation], None]:
     def lower(op: Operation) -> None:
         if not _kind(op, op.input):
-            raise fail(op, f"element type {_elem(op.input)} is not supported")
+            raise fail(op, f"element type {lb.element_type(op.input)} is not supported")
         _emit(op, [op.input], lambda b, a: _ins(b, float_op(a[0])))
 
     return lower
@@ -377,7 +331,7 @@ def _logical_not(b: Builder, x: SSAValue) -> SSAValue:
 def lower_reciprocal(op: eu.ReciprocalOp) -> None:
     """Spec 2.6.11: 1 / x (arith.divf, correctly rounded, within the 1 ulp allowed)."""
     if not _kind(op, op.input1):
-        raise fail(op, f"element type {_elem(op.input1)} is not supported")
+        raise fail(op, f"element type {lb.element_type(op.input1)} is not supported")
     _emit(op, [op.input1], lambda b, a: _ins(b, arith.DivfOp(nir.const(b, 1.0, a[0].type), a[0])))
 
 
@@ -389,12 +343,12 @@ def lower_negate(op: eu.NegateOp) -> None:
     is_f = _kind(op, op.input1)
     zps = [op.input1_zp, op.output_zp]
     for name, v in zip(("input1_zp", "output_zp"), zps):
-        _check_type(op, _elem(v), name)
+        _check_type(op, lb.element_type(v), name)
     if is_f:
         _emit(op, [op.input1], lambda b, a: _ins(b, arith.NegfOp(a[0])))
         _erase_if_dead(zps)
         return
-    t = _elem(op.input1)
+    t = lb.element_type(op.input1)
     assert isinstance(t, IntegerType)
     if t.width.data > 32:
         raise fail(op, f"element type {t} is wider than the i32 accumulator")
@@ -427,7 +381,7 @@ def _round_attr(op: Operation, name: str, t: Attribute) -> int | float:
     """CLAMP's min_val/max_val as a value of the element type t (floats rounded to nearest
     even, as the interpreter and the reference model read them; ints truncated)."""
     attr = op.properties.get(name)
-    if isinstance(attr, FloatAttr) and _is_float(t):
+    if isinstance(attr, FloatAttr) and is_float(t):
         v = float(attr.value.data)
         if np.isnan(v):
             raise fail(op, f"{name} is NaN")
@@ -440,7 +394,7 @@ def _round_attr(op: Operation, name: str, t: Attribute) -> int | float:
 def lower_clamp(op: act.ClampOp) -> None:
     """Spec 2.4.1: apply_clip_s(x, min_val, max_val) = min(max(x, min_val), max_val)."""
     is_f = _kind(op, op.input)
-    t = _elem(op.input)
+    t = lb.element_type(op.input)
     lo, hi = _round_attr(op, "min_val", t), _round_attr(op, "max_val", t)
     if is_f:
         ignore = _nan_mode(op) == "IGNORE"
@@ -461,8 +415,8 @@ def lower_sigmoid(op: act.SigmoidOp) -> None:
     (0, 1]), s = 1 / (1 + e) for x >= 0 and e * s = e / (1 + e) for x < 0. fp16/bf16 are
     computed in f32 and rounded once at the end."""
     if not _kind(op, op.input):
-        raise fail(op, f"element type {_elem(op.input)} is not supported")
-    t = _elem(op.input)
+        raise fail(op, f"element type {lb.element_type(op.input)} is not supported")
+    t = lb.element_type(op.input)
     ct = t if _bits(t) >= 32 else f32
 
     def body(b: Builder, a: Sequence[SSAValue]) -> SSAValue:
@@ -507,7 +461,7 @@ def _float_to_int(b: Builder, x: SSAValue, out_t: IntegerType) -> SSAValue:
 
 
 def _cast_body(op: CastOp, in_t: Attribute, out_t: Attribute, unsigned: bool) -> Body:
-    fi, fo = _is_float(in_t), _is_float(out_t)
+    fi, fo = is_float(in_t), is_float(out_t)
 
     def body(b: Builder, a: Sequence[SSAValue]) -> SSAValue:
         x = a[0]
@@ -540,12 +494,12 @@ def _cast_body(op: CastOp, in_t: Attribute, out_t: Attribute, unsigned: bool) ->
 
 def lower_cast(op: CastOp) -> None:
     """Spec 2.13.1 CAST, every row of its table (and the other bool/int/float pairs)."""
-    in_t, out_t = _elem(op.input), _elem(op.output)
+    in_t, out_t = lb.element_type(op.input), lb.element_type(op.output)
     _check_type(op, in_t, "input")
     _check_type(op, out_t, "the result")
     u = op.properties.get("input_unsigned")
     unsigned = bool(u is not None and u.value.data) and isinstance(in_t, IntegerType)
-    if in_t == out_t and not (unsigned and _is_float(out_t)):
+    if in_t == out_t and not (unsigned and is_float(out_t)):
         Rewriter.replace_op(op, [], [op.input])
         return
     _emit(op, [op.input], _cast_body(op, in_t, out_t, unsigned))

@@ -36,9 +36,9 @@ from xdsl.dialects.builtin import (
     SymbolRefAttr,
 )
 from xdsl.dialects.linalg import Linalg
-from xdsl.dialects.linalg.ops import YieldOp as LinalgYieldOp
 from xdsl.dialects.linalg.abstract_ops import ConvOperation, NamedOperation, PoolingOperation
 from xdsl.dialects.linalg.attrs import IteratorTypeAttr
+from xdsl.dialects.linalg.ops import YieldOp as LinalgYieldOp
 from xdsl.dialects.ml_program import MLProgram
 from xdsl.ir import Attribute, BlockArgument, Dialect, Region, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineMap

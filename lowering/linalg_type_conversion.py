@@ -8,37 +8,24 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-import numpy as np
 from xdsl.builder import Builder
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, IntegerType, i32, i64
+from xdsl.dialects.builtin import IntegerType, i32, i64
 from xdsl.ir import Operation, SSAValue
 from xdsl.ir.affine import AffineConstantExpr
 from xdsl.rewriter import Rewriter
 
-from tosa_xdsl import dense
 from tosa_xdsl.lowering import linalg_build as lb
 from tosa_xdsl.lowering import numerics_ir as nir
 from tosa_xdsl.lowering.linalg_common import fail, prop, signless_int
-from tosa_xdsl.ops.data_nodes import ConstOp
 from tosa_xdsl.ops.type_conversion import RescaleOp
-
-
-def const_values(value: SSAValue) -> np.ndarray | None:
-    """The contents of a tosa.const (or arith.constant dense) operand, or None."""
-    owner = value.owner
-    if isinstance(owner, ConstOp):
-        return np.asarray(dense.to_numpy(owner.values)).reshape(-1)
-    if isinstance(owner, arith.ConstantOp) and isinstance(owner.value, DenseIntOrFPElementsAttr):
-        return np.asarray(dense.to_numpy(owner.value)).reshape(-1)
-    return None
 
 
 def _scalar_or_input(op, value: SSAValue, what: str, per_channel: bool, rank: int,
                      inputs: list, maps: list) -> int | tuple[int]:
     """A compile-time int (per-tensor constant) or the position of a generic input reading
     value[c] (c = the last dim when per_channel, else 0)."""
-    vals = const_values(value)
+    vals = lb.const_values(value)
     if vals is not None and not per_channel:
         if vals.size < 1:
             raise fail(op, f"{what} is empty")

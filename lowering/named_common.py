@@ -26,10 +26,8 @@ from xdsl.dialects.linalg.ops import FillOp
 from xdsl.dialects.linalg.ops import TransposeOp as LinalgTransposeOp
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 
-from tosa_xdsl.dense import to_numpy
-from tosa_xdsl.lowering.linalg_build import constant, element_type, empty, shape_of
+from tosa_xdsl.lowering.linalg_build import const_values, constant, element_type, empty, shape_of
 from tosa_xdsl.lowering.preconditions import cannot_lower
-from tosa_xdsl.ops.data_nodes import ConstOp
 
 PASS = "tosa-to-linalg-named"
 
@@ -56,10 +54,9 @@ def i64_tensor(values: Sequence[int]) -> DenseIntOrFPElementsAttr:
 def zero_point(op: Operation, value: SSAValue, what: str) -> int | float:
     """Element 0 of a zero-point operand, which must be a tosa.const (upstream's pass also
     fails on non-constant zero points: the _q variant is chosen at compile time)."""
-    owner = value.owner
-    if not isinstance(owner, ConstOp):
+    z = const_values(value)
+    if z is None:
         raise fail(op, f"{what} must be a compile-time constant (tosa.const)")
-    z = np.asarray(to_numpy(owner.values)).reshape(-1)
     if z.size == 0:
         raise fail(op, f"{what} is empty")
     t = element_type(value)
