@@ -45,6 +45,7 @@ pytest:
 
 docs: $(VENV)/.demo-installed
 	$(BIN)/python -m tosa_xdsl.docs_gen
+	$(BIN)/python tests/agreement_page.py
 
 bench: $(VENV)/.test-installed
 	$(BIN)/python bench/parse.py

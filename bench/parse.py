@@ -11,7 +11,7 @@ Inputs:
   tensor<1x16x16x8xf32>, conv2d, const_shape + reshape, clamp, rescale; written in the
   keyword syntax, in the attr-dict syntax and in the generic syntax.
 
-Each custom-syntax input is parsed with the TOSA fast paths (tosa_xdsl.fast_parse) and
+Each custom-syntax input is parsed with the TOSA fast paths (tosa_xdsl.dialects.tosa.fast_parse) and
 without them (the plain `Parser`-method path, the "before" numbers); the generic-syntax
 input is parsed by xDSL's generic op parser, the baseline. Times are CPU time of this
 process (time.process_time: the benchmark box is shared, and wall time there measures the
@@ -156,7 +156,7 @@ def make_context():
         from xdsl.dialects.builtin import Builtin
         from xdsl.dialects.func import Func
 
-        from tosa_xdsl.dialect import Tosa
+        from tosa_xdsl.dialects.tosa.dialect import Tosa
 
         ctx = Context()
         for d in (Builtin, Func, Tosa):
@@ -177,7 +177,7 @@ def best_of(repeat: int, fn: Callable[[], object]) -> tuple[float, object]:
 def measure(text: str, fast: bool, repeat: int, print_style: str | None) -> dict[str, float]:
     from xdsl.parser import Parser
 
-    from tosa_xdsl import fast_parse
+    from tosa_xdsl.dialects.tosa import fast_parse
     from tosa_xdsl.printing import print_ir
 
     ctx = make_context()

@@ -1,4 +1,4 @@
-"""Dense constants read and print exactly as MLIR (tosa_xdsl.dense).
+"""Dense constants read and print exactly as MLIR (tosa_xdsl.ir.dense).
 
 The reference printing always comes from running the tosa-tools translator (native MLIR,
 LLVM 24) in the test; index, which tosa.const rejects, goes through iree-opt (same LLVM).
@@ -26,14 +26,15 @@ from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import ParseError
 
-from tosa_xdsl import dense
+from tosa_xdsl import xdsl_patches
+from tosa_xdsl.ir import dense
 
 TRANSLATOR = Path(sysconfig.get_paths()["purelib"]) / "bin" / "tosa-opt"
 IREE_OPT = Path(sys.executable).parent / "iree-opt"
 if not IREE_OPT.exists():
     IREE_OPT = Path(shutil.which("iree-opt") or "iree-opt")
 
-dense.install()
+xdsl_patches.install_dense_patches()
 
 
 
@@ -421,16 +422,16 @@ def test_dense_resource_blob():
 
 
 def test_install_is_idempotent_and_reversible():
-    dense.install()
-    dense.install()
+    xdsl_patches.install_dense_patches()
+    xdsl_patches.install_dense_patches()
     assert print_attr(parse_attr("dense<[0x7FC00000, 1.0]> : tensor<2xf32>")) == (
         "dense<[0x7FC00000, 1.000000e+00]> : tensor<2xf32>"
     )
-    dense.uninstall()
+    xdsl_patches.uninstall_dense_patches()
     try:
         # stock xDSL reads the hex integer as a value: the bug install() fixes
         assert "0x7FC00000" not in print_attr(
             parse_attr("dense<[0x7FC00000, 1.0]> : tensor<2xf32>")
         )
     finally:
-        dense.install()
+        xdsl_patches.install_dense_patches()

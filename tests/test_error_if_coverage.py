@@ -9,11 +9,12 @@ from __future__ import annotations
 import pytest
 
 from tosa_xdsl import docs_gen
+from tosa_xdsl.docs_gen import error_if
 from tosa_xdsl.verification import CHECKS, EXEMPT_CONDITIONS, checked_condition_ids
 
-INVENTORY = docs_gen.condition_inventory()
+INVENTORY = error_if.condition_inventory()
 ALL_IDS = [cid for cid, _, _ in INVENTORY]
-KNOWN = set(ALL_IDS) | set(docs_gen.EXTRA_CONDITIONS)
+KNOWN = set(ALL_IDS) | set(error_if.EXTRA_CONDITIONS)
 
 
 def test_inventory_counts():
@@ -41,14 +42,14 @@ def test_every_condition_checked_or_exempt():
 
 
 def test_every_condition_has_a_negative_lit_test():
-    markers = docs_gen.lit_markers()
-    gaps = [cid for cid in ALL_IDS + list(docs_gen.EXTRA_CONDITIONS)
+    markers = error_if.lit_markers(docs_gen.LIT_VERIFY_DIR)
+    gaps = [cid for cid in ALL_IDS + list(error_if.EXTRA_CONDITIONS)
             if cid not in EXEMPT_CONDITIONS and cid not in markers]
     assert not gaps, f"{len(gaps)} conditions without a `// ERROR_IF: <id>` lit test: {gaps}"
 
 
 def test_lit_markers_name_known_ids():
-    unknown = set(docs_gen.lit_markers()) - KNOWN
+    unknown = set(error_if.lit_markers(docs_gen.LIT_VERIFY_DIR)) - KNOWN
     assert not unknown, f"lit markers naming no ERROR_IF: {sorted(unknown)}"
 
 
@@ -65,5 +66,5 @@ def test_each_check_cites_the_spec(check):
 
 def test_error_if_page_is_current():
     page = docs_gen.DOCS_DIR / "error-if.md"
-    assert page.exists() and page.read_text(encoding="utf-8") == docs_gen.render_error_if(), (
+    assert page.exists() and page.read_text(encoding="utf-8") == docs_gen.PAGES["error-if.md"](), (
         "docs/error-if.md is stale: run `python -m tosa_xdsl.docs_gen`")

@@ -1,4 +1,4 @@
-"""The TOSA fast parse paths (tosa_xdsl.fast_parse) read exactly what the token-level path
+"""The TOSA fast parse paths (tosa_xdsl.dialects.tosa.fast_parse) read exactly what the token-level path
 reads: the same IR (compared as printed generic IR), and for bad input the same error
 (message and line/column). No timings here: speed is bench/parse.py's business."""
 
@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 from xdsl.parser import Parser
 
-from tosa_xdsl import fast_parse
+from tosa_xdsl import xdsl_patches
+from tosa_xdsl.dialects.tosa import fast_parse
 from tosa_xdsl.printing import print_ir
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -389,7 +390,7 @@ def test_parser_subclass_keeps_xdsl_framing(monkeypatch: pytest.MonkeyPatch):
 
 def test_install_is_idempotent():
     before = Parser.parse_optional_operation
-    fast_parse.install()
+    xdsl_patches.install_parser_patches()
     assert Parser.parse_optional_operation is before
 
 
@@ -426,7 +427,7 @@ def test_built_ops_have_the_same_structure():
 
 
 def test_every_tosa_op_can_be_built_directly():
-    from tosa_xdsl.dialect import Tosa
+    from tosa_xdsl.dialects.tosa.dialect import Tosa
 
     custom = [op for op in Tosa.operations if fast_parse._is_tosa_parse(op)]
     assert len(custom) > 50

@@ -23,7 +23,7 @@ from xdsl.transforms.convert_scf_to_cf import ConvertScfToCf
 from tosa_xdsl import jit
 from tosa_xdsl.context import make_context
 from tosa_xdsl.interpreter.runner import build_interpreter
-from tosa_xdsl.lowering.to_llvm import ConvertToLLVMPass
+from tosa_xdsl.lowering.to_llvm.convert_to_llvm import ConvertToLLVMPass
 
 N = 96
 DT = {"i1": np.bool_, "i8": np.int8, "i16": np.int16, "i32": np.int32, "i64": np.int64, "i48": np.int64,

@@ -32,8 +32,8 @@ from xdsl.ir import Block
 from tosa_xdsl import numerics as nx
 from tosa_xdsl.diagnostics import LocatedError
 from tosa_xdsl.interpreter import run
-from tosa_xdsl.lowering import linalg_elementwise as le
-from tosa_xdsl.ops.type_conversion import CastOp
+from tosa_xdsl.lowering.tosa_to_linalg import elementwise as le
+from tosa_xdsl.dialects.tosa.ops.type_conversion import CastOp
 from tosa_xdsl.printing import print_ir
 
 from cases_elementwise import all_subs, batch, op_rows, split_outputs  # noqa: E402

@@ -1,4 +1,4 @@
-"""Packaging: `pip install .` ships lowering/ and tools/ inside tosa_xdsl, nothing generic.
+"""Packaging: `pip install .` ships one top-level package, tosa_xdsl (lowering and tools inside).
 
 The wheel is what a non-editable install puts into site-packages; its file list shows which
 top-level names we would add there.

@@ -589,7 +589,7 @@ def test_decompose_transpose_conv_strided_float_divisible():
 def test_decompose_transpose_conv_strided_error_if_kept():
     """An out_pad violating ERROR_IF(out_pad_top <= -KH) is left for the verifier to report
     (set after parsing; OH = (IH-1)*2 - 2 + 2 + KH still matches)."""
-    from tosa_xdsl.ops import tensor as tn
+    from tosa_xdsl.dialects.tosa.ops import tensor as tn
     from tosa_xdsl.passes._rewrite_utils import i64_array
 
     ctx, module = parse(fn("%a: tensor<1x2x2x1xi8>, %w: tensor<1x2x2x1xi8>", "tensor<1x4x4x1xi32>", "\n".join([

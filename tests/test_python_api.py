@@ -25,12 +25,12 @@ from xdsl.rewriter import InsertPoint
 
 from tosa_xdsl.ir.enums import NanMode, NanModeAttr
 from tosa_xdsl.ir.types import ShapeType
-from tosa_xdsl.ops.activation import ClampOp
-from tosa_xdsl.ops.data_layout import ReshapeOp
-from tosa_xdsl.ops.data_nodes import ConstOp
-from tosa_xdsl.ops.elementwise_binary import AddOp
-from tosa_xdsl.ops.shape import ConstShapeOp
-from tosa_xdsl.ops.tensor import Conv2DOp
+from tosa_xdsl.dialects.tosa.ops.activation import ClampOp
+from tosa_xdsl.dialects.tosa.ops.data_layout import ReshapeOp
+from tosa_xdsl.dialects.tosa.ops.data_nodes import ConstOp
+from tosa_xdsl.dialects.tosa.ops.elementwise_binary import AddOp
+from tosa_xdsl.dialects.tosa.ops.shape import ConstShapeOp
+from tosa_xdsl.dialects.tosa.ops.tensor import Conv2DOp
 from tosa_xdsl.printing import print_ir
 
 

@@ -18,7 +18,7 @@ from tosa_xdsl import jit
 from tosa_xdsl.context import make_context
 from tosa_xdsl.diagnostics import LocatedError
 from tosa_xdsl.interpreter import run
-from tosa_xdsl.lowering.to_llvm import ConvertToLLVMPass
+from tosa_xdsl.lowering.to_llvm.convert_to_llvm import ConvertToLLVMPass
 from tosa_xdsl.printing import print_ir
 
 MLIR_TRANSLATE = Path("/usr/lib/llvm-22/bin/mlir-translate")

@@ -6,16 +6,16 @@ same name. We never register ours under the `xdsl.universe` entry point either: 
 done per Context, here:
 
 - `load_tosa(ctx, lazy=False)`: remove xDSL's `tosa` from `ctx` (registered or already
-  loaded) and add ours; `lazy=True` only registers it, so `tosa_xdsl.dialect` is imported
+  loaded) and add ours; `lazy=True` only registers it, so `tosa_xdsl.dialects.tosa.dialect` is imported
   the first time a `tosa.*` op, type or attribute is looked up.
 - `make_context(allow_unregistered=False)`: a fresh Context with every dialect xDSL ships
   (func, arith, math, tensor, linalg, bufferization, memref, affine, scf, cf, llvm,
   ml_program, ...) registered lazily, except xDSL's `tosa`, plus ours (also lazily);
   `linalg` and `ml_program` come extended with the ops our lowering needs
-  (`tosa_xdsl/lowering/linalg_ops.py`).
+  (`tosa_xdsl/dialects/linalg_ext.py`, `ml_program_ext.py`, `llvm_ext.py`).
 
-Both also apply process-wide fixes to xDSL's parser: `tosa_xdsl.dense.install()` (dense
-constants exactly as MLIR) and a linear-time string-literal regex (see `_fix_xdsl_lexer`).
+Both also install tosa_xdsl.xdsl_patches' parser patches (process-wide): dense constants
+exactly as MLIR, a linear-time string-literal regex, the whole-line TOSA parser.
 """
 
 from __future__ import annotations
@@ -23,39 +23,15 @@ from __future__ import annotations
 from xdsl.context import Context
 from xdsl.ir import Dialect
 
+from tosa_xdsl.xdsl_patches import install_parser_patches
+
 TOSA = "tosa"
 
 
 def _our_tosa() -> Dialect:
-    from tosa_xdsl.dialect import Tosa
+    from tosa_xdsl.dialects.tosa.dialect import Tosa
 
     return Tosa
-
-
-def _install_dense() -> None:
-    """Make dense constants read/print exactly as MLIR, once the module exists."""
-    try:
-        from tosa_xdsl import dense
-    except ImportError:
-        return
-    install = getattr(dense, "install", None)
-    if install is not None:
-        install()
-
-
-# xDSL 0.74's string-literal regex is `"(?:[^"...]+|escape)*"`: a nested quantifier that
-# backtracks exponentially on an unterminated string (`"` + 30 characters + newline takes
-# minutes). This one matches the same language, in linear time.
-_STRING_LITERAL = r'"[^"\\\n\v\f]*(?:\\(?:["nt\\]|[0-9A-Fa-f]{2})[^"\\\n\v\f]*)*"'
-
-
-def _fix_xdsl_lexer() -> None:
-    import re
-
-    from xdsl.utils.mlir_lexer import MLIRLexer
-
-    if MLIRLexer._unescaped_characters_regex.pattern != _STRING_LITERAL:  # pyright: ignore[reportPrivateUsage]
-        MLIRLexer._unescaped_characters_regex = re.compile(_STRING_LITERAL)  # pyright: ignore[reportPrivateUsage]
 
 
 def _drop_dialect(ctx: Context, name: str) -> None:
@@ -78,12 +54,7 @@ def load_tosa(ctx: Context, lazy: bool = False) -> Context:
     ctx.register_dialect(TOSA, _our_tosa)
     if not lazy:
         ctx.load_registered_dialect(TOSA)
-    _install_dense()
-    _fix_xdsl_lexer()
-    # Whole `%r = tosa.xxx ...` lines parsed in one step (declines anything unusual).
-    from tosa_xdsl import fast_parse
-
-    fast_parse.install()
+    install_parser_patches()
     return ctx
 
 
@@ -100,22 +71,22 @@ def make_context(allow_unregistered: bool = False) -> Context:
 
 def _linalg_extended() -> Dialect:
     # linalg named ops the TOSA lowering emits that xDSL 0.74 lacks (batch_matmul, nhwc
-    # pooling, depthwise conv, the _q convs): see tosa_xdsl/lowering/linalg_ops.py
-    from tosa_xdsl.lowering.linalg_ops import linalg_dialect
+    # pooling, depthwise conv, the _q convs)
+    from tosa_xdsl.dialects.linalg_ext import linalg_dialect
 
     return linalg_dialect()
 
 
 def _ml_program_extended() -> Dialect:
     # ml_program.global_load / global_store (tosa-to-mlprogram), missing in xDSL 0.74
-    from tosa_xdsl.lowering.linalg_ops import ml_program_dialect
+    from tosa_xdsl.dialects.ml_program_ext import ml_program_dialect
 
     return ml_program_dialect()
 
 
 def _llvm_extended() -> Dialect:
     # llvm.fptosi / fptoui / uitofp (convert-to-llvm), missing in xDSL 0.74
-    from tosa_xdsl.lowering.llvm.ops import llvm_dialect
+    from tosa_xdsl.dialects.llvm_ext import llvm_dialect
 
     return llvm_dialect()
 

@@ -99,9 +99,9 @@ def compile(module: ModuleOp, entry: str = "main", *, opt_level: int = 2,  # noq
     from xdsl.traits import SymbolTable
 
     from tosa_xdsl.context import make_context
-    from tosa_xdsl.lowering.llvm.ops import install_backend
+    from tosa_xdsl.xdsl_patches import install_llvm_backend_patches
 
-    install_backend()
+    install_llvm_backend_patches()
     fn = SymbolTable.lookup_symbol(module, entry)
     if not isinstance(fn, llvm.FuncOp):
         raise JitError(f"no llvm.func @{entry} in the module")

@@ -1,7 +1,7 @@
 """The TOSA 1.0.1 chapter-4 pseudocode helpers, vectorized with numpy.
 
 One source of numeric truth for the interpreter, constant folding and the lowering's
-tests: everything here follows the spec text (`/work/shared/spec/tosa-1.0.1-spec.md`) and each
+tests: everything here follows the spec text (TOSA 1.0.1, chapter 4) and each
 function cites the section it implements.
 
 Conventions

@@ -16,7 +16,7 @@ from typing import IO
 from xdsl.ir import Operation
 from xdsl.printer import Printer
 
-from tosa_xdsl import syntax
+from tosa_xdsl.dialects.tosa import syntax
 
 STYLES = (*syntax.STYLES, "generic")
 

@@ -14,10 +14,10 @@ turns REQUIRE failures into warnings and computes on. `Session(module)` keeps th
 
 Registration convention (for everyone writing operator implementations)
 -----------------------------------------------------------------------
-* One module per group of operators under `tosa_xdsl/interpreter/`, listed in
-  `IMPL_MODULES` below, holding exactly one `InterpreterFunctions` subclass decorated with
-  xDSL's `@register_impls`; `implementation_classes()` finds it (any class defined in the
-  module that subclasses InterpreterFunctions).
+* One module per group of operators under `tosa_xdsl/interpreter/` (per spec chapter;
+  `lowered/` for the dialects of the lowered stages), holding one `InterpreterFunctions`
+  subclass decorated with xDSL's `@register_impls`; `implementation_classes()` finds it by
+  listing the package (any class defined in a module that subclasses InterpreterFunctions).
 * One method per op class::
 
       @impl(AddOp)
@@ -45,47 +45,26 @@ Registration convention (for everyone writing operator implementations)
 from __future__ import annotations
 
 import importlib
+import pkgutil
 
 from xdsl.interpreter import InterpreterFunctions
 
-# Implementation modules, in registration order (a later module must not redefine an op).
-IMPL_MODULES = (
-    "elementwise",      # 2.5 binary, 2.6 unary, 2.7 ternary, 2.8 comparison, 2.4 activation
-    "reduction",        # 2.9
-    "data_layout",      # 2.10
-    "conversion",       # 2.13 CAST, RESCALE
-    "data_nodes",       # 2.14 CONST, IDENTITY; 2.18 CONST_SHAPE
-    "custom",           # 2.15 CUSTOM (register_custom)
-    "control_flow",     # 2.16 COND_IF, WHILE_LOOP, yield; func.call / func.return
-    "variables",        # 2.17
-    # the tensor-chapter kernels (another developer): absent modules are skipped
-    "tensor_ops",       # 2.3 ARGMAX, AVG_POOL2D, CONV2D, ..., TRANSPOSE_CONV2D
-    "scatter_gather",   # 2.11 GATHER, SCATTER
-    "image",            # 2.12 RESIZE
-    "table",            # 2.5.17 TABLE
-    # the lowered stages (arith/math/tensor/linalg/scf/ml_program on numpy): lowered/
-    "lowered.arith", "lowered.math", "lowered.tensor", "lowered.linalg", "lowered.scf",
-    "lowered.ml_program",
-    # stage 2 (bufferized/loop stages): memrefs are numpy arrays (views share memory)
-    "lowered.memref", "lowered.bufferization", "lowered.affine", "lowered.cf",
-)
-
-
-def implementation_classes() -> list[type[InterpreterFunctions]]:
-    """The InterpreterFunctions subclass of every implementation module that exists."""
+def implementation_classes(lowered: bool = True) -> list[type[InterpreterFunctions]]:
+    """The InterpreterFunctions subclass of every module of this package and (unless
+    `lowered=False`) of `lowered/`, discovered by listing them: a new implementation module
+    needs no registration."""
     found: list[type[InterpreterFunctions]] = []
-    for name in IMPL_MODULES:
-        qualified = f"{__name__}.{name}"
-        try:
-            module = importlib.import_module(qualified)
-        except ModuleNotFoundError as err:
-            if err.name == qualified:  # the module is not written yet
+    for package in (__name__, f"{__name__}.lowered")[: 2 if lowered else 1]:
+        path = importlib.import_module(package).__path__
+        for info in sorted(pkgutil.iter_modules(path), key=lambda i: i.name):
+            if info.ispkg:
                 continue
-            raise
-        for value in vars(module).values():
-            if (isinstance(value, type) and issubclass(value, InterpreterFunctions)
-                    and value.__module__ == qualified):
-                found.append(value)
+            qualified = f"{package}.{info.name}"
+            module = importlib.import_module(qualified)
+            for value in vars(module).values():
+                if (isinstance(value, type) and issubclass(value, InterpreterFunctions)
+                        and value.__module__ == qualified):
+                    found.append(value)
     return found
 
 
@@ -107,4 +86,4 @@ def __getattr__(name: str):
 
 
 __all__ = ["run", "Session", "build_interpreter", "TosaRunError", "InputError",
-           "register_custom", "implementation_classes", "IMPL_MODULES"]
+           "register_custom", "implementation_classes"]

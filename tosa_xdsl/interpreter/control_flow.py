@@ -18,7 +18,7 @@ from xdsl.interpreter import (
 )
 
 from tosa_xdsl import numerics as nx
-from tosa_xdsl.ops.control_flow import CondIfOp, WhileLoopOp, YieldOp
+from tosa_xdsl.dialects.tosa.ops.control_flow import CondIfOp, WhileLoopOp, YieldOp
 
 
 def _shapes(values) -> list[tuple[int, ...]]:

@@ -17,11 +17,11 @@ from xdsl.interpreter import InterpreterFunctions, impl, register_impls
 
 from tosa_xdsl import numerics as nx
 from tosa_xdsl.interpreter.common import prop, rdtype, tname
-from tosa_xdsl.ops import activation as act
-from tosa_xdsl.ops import comparison as cmp
-from tosa_xdsl.ops import elementwise_binary as eb
-from tosa_xdsl.ops import elementwise_ternary as et
-from tosa_xdsl.ops import elementwise_unary as eu
+from tosa_xdsl.dialects.tosa.ops import activation as act
+from tosa_xdsl.dialects.tosa.ops import comparison as cmp
+from tosa_xdsl.dialects.tosa.ops import elementwise_binary as eb
+from tosa_xdsl.dialects.tosa.ops import elementwise_ternary as et
+from tosa_xdsl.dialects.tosa.ops import elementwise_unary as eu
 
 _FLOAT_NATIVE = (np.dtype(np.float16), np.dtype(np.float32), np.dtype(np.float64))
 _SHIFT_MAX = {"i8": 7, "i16": 15, "i32": 31}

@@ -157,32 +157,6 @@ def _tosa_level_only(module: ModuleOp) -> bool:
     return all(op.name.split(".", 1)[0] in _TOSA_LEVEL_DIALECTS for op in module.walk())
 
 
-def _tosa_level_classes() -> list[type]:
-    """implementation_classes() without the "lowered.*" modules (same discovery rule)."""
-    import importlib
-
-    from xdsl.interpreter import InterpreterFunctions
-
-    from tosa_xdsl import interpreter as package
-
-    found: list[type] = []
-    for name in package.IMPL_MODULES:
-        if name.startswith("lowered."):
-            continue
-        qualified = f"{package.__name__}.{name}"
-        try:
-            mod = importlib.import_module(qualified)
-        except ModuleNotFoundError as err:
-            if err.name == qualified:
-                continue
-            raise
-        for value in vars(mod).values():
-            if (isinstance(value, type) and issubclass(value, InterpreterFunctions)
-                    and value.__module__ == qualified):
-                found.append(value)
-    return found
-
-
 def build_interpreter(module: ModuleOp) -> TosaInterpreter:
     """A TosaInterpreter for `module` with every TOSA implementation (and func.*, in
     control_flow.py) registered, and the lowered-stage ones when `module` has ops of
@@ -190,7 +164,7 @@ def build_interpreter(module: ModuleOp) -> TosaInterpreter:
     interpreter = TosaInterpreter(module, index_bitwidth=64)
     interpreter.op_stack = []
     interpreter.result_specs = {}
-    classes = _tosa_level_classes() if _tosa_level_only(module) else implementation_classes()
+    classes = implementation_classes(lowered=not _tosa_level_only(module))
     for cls in classes:
         interpreter.register_implementations(cls(), override=True)
     return interpreter

@@ -11,7 +11,7 @@ import numpy as np
 from xdsl.interpreter import InterpreterFunctions, impl, register_impls
 
 from tosa_xdsl import numerics as nx
-from tosa_xdsl.ops import scatter_gather as SG
+from tosa_xdsl.dialects.tosa.ops import scatter_gather as SG
 
 
 def _indices(indices, k: int) -> np.ndarray:

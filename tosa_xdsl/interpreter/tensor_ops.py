@@ -54,7 +54,7 @@ from xdsl.interpreter import InterpreterFunctions, impl, register_impls
 from tosa_xdsl import numerics as nx
 from tosa_xdsl.interpreter.common import prop, tname
 from tosa_xdsl.ir.types import element_type
-from tosa_xdsl.ops import tensor as T
+from tosa_xdsl.dialects.tosa.ops import tensor as T
 
 # --------------------------------------------------------------------------------------
 # shared helpers

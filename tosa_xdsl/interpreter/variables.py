@@ -17,7 +17,7 @@ from tosa_xdsl import numerics as nx
 from tosa_xdsl.interpreter.data_nodes import dense_to_numpy
 from tosa_xdsl.interpreter.errors import NotImplementedOp
 from tosa_xdsl.interpreter.values import dtype_of
-from tosa_xdsl.ops.variable import VariableOp, VariableReadOp, VariableWriteOp
+from tosa_xdsl.dialects.tosa.ops.variable import VariableOp, VariableReadOp, VariableWriteOp
 
 
 @dataclass

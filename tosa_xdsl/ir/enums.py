@@ -2,7 +2,7 @@
 rounding_mode_t, resize_mode_t).
 
 Generic form: `#tosa.nan_mode<IGNORE>`; the attribute-dictionary custom form writes them bare
-(`nan_mode = IGNORE`) and the keyword form as `nan_mode<IGNORE>` — see tosa_xdsl.syntax.
+(`nan_mode = IGNORE`) and the keyword form as `nan_mode<IGNORE>` — see tosa_xdsl.dialects.tosa.syntax.
 """
 
 from __future__ import annotations

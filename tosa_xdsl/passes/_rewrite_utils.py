@@ -21,9 +21,9 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Operation, SSAValue
 
 from tosa_xdsl.ir.types import ShapeType
-from tosa_xdsl.ops.data_layout import ReshapeOp, TransposeOp
-from tosa_xdsl.ops.data_nodes import ConstOp
-from tosa_xdsl.ops.shape import ConstShapeOp
+from tosa_xdsl.dialects.tosa.ops.data_layout import ReshapeOp, TransposeOp
+from tosa_xdsl.dialects.tosa.ops.data_nodes import ConstOp
+from tosa_xdsl.dialects.tosa.ops.shape import ConstShapeOp
 from tosa_xdsl.verification.constants import const_scalar, const_shape_values, const_tensor
 
 __all__ = [
@@ -99,7 +99,7 @@ def tensor_like(shape: Sequence[int], element_type: Attribute) -> TensorType:
 
 
 def make_const(array: np.ndarray, tensor_type: Attribute) -> ConstOp:
-    from tosa_xdsl.dense import from_numpy
+    from tosa_xdsl.ir.dense import from_numpy
 
     return ConstOp(from_numpy(array, tensor_type))
 

@@ -38,14 +38,14 @@ from xdsl.transforms.canonicalize import CanonicalizePass
 from tosa_xdsl import numerics as nx
 from tosa_xdsl.interpreter.common import prop, tname
 from tosa_xdsl.ir.enums import NanMode, NanModeAttr
-from tosa_xdsl.ops import activation as act
-from tosa_xdsl.ops import data_layout as dl
-from tosa_xdsl.ops import elementwise_binary as eb
-from tosa_xdsl.ops import elementwise_ternary as et
-from tosa_xdsl.ops import elementwise_unary as eu
-from tosa_xdsl.ops import reduction as red
-from tosa_xdsl.ops import tensor as tn
-from tosa_xdsl.ops import type_conversion as tc
+from tosa_xdsl.dialects.tosa.ops import activation as act
+from tosa_xdsl.dialects.tosa.ops import data_layout as dl
+from tosa_xdsl.dialects.tosa.ops import elementwise_binary as eb
+from tosa_xdsl.dialects.tosa.ops import elementwise_ternary as et
+from tosa_xdsl.dialects.tosa.ops import elementwise_unary as eu
+from tosa_xdsl.dialects.tosa.ops import reduction as red
+from tosa_xdsl.dialects.tosa.ops import tensor as tn
+from tosa_xdsl.dialects.tosa.ops import type_conversion as tc
 from tosa_xdsl.passes._rewrite_utils import (
     array_prop,
     const_scalar,

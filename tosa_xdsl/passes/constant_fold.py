@@ -40,11 +40,11 @@ from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 
-from tosa_xdsl.ops import activation, comparison, data_layout, elementwise_binary
-from tosa_xdsl.ops import elementwise_ternary, elementwise_unary, reduction, type_conversion
-from tosa_xdsl.ops.data_nodes import ConstOp, IdentityOp
-from tosa_xdsl.ops.shape import ConstShapeOp
-from tosa_xdsl.ops.tensor import ArgMaxOp
+from tosa_xdsl.dialects.tosa.ops import activation, comparison, data_layout, elementwise_binary
+from tosa_xdsl.dialects.tosa.ops import elementwise_ternary, elementwise_unary, reduction, type_conversion
+from tosa_xdsl.dialects.tosa.ops.data_nodes import ConstOp, IdentityOp
+from tosa_xdsl.dialects.tosa.ops.shape import ConstShapeOp
+from tosa_xdsl.dialects.tosa.ops.tensor import ArgMaxOp
 
 REDUCING: tuple[type[Operation], ...] = (*reduction.OPS, ArgMaxOp)
 FOLDABLE: tuple[type[Operation], ...] = (
@@ -132,7 +132,7 @@ class ConstantFolder:
         if shared and not all(_is_splat(r) for r in results):
             if not (self.aggressive and isinstance(op, REDUCING)):
                 return False
-        from tosa_xdsl.dense import from_numpy
+        from tosa_xdsl.ir.dense import from_numpy
 
         try:
             new_ops = [ConstOp(from_numpy(value, r.type)) for value, r in zip(results, op.results)]

@@ -43,10 +43,10 @@ from xdsl.pattern_rewriter import (
 from xdsl.passes import ModulePass
 
 from tosa_xdsl.interpreter.common import tname
-from tosa_xdsl.ops import data_layout as dl
-from tosa_xdsl.ops import elementwise_binary as eb
-from tosa_xdsl.ops import tensor as tn
-from tosa_xdsl.ops import type_conversion as tc
+from tosa_xdsl.dialects.tosa.ops import data_layout as dl
+from tosa_xdsl.dialects.tosa.ops import elementwise_binary as eb
+from tosa_xdsl.dialects.tosa.ops import tensor as tn
+from tosa_xdsl.dialects.tosa.ops import type_conversion as tc
 from tosa_xdsl.passes._rewrite_utils import (
     array_prop,
     const_scalar,

@@ -48,25 +48,25 @@ from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 
-from tosa_xdsl.ops import activation as act
-from tosa_xdsl.ops import data_layout as dl
-from tosa_xdsl.ops import tensor as tn
-from tosa_xdsl.ops.base import (
+from tosa_xdsl.dialects.tosa.ops import activation as act
+from tosa_xdsl.dialects.tosa.ops import data_layout as dl
+from tosa_xdsl.dialects.tosa.ops import tensor as tn
+from tosa_xdsl.dialects.tosa.ops.base import (
     BinaryElementwiseOp,
     ComparisonOp,
     ReductionOp,
     TosaOp,
     UnaryElementwiseOp,
 )
-from tosa_xdsl.ops.control_flow import CondIfOp, WhileLoopOp, YieldOp
-from tosa_xdsl.ops.data_nodes import ConstOp, IdentityOp
-from tosa_xdsl.ops.elementwise_binary import MulOp, TableOp
-from tosa_xdsl.ops.elementwise_ternary import SelectOp
-from tosa_xdsl.ops.elementwise_unary import NegateOp
-from tosa_xdsl.ops.image import ResizeOp
-from tosa_xdsl.ops.scatter_gather import GatherOp, ScatterOp
-from tosa_xdsl.ops.shape import ConstShapeOp
-from tosa_xdsl.ops.type_conversion import CastOp, RescaleOp
+from tosa_xdsl.dialects.tosa.ops.control_flow import CondIfOp, WhileLoopOp, YieldOp
+from tosa_xdsl.dialects.tosa.ops.data_nodes import ConstOp, IdentityOp
+from tosa_xdsl.dialects.tosa.ops.elementwise_binary import MulOp, TableOp
+from tosa_xdsl.dialects.tosa.ops.elementwise_ternary import SelectOp
+from tosa_xdsl.dialects.tosa.ops.elementwise_unary import NegateOp
+from tosa_xdsl.dialects.tosa.ops.image import ResizeOp
+from tosa_xdsl.dialects.tosa.ops.scatter_gather import GatherOp, ScatterOp
+from tosa_xdsl.dialects.tosa.ops.shape import ConstShapeOp
+from tosa_xdsl.dialects.tosa.ops.type_conversion import CastOp, RescaleOp
 
 # A shape: dims with -1 for a dynamic dim, or None for an unranked tensor / unknown.
 Shape = tuple[int, ...] | None

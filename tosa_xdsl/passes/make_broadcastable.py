@@ -30,11 +30,11 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from tosa_xdsl.ir.types import ShapeType
-from tosa_xdsl.ops import comparison as cmp
-from tosa_xdsl.ops import elementwise_binary as eb
-from tosa_xdsl.ops.data_layout import ReshapeOp
-from tosa_xdsl.ops.elementwise_ternary import SelectOp
-from tosa_xdsl.ops.shape import ConstShapeOp
+from tosa_xdsl.dialects.tosa.ops import comparison as cmp
+from tosa_xdsl.dialects.tosa.ops import elementwise_binary as eb
+from tosa_xdsl.dialects.tosa.ops.data_layout import ReshapeOp
+from tosa_xdsl.dialects.tosa.ops.elementwise_ternary import SelectOp
+from tosa_xdsl.dialects.tosa.ops.shape import ConstShapeOp
 
 # operators and the names of the operands that broadcast
 BROADCASTING: dict[type[Operation], tuple[str, ...]] = {

@@ -1,6 +1,6 @@
 """The spec's ERROR_IF conditions as op verifiers (see registry.py for the conventions).
 
-Importing this package registers every check; tosa_xdsl.dialect imports it, so a Context with
+Importing this package registers every check; tosa_xdsl.dialects.tosa.dialect imports it, so a Context with
 our `tosa` dialect always verifies them.
 """
 

@@ -6,7 +6,7 @@ import math
 
 from xdsl.dialects.builtin import FloatAttr, IntegerAttr, IntegerType
 
-from tosa_xdsl.ops.activation import ClampOp
+from tosa_xdsl.dialects.tosa.ops.activation import ClampOp
 from tosa_xdsl.verification.helpers import fail
 from tosa_xdsl.verification.registry import spec_check
 

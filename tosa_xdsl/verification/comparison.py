@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tosa_xdsl.ops.comparison import OPS
+from tosa_xdsl.dialects.tosa.ops.comparison import OPS
 from tosa_xdsl.verification.helpers import BROADCAST_IDS, check_broadcast
 from tosa_xdsl.verification.registry import spec_check
 

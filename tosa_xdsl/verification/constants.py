@@ -10,8 +10,8 @@ from __future__ import annotations
 import numpy as np
 from xdsl.ir import SSAValue
 
-from tosa_xdsl.ops.data_nodes import ConstOp
-from tosa_xdsl.ops.shape import ConstShapeOp
+from tosa_xdsl.dialects.tosa.ops.data_nodes import ConstOp
+from tosa_xdsl.dialects.tosa.ops.shape import ConstShapeOp
 
 
 def const_shape_values(value: SSAValue) -> tuple[int, ...] | None:
@@ -27,14 +27,8 @@ def const_tensor(value: SSAValue) -> np.ndarray | None:
     owner = value.owner
     if not isinstance(owner, ConstOp):
         return None
-    try:
-        from tosa_xdsl.dense import to_numpy
-    except ImportError:  # dense.py not there yet: fall back to xDSL's values
-        data = owner.values.get_values() if hasattr(owner.values, "get_values") else None
-        if data is None:
-            return None
-        shape = owner.output.type.get_shape() if hasattr(owner.output.type, "get_shape") else (len(data),)
-        return np.asarray(data).reshape(shape)
+    from tosa_xdsl.ir.dense import to_numpy
+
     try:
         return to_numpy(owner.values)
     except Exception:  # a dense_resource without data, an element type we cannot map

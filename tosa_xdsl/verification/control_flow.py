@@ -15,7 +15,7 @@ from xdsl.ir import Attribute, Region
 from tosa_xdsl import spec_tables as st
 from tosa_xdsl.ir.target_env import TargetEnvAttr
 from tosa_xdsl.ir.types import element_type
-from tosa_xdsl.ops.control_flow import CondIfOp, WhileLoopOp, YieldOp
+from tosa_xdsl.dialects.tosa.ops.control_flow import CondIfOp, WhileLoopOp, YieldOp
 from tosa_xdsl.verification.helpers import fail, fmt_shape, shape, static_size
 from tosa_xdsl.verification.registry import spec_check
 

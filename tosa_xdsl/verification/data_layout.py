@@ -4,7 +4,7 @@ from tosa.const_shape; their length is always known from the `!tosa.shape<N>` ty
 
 from __future__ import annotations
 
-from tosa_xdsl.ops.data_layout import (
+from tosa_xdsl.dialects.tosa.ops.data_layout import (
     ConcatOp,
     PadOp,
     ReshapeOp,

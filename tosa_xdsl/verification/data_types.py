@@ -30,7 +30,7 @@ from xdsl.ir import Attribute, SSAValue
 
 from tosa_xdsl import spec_tables as st
 from tosa_xdsl.ir.types import element_type
-from tosa_xdsl.ops import SPEC_OPS
+from tosa_xdsl.dialects.tosa.ops import SPEC_OPS
 from tosa_xdsl.verification.helpers import fail
 from tosa_xdsl.verification.registry import spec_check
 

@@ -15,8 +15,8 @@ from xdsl.ir import Attribute, SSAValue
 from xdsl.utils.exceptions import VerifyException
 
 from tosa_xdsl import spec_tables as st
-from tosa_xdsl.ops import SPEC_OPS
-from tosa_xdsl.ops.base import TosaOp
+from tosa_xdsl.dialects.tosa.ops import SPEC_OPS
+from tosa_xdsl.dialects.tosa.ops.base import TosaOp
 from tosa_xdsl.verification.registry import spec_check
 
 DYNAMIC = -1

@@ -8,7 +8,7 @@ dims. The output-size checks also decide the idiv_check helper's condition (idiv
 
 from __future__ import annotations
 
-from tosa_xdsl.ops.image import ResizeOp
+from tosa_xdsl.dialects.tosa.ops.image import ResizeOp
 from tosa_xdsl.verification.common import const_shape, dim, fail
 from tosa_xdsl.verification.registry import spec_check
 from tosa_xdsl.verification.tensor import IDIV_CHECK, check_divided_size

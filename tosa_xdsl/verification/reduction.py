@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tosa_xdsl.ops.reduction import OPS
+from tosa_xdsl.dialects.tosa.ops.reduction import OPS
 from tosa_xdsl.verification.helpers import fail, shape
 from tosa_xdsl.verification.registry import spec_check
 

@@ -7,7 +7,7 @@ A condition id names one ERROR_IF statement of the spec as tosa_xdsl.spec_tables
     @spec_check(Conv2DOp, "CONV2D#3", "CONV2D#4")
     def _conv_strides(op): ...   # raise VerifyException(message in the user's terms)
 
-which hooks them into the op's verifier (tosa_xdsl.ops.base.TosaOp.verify_) and records which
+which hooks them into the op's verifier (tosa_xdsl.dialects.tosa.ops.base.TosaOp.verify_) and records which
 conditions they decide, for docs/error-if.md and the coverage test. A negative lit test marks
 the condition it exercises with a comment `// ERROR_IF: CONV2D#3` before its expected-error.
 """
@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from xdsl.irdl import IRDLOperation
 
-from tosa_xdsl.ops.base import error_if_check
+from tosa_xdsl.dialects.tosa.ops.base import error_if_check
 
 
 @dataclass(frozen=True)

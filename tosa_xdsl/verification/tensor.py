@@ -11,7 +11,7 @@ Rules (see registry.py for the id conventions):
 
 from __future__ import annotations
 
-from tosa_xdsl.ops.tensor import (
+from tosa_xdsl.dialects.tosa.ops.tensor import (
     ArgMaxOp,
     AvgPool2DOp,
     Conv2DOp,

@@ -14,7 +14,7 @@ leaves to this module.
 
 from __future__ import annotations
 
-from tosa_xdsl.ops.type_conversion import RescaleOp
+from tosa_xdsl.dialects.tosa.ops.type_conversion import RescaleOp
 from tosa_xdsl.verification.common import (
     bool_attr,
     const_int,

@@ -1,4 +1,4 @@
-// RUN: python -m tosa_xdsl.dense %s | filecheck %s
+// RUN: python -m tosa_xdsl.ir.dense %s | filecheck %s
 // Float dense constants: hex bit patterns in lists, NaN/Inf/-0.0, APFloat digits.
 // CHECK lines are the tosa-tools translator's printing of this file (LLVM 24).
 

@@ -1,4 +1,4 @@
-// RUN: python -m tosa_xdsl.dense %s | filecheck %s
+// RUN: python -m tosa_xdsl.ir.dense %s | filecheck %s
 // Integer dense constants: MLIR's hex layout (i48: 6 bytes, i4: low nibble, i1: byte), wrapping.
 // CHECK lines are the tosa-tools translator's printing of this file (LLVM 24).
 

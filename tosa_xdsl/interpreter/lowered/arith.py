@@ -21,7 +21,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.interpreter import InterpreterFunctions, impl, register_impls
 
-from tosa_xdsl import dense
+from tosa_xdsl.ir import dense
 from tosa_xdsl.interpreter.lowered.common import (
     arr,
     compute_dtype,

@@ -61,7 +61,7 @@ from tosa_xdsl.interpreter.lowered.common import (
     width,
 )
 from tosa_xdsl.interpreter.values import dtype_of
-from tosa_xdsl.lowering import linalg_ops as extra
+from tosa_xdsl.dialects import linalg_ext as extra
 
 # --------------------------------------------------------------------------- affine
 

@@ -10,7 +10,7 @@ from xdsl.interpreter import InterpreterFunctions, impl, register_impls
 
 from tosa_xdsl.interpreter.lowered.arith import constant_value
 from tosa_xdsl.interpreter.lowered.common import lookup_global
-from tosa_xdsl.lowering.linalg_ops import GlobalLoadOp, GlobalStoreOp
+from tosa_xdsl.dialects.ml_program_ext import GlobalLoadOp, GlobalStoreOp
 
 
 def _globals(interpreter) -> dict[str, np.ndarray]:

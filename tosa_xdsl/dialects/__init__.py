@@ -1,0 +1,2 @@
+"""Dialects: `tosa` (ours, every TOSA 1.0.1 operator) and the ops of upstream dialects that
+xDSL 0.74 lacks and our lowering emits (`linalg_ext`, `ml_program_ext`, `llvm_ext`)."""

@@ -1,0 +1,75 @@
+"""The llvm-dialect ops our LLVM lowering needs that xDSL 0.74 lacks, and their translation
+in xDSL's LLVM backend (xdsl.backend.llvm).
+
+Ops (upstream names and syntax, `%r = llvm.fptosi %x : f32 to i32`):
+
+* `llvm.fptosi`, `llvm.fptoui`: float -> integer, rounding toward zero. As in LLVM, a value
+  out of the integer range (or NaN) gives poison; arith.fptosi has the same undefined
+  behaviour, and the TOSA lowering clamps before converting (spec 2.13.1, CAST).
+* `llvm.uitofp`: unsigned integer -> float, round to nearest even.
+
+`convert_op` translates the ops above and hands every other op to xDSL's backend unchanged;
+tosa_xdsl.xdsl_patches installs it in place of xDSL's.
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects.llvm import LLVM, GenericCastOp
+from xdsl.ir import Dialect
+from xdsl.irdl import irdl_op_definition
+
+from tosa_xdsl.dialects.extend import extend_dialect
+
+
+@irdl_op_definition
+class FPToSIOp(GenericCastOp):
+    name = "llvm.fptosi"
+
+
+@irdl_op_definition
+class FPToUIOp(GenericCastOp):
+    name = "llvm.fptoui"
+
+
+@irdl_op_definition
+class UIToFPOp(GenericCastOp):
+    name = "llvm.uitofp"
+
+
+EXTRA_LLVM_OPS = (FPToSIOp, FPToUIOp, UIToFPOp)
+
+_CAST_NAMES = {FPToSIOp: "fptosi", FPToUIOp: "fptoui", UIToFPOp: "uitofp"}
+
+
+def llvm_dialect() -> Dialect:
+    """xDSL's llvm dialect plus EXTRA_LLVM_OPS (what make_context registers as `llvm`)."""
+    return extend_dialect(LLVM, EXTRA_LLVM_OPS)
+
+
+def convert_op(op, builder, val_map, block_map=None):  # noqa: ANN001 -- xDSL's signature
+    """xDSL's LLVM backend `convert_op` extended with the ops above (installed by
+    tosa_xdsl.xdsl_patches.install_llvm_backend_patches); every other op goes to xDSL's."""
+    from llvmlite import ir
+    from xdsl.backend.llvm import convert as backend
+    from xdsl.backend.llvm import convert_op as backend_op
+    from xdsl.dialects import llvm
+
+    from tosa_xdsl.xdsl_patches import original
+
+    base = original(backend, "convert_op")
+    if isinstance(op, llvm.AddressOfOp):
+        # llvmlite types a global's address by its pointee ([1 x i32]*): one intrinsic
+        # declaration (llvm.memcpy) called with two globals then fails to type-check.
+        # The llvm dialect's pointers are opaque: give every address the one `ptr` type.
+        # (builder.bitcast folds a cast between "equal" pointer types: build it directly)
+        base(op, builder, val_map, block_map)
+        cast = ir.instructions.CastInstr(builder.block, "bitcast", val_map[op.result], ir.PointerType())
+        builder._insert(cast)  # noqa: SLF001
+        val_map[op.result] = cast
+        return None
+    name = _CAST_NAMES.get(type(op))
+    if name is None:
+        return base(op, builder, val_map, block_map)
+    to = backend_op.convert_type(op.results[0].type)
+    val_map[op.results[0]] = getattr(builder, name)(val_map[op.operands[0]], to)
+    return None

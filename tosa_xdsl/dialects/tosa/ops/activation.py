@@ -1,0 +1,57 @@
+"""Spec 2.4 Activation Functions: CLAMP, ERF, SIGMOID, TANH."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from abc import ABC
+
+from xdsl.irdl import operand_def, result_def, traits_def
+from xdsl.traits import Pure
+
+from tosa_xdsl.dialects.tosa import syntax
+from tosa_xdsl.ir.types import AnyTensor
+from tosa_xdsl.dialects.tosa.ops.base import TosaOp, same_rank, tosa_op_definition
+from tosa_xdsl.dialects.tosa.ops.tensor import NAN_MODE
+
+
+class ActivationOp(TosaOp, ABC):
+    """`input` -> `output` of the same type (activations name their operand `input`)."""
+
+    input = operand_def(AnyTensor)
+    output = result_def(AnyTensor)
+    traits = traits_def(Pure())
+    SAME_ELEMENT_TYPE: ClassVar = (("input", "output"),)
+
+    def verify_structure(self) -> None:
+        super().verify_structure()
+        same_rank(self, ("input", "output"))
+
+
+@tosa_op_definition
+class ClampOp(ActivationOp):
+    name = "tosa.clamp"
+    SPEC_NAME, SPEC_SECTION = "CLAMP", "2.4.1"
+    # min_val/max_val are typed attributes of the element type: `0.0 : f32`, `-1 : i8`.
+    CLAUSES = (syntax.attr("min_val"), syntax.attr("max_val"), NAN_MODE)
+
+
+@tosa_op_definition
+class ErfOp(ActivationOp):
+    name = "tosa.erf"
+    SPEC_NAME, SPEC_SECTION = "ERF", "2.4.2"
+
+
+@tosa_op_definition
+class SigmoidOp(ActivationOp):
+    name = "tosa.sigmoid"
+    SPEC_NAME, SPEC_SECTION = "SIGMOID", "2.4.3"
+
+
+@tosa_op_definition
+class TanhOp(ActivationOp):
+    name = "tosa.tanh"
+    SPEC_NAME, SPEC_SECTION = "TANH", "2.4.4"
+
+
+OPS = (ClampOp, ErfOp, SigmoidOp, TanhOp)

@@ -1,0 +1,246 @@
+"""Shared base classes of the TOSA operators.
+
+Every operator is an IRDL op deriving from `TosaOp`, which gives it
+- the custom syntax in both upstream spellings (tosa_xdsl.dialects.tosa.syntax), driven by `clauses`;
+- its spec identity (`spec_name`, `spec_section`) for diagnostics and generated docs;
+- layered verification: IRDL constraints, then `verify_structure` (what the Arguments table
+  fixes: ranks, which operands share an element type), then the spec's ERROR_IF checks
+  registered per op class with `@error_if_check(OpClass)` (tosa_xdsl/verification/).
+"""
+
+from __future__ import annotations
+
+from abc import ABC
+from collections.abc import Callable, Sequence
+from typing import ClassVar
+
+from xdsl.dialects.builtin import TensorType
+from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.irdl import (
+    IRDLOperation,
+    irdl_op_definition,
+    operand_def,
+    opt_prop_def,
+    prop_def,
+    result_def,
+    traits_def,
+)
+from xdsl.parser import Parser
+from xdsl.printer import Printer
+from xdsl.traits import Pure
+from xdsl.utils.exceptions import VerifyException
+
+from tosa_xdsl.dialects.tosa import syntax
+from tosa_xdsl.ir.types import AnyTensor, element_type
+
+# ERROR_IF checks per op class; filled by tosa_xdsl.verification at import.
+_ERROR_IF_CHECKS: dict[type[IRDLOperation], list[Callable[[IRDLOperation], None]]] = {}
+
+
+def error_if_check(*op_types: type[IRDLOperation]):
+    """Register `fn(op)` as a spec ERROR_IF check of `op_types`; it raises VerifyException."""
+
+    def register(fn: Callable[[IRDLOperation], None]):
+        for op_type in op_types:
+            _ERROR_IF_CHECKS.setdefault(op_type, []).append(fn)
+        return fn
+
+    return register
+
+
+_METADATA = (
+    "SPEC_NAME", "SPEC_SECTION", "CLAUSES", "RANKS", "SAME_ELEMENT_TYPE",
+    "PRINTS_GENERIC_IN_ATTR_DICT_STYLE",
+)
+
+
+def tosa_op_definition(cls: type[TosaOp]) -> type[TosaOp]:
+    """`irdl_op_definition` for TOSA ops: lets an op set the TosaOp metadata (SPEC_NAME,
+    CLAUSES, RANKS, ...) in its class body without repeating the ClassVar annotation IRDL
+    requires on every class that assigns a constant."""
+    annotations = cls.__dict__.get("__annotations__")
+    if annotations is None:
+        annotations = {}
+        cls.__annotations__ = annotations
+    for key in _METADATA:
+        if key in cls.__dict__:
+            annotations.setdefault(key, ClassVar)
+    # Each syntax clause is a property; declare the ones the class does not declare itself.
+    for clause in cls.CLAUSES:
+        if any(clause.name in klass.__dict__ for klass in cls.__mro__):
+            continue
+        constraint = syntax.property_constraint(clause)
+        if clause.optional:
+            setattr(cls, clause.name, opt_prop_def(constraint, default_value=clause.default))
+        else:
+            setattr(cls, clause.name, prop_def(constraint))
+    return irdl_op_definition(cls)
+
+
+class TosaOp(IRDLOperation, ABC):
+    """Base of every TOSA operator."""
+
+    SPEC_NAME: ClassVar[str] = ""
+    SPEC_SECTION: ClassVar[str] = ""
+    CLAUSES: ClassVar[tuple[syntax.Clause, ...]] = ()
+    # Operands/results that must have this rank (Arguments table), e.g. {"input": 4}.
+    RANKS: ClassVar[dict[str, int]] = {}
+    # Groups of operand/result names that share one element type variable (e.g. in_t).
+    SAME_ELEMENT_TYPE: ClassVar[tuple[tuple[str, ...], ...]] = ()
+    # tosa.const has no custom form in older MLIR: print it generic in the attr-dict style.
+    PRINTS_GENERIC_IN_ATTR_DICT_STYLE: ClassVar[bool] = False
+
+    @classmethod
+    def parse(cls, parser: Parser) -> TosaOp:
+        return syntax.parse_tosa_op(cls, parser, cls.CLAUSES)
+
+    def print(self, printer: Printer) -> None:
+        syntax.print_tosa_op(self, printer, self.CLAUSES)
+
+    # ------------------------------------------------------------------ verification
+
+    def value_named(self, name: str) -> SSAValue | None:
+        """The operand or result called `name` (None for an absent optional one)."""
+        value = getattr(self, name)
+        return value if isinstance(value, SSAValue) else None
+
+    def verify_(self) -> None:
+        self.verify_structure()
+        for check in _ERROR_IF_CHECKS.get(type(self), ()):
+            check(self)
+
+    def verify_structure(self) -> None:
+        for name, rank in self.RANKS.items():
+            value = self.value_named(name)
+            if value is not None and isinstance(value.type, TensorType):
+                actual = value.type.get_num_dims()
+                if actual != rank:
+                    raise VerifyException(
+                        f"'{self.name}' op {name} must be a rank {rank} tensor, got rank {actual} "
+                        f"({value.type})"
+                    )
+        for group in self.SAME_ELEMENT_TYPE:
+            values = [(n, self.value_named(n)) for n in group]
+            present = [(n, v) for n, v in values if v is not None]
+            if not present:
+                continue
+            first_name, first = present[0]
+            expected = element_type(first.type)
+            for other_name, other in present[1:]:
+                actual = element_type(other.type)
+                if actual != expected:
+                    raise VerifyException(
+                        f"'{self.name}' op {other_name} element type {actual} must equal "
+                        f"{first_name} element type {expected}"
+                    )
+
+
+def rank_of(value: SSAValue) -> int | None:
+    return value.type.get_num_dims() if isinstance(value.type, TensorType) else None
+
+
+def static_shape(value: SSAValue) -> Sequence[int] | None:
+    """Dims of a ranked tensor value, dynamic dims as -1; None when unranked."""
+    if isinstance(value.type, TensorType):
+        return [d if d >= 0 else -1 for d in value.type.get_shape()]
+    return None
+
+
+def broadcast_type(a: Attribute, b: Attribute) -> Attribute:
+    """The result tensor type of broadcasting `a` with `b` (spec 1.11.3: equal ranks, each
+    dimension equal or 1; dynamic dims stay dynamic). Falls back to `a` when not both ranked."""
+    if not (isinstance(a, TensorType) and isinstance(b, TensorType)):
+        return a
+    dims = [
+        db if da == 1 else da
+        for da, db in zip(a.get_shape(), b.get_shape())
+    ]
+    return TensorType(a.element_type, dims)
+
+
+class UnaryElementwiseOp(TosaOp, ABC):
+    """`input1` -> `output` of the same element type and rank (spec 2.6)."""
+
+    def __init__(self, input1: SSAValue | Operation, result_type: Attribute | None = None,
+                 properties: dict[str, Attribute] | None = None):
+        input1 = SSAValue.get(input1)
+        super().__init__(operands=[input1], result_types=[result_type or input1.type],
+                         properties=properties or {})
+
+    input1 = operand_def(AnyTensor)
+    output = result_def(AnyTensor)
+    traits = traits_def(Pure())
+    SAME_ELEMENT_TYPE: ClassVar = (("input1", "output"),)
+
+    def verify_structure(self) -> None:
+        super().verify_structure()
+        same_rank(self, ("input1", "output"))
+
+
+class BinaryElementwiseOp(TosaOp, ABC):
+    """`input1`, `input2` -> `output`, one element type, equal ranks, broadcast (spec 2.5)."""
+
+    def __init__(self, input1: SSAValue | Operation, input2: SSAValue | Operation,
+                 result_type: Attribute | None = None, properties: dict[str, Attribute] | None = None):
+        input1, input2 = SSAValue.get(input1), SSAValue.get(input2)
+        result_type = result_type or broadcast_type(input1.type, input2.type)
+        super().__init__(operands=[input1, input2], result_types=[result_type],
+                         properties=properties or {})
+
+    input1 = operand_def(AnyTensor)
+    input2 = operand_def(AnyTensor)
+    output = result_def(AnyTensor)
+    traits = traits_def(Pure())
+    SAME_ELEMENT_TYPE: ClassVar = (("input1", "input2", "output"),)
+
+    def verify_structure(self) -> None:
+        super().verify_structure()
+        same_rank(self, ("input1", "input2", "output"))
+
+
+class ComparisonOp(TosaOp, ABC):
+    """`input1`, `input2` -> boolean `output` (spec 2.8)."""
+
+    input1 = operand_def(AnyTensor)
+    input2 = operand_def(AnyTensor)
+    output = result_def(AnyTensor)
+    traits = traits_def(Pure())
+    SAME_ELEMENT_TYPE: ClassVar = (("input1", "input2"),)
+
+    def verify_structure(self) -> None:
+        super().verify_structure()
+        same_rank(self, ("input1", "input2", "output"))
+        require_bool(self, "output")
+
+
+class ReductionOp(TosaOp, ABC):
+    """`input` reduced along `axis` to `output` of the same rank (spec 2.9)."""
+
+    input = operand_def(AnyTensor)
+    output = result_def(AnyTensor)
+    traits = traits_def(Pure())
+    CLAUSES: ClassVar = (syntax.int32("axis"),)
+    SAME_ELEMENT_TYPE: ClassVar = (("input", "output"),)
+
+    def verify_structure(self) -> None:
+        super().verify_structure()
+        same_rank(self, ("input", "output"))
+
+
+def same_rank(op: TosaOp, names: Sequence[str]) -> None:
+    ranked = [(n, rank_of(op.value_named(n))) for n in names if op.value_named(n) is not None]
+    ranked = [(n, r) for n, r in ranked if r is not None]
+    if len({r for _, r in ranked}) > 1:
+        detail = ", ".join(f"{n} has rank {r}" for n, r in ranked)
+        raise VerifyException(f"'{op.name}' op operands and result must have the same rank: {detail}")
+
+
+def require_bool(op: TosaOp, name: str) -> None:
+    value = op.value_named(name)
+    if value is None:
+        return
+    t = element_type(value.type)
+    if str(t) != "i1":
+        raise VerifyException(f"'{op.name}' op {name} must have element type i1 (bool_t), got {t}")
+
+

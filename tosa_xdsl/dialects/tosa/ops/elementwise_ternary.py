@@ -1,0 +1,31 @@
+"""Spec 2.7 Elementwise Ternary Operators: SELECT."""
+
+from __future__ import annotations
+
+from xdsl.irdl import operand_def, result_def, traits_def
+from xdsl.traits import Pure
+
+from tosa_xdsl.ir.types import AnyTensor
+from tosa_xdsl.dialects.tosa.ops.base import TosaOp, require_bool, same_rank, tosa_op_definition
+
+
+@tosa_op_definition
+class SelectOp(TosaOp):
+    """output = input1 ? input2 : input3, with input1 boolean."""
+
+    name = "tosa.select"
+    SPEC_NAME, SPEC_SECTION = "SELECT", "2.7.1"
+    input1 = operand_def(AnyTensor)
+    input2 = operand_def(AnyTensor)
+    input3 = operand_def(AnyTensor)
+    output = result_def(AnyTensor)
+    traits = traits_def(Pure())
+    SAME_ELEMENT_TYPE = (("input2", "input3", "output"),)
+
+    def verify_structure(self) -> None:
+        super().verify_structure()
+        same_rank(self, ("input1", "input2", "input3", "output"))
+        require_bool(self, "input1")
+
+
+OPS = (SelectOp,)

@@ -1,0 +1,362 @@
+"""The driver both CLIs use: parse (with op locations), verify every op, apply a pass
+pipeline (verifying after each pass), print; every failure a located diagnostic.
+
+    from tosa_xdsl.driver import Driver, DriverOptions, build_pipeline
+
+    driver = Driver(make_context(), DriverOptions(), report=print_to_stderr)
+    module = driver.load("model.mlir", data, build_pipeline("canonicalize"))
+
+`tosa-opt` adds its command line, `--split-input-file` and `--verify-diagnostics` on top
+(tools/tosa_opt.py); `tosa-run` loads with it, then runs (tools/tosa_run.py). Python users
+can call `Driver.load` for the same diagnostics the CLIs print.
+
+Nothing in the input may produce a Python traceback: unexpected exceptions become located
+`error:` diagnostics whose text says "internal error" (a bug of ours, never a diagnostic
+we mean to give).
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from xdsl.context import Context
+    from xdsl.dialects.builtin import ModuleOp
+    from xdsl.ir import Operation
+    from xdsl.passes import ModulePass
+
+    from tosa_xdsl.diagnostics import Diagnostic, DiagnosticEngine, Loc, SourceFile
+
+
+class PipelineError(Exception):
+    """A pass pipeline that does not parse (unknown pass, bad option): a usage error."""
+
+
+def build_pipeline(spec: str) -> list[ModulePass]:
+    """The passes of a `-p` pipeline spec (xDSL's syntax, our passes and xDSL's)."""
+    from xdsl.passes import PassPipeline
+
+    from tosa_xdsl.pass_registry import all_passes
+
+    if not spec.strip():
+        return []
+    try:
+        return list(PassPipeline.parse_spec(all_passes(), spec).passes)
+    except (Exception, BaseException) as err:  # ArgSpecParseError is a BaseException
+        if isinstance(err, (KeyboardInterrupt, SystemExit)):
+            raise
+        lines = [ln.strip() for ln in str(err).splitlines() if ln.strip()]
+        reason = lines[-1] if lines else type(err).__name__
+        raise PipelineError(f"invalid pass pipeline '{spec}': {reason}") from err
+
+
+@dataclass(frozen=True)
+class DriverOptions:
+    """What mlir-opt's flags of the same names do."""
+
+    verify: bool = True  # --disable-verify turns it off
+    implicit_module: bool = True  # --no-implicit-module turns it off
+    print_between_passes: bool = False
+    tosa_syntax: str = "keyword"  # or "attr-dict" (older MLIR, the tosa-tools translator)
+    print_op_generic: bool = False
+    print_debuginfo: bool = False
+    print_no_properties: bool = False
+
+
+# ----------------------------------------------------------------- the locating parser
+
+
+def _make_parser_class():
+    """Parser subclass stamping FileLineColLoc on ops; built lazily (imports xDSL)."""
+    from xdsl.dialects.builtin import FileLineColLoc, IntAttr, ModuleOp, StringAttr, UnknownLoc
+    from xdsl.parser import Parser
+    from xdsl.utils.exceptions import ParseError
+    from xdsl.utils.mlir_lexer import MLIRTokenKind
+
+    class ParseCrash(Exception):
+        """An exception other than ParseError while parsing, with the offending position."""
+
+        def __init__(self, pos: int, cause: BaseException):
+            super().__init__(str(cause))
+            self.pos = pos
+            self.cause = cause
+
+    class LocatingParser(Parser):
+        """Stamps each parsed op with the location of its name (file-absolute line/col)."""
+
+        def __init__(self, ctx: Context, text: str, source: SourceFile, base: int):
+            super().__init__(ctx, text, source.name)
+            self._source = source
+            self._base = base  # character offset of this chunk in the whole input
+            self._file = StringAttr(source.name)
+            self._ints: dict[int, IntAttr] = {}
+            self.op_positions: list[int] = []  # innermost op being parsed is last
+
+        def loc_at(self, pos: int) -> FileLineColLoc:
+            line, col = self._source.line_col(self._base + pos)
+            ints = self._ints
+            # IntAttr construction verifies; columns repeat a lot, so cache them.
+            if (c := ints.get(col)) is None:
+                c = ints[col] = IntAttr(col)
+            return FileLineColLoc(self._file, IntAttr(line), c)
+
+        def current_pos(self) -> int:
+            if self.op_positions:
+                return self.op_positions[-1]
+            try:
+                return self._current_token.span.start
+            except Exception:
+                return 0
+
+        def _parse_op_result_list(self):
+            results = super()._parse_op_result_list()
+            # Now at the op name: MLIR locates ops there, not at their `%results =`.
+            if self.op_positions:
+                self.op_positions[-1] = self._current_token.span.start
+            return results
+
+        def _get_op_by_name(self, name: str):
+            try:
+                return super()._get_op_by_name(name)
+            except ParseError as err:
+                # xDSL points after the name; MLIR (and our op locations) at its start.
+                if not self.op_positions:
+                    raise
+                self.raise_error(err.msg, self.op_positions[-1])
+
+        def parse_operation(self) -> Operation:
+            self.op_positions.append(self._current_token.span.start)
+            try:
+                op = super().parse_operation()
+            except (ParseError, ParseCrash):
+                raise
+            except Exception as err:  # VerifyException from format constraints, crashes
+                raise ParseCrash(self.op_positions[-1], err) from err
+            finally:
+                pos = self.op_positions.pop()
+            if isinstance(op.location, UnknownLoc):
+                op.location = self.loc_at(pos)
+            return op
+
+        def parse_module(self, allow_implicit_module: bool = True) -> ModuleOp:
+            if allow_implicit_module and self._current_token.kind == MLIRTokenKind.EOF:
+                module = ModuleOp([])  # an empty chunk is an empty module, as in mlir-opt
+            else:
+                module = super().parse_module(allow_implicit_module)
+            if isinstance(module.location, UnknownLoc):
+                module.location = self.loc_at(0)
+            return module
+
+    return LocatingParser, ParseCrash
+
+
+# ------------------------------------------------------------------------------- driver
+
+
+class Driver:
+    """Parse, verify, transform and print modules in one Context, reporting diagnostics
+    through `report` (each Diagnostic once, errors included)."""
+
+    def __init__(self, ctx: Context, options: DriverOptions, report: Callable[[Diagnostic], None]):
+        self.ctx = ctx
+        self.options = options
+        self.report = report
+        self.sources: dict[str, SourceFile] = {}
+        # mlir-opt's printOpOnDiagnostic: a note with the failing op in generic form
+        # (off under --verify-diagnostics, as there).
+        self.print_op_on_diagnostic = True
+
+    # diagnostics ------------------------------------------------------------------------
+
+    def engine(self, name: str, line: int = 1, col: int = 1) -> DiagnosticEngine:
+        """A diagnostic engine reporting through this driver, located at name:line:col by default."""
+        from tosa_xdsl.diagnostics import DiagnosticEngine, Loc
+
+        engine = DiagnosticEngine(self.report)
+        engine.fallback = Loc(name, line, col)
+        return engine
+
+    def error(self, engine: DiagnosticEngine, loc: Loc | None, msg: str, op: Operation | None = None) -> None:
+        from tosa_xdsl.diagnostics import Diagnostic, Severity
+
+        diag = Diagnostic(Severity.ERROR, msg, loc if loc is not None else engine.fallback)
+        if op is not None and self.print_op_on_diagnostic:
+            if (text := _generic_text(op)) is not None:
+                diag.attach_note(None, "see current operation: " + text)
+        engine.emit(diag)
+
+    # stages -----------------------------------------------------------------------------
+
+    def parse(self, engine: DiagnosticEngine, src: SourceFile, text: str, base: int = 0) -> ModuleOp | None:
+        """Parse `text` (the part of `src` starting at character `base`); None after an error."""
+        from xdsl.utils.exceptions import MultipleSpansParseError, ParseError
+
+        from tosa_xdsl.diagnostics import Loc
+
+        self.sources.setdefault(src.name, src)
+        LocatingParser, ParseCrash = _parser_classes()
+        parser = None
+
+        def loc_of(pos: int) -> Loc:
+            line, col = src.line_col(base + pos)
+            return Loc(src.name, line, col)
+
+        try:
+            parser = LocatingParser(self.ctx, text, src, base)
+            return parser.parse_module(self.options.implicit_module)
+        except ParseError as err:
+            own = parser is not None and err.span.input is parser.lexer.input
+            pos = err.span.start if own else (parser.current_pos() if parser else 0)
+            self.error(engine, loc_of(pos), err.msg)
+            if own and isinstance(err, MultipleSpansParseError) and engine.pending:
+                for span, note in err.refs:
+                    if span.input is parser.lexer.input:  # pyright: ignore[reportOptionalMemberAccess]
+                        engine.pending[-1].attach_note(loc_of(span.start), note or "see here")
+        except ParseCrash as err:
+            self.error(engine, loc_of(err.pos), exception_message(err.cause))
+        except (Exception, RecursionError) as err:
+            self.error(engine, loc_of(parser.current_pos() if parser else 0), exception_message(err))
+        return None
+
+    def verify(self, engine: DiagnosticEngine, module: ModuleOp) -> bool:
+        """Verify every op (not only up to the first failure); True if none failed."""
+        from xdsl.utils.exceptions import DiagnosticException
+
+        from tosa_xdsl.diagnostics import LocatedError, op_loc
+
+        before = engine.error_count
+        try:
+            ops = list(module.walk())
+        except Exception as err:
+            self.error(engine, op_loc(module), exception_message(err))
+            return False
+        for op in ops:
+            try:
+                op.verify(verify_nested_ops=False)
+            except LocatedError as err:
+                engine.emit(err.to_diagnostic())
+            except DiagnosticException as err:
+                self.error(engine, op_loc(op), str(err), op)
+            except Exception as err:
+                self.error(engine, op_loc(op), exception_message(err), op)
+            engine.flush()
+        return engine.error_count == before
+
+    def apply_passes(self, engine: DiagnosticEngine, module: ModuleOp, passes: list[ModulePass]) -> bool:
+        """Apply `passes` in order, verifying after each (unless disabled); False after an error."""
+        from xdsl.utils.exceptions import DiagnosticException
+
+        from tosa_xdsl.diagnostics import LocatedError, op_loc
+
+        for index, pass_ in enumerate(passes):
+            before = engine.error_count
+            try:
+                pass_.apply(self.ctx, module)
+            except LocatedError as err:
+                engine.emit(err.to_diagnostic())
+            except DiagnosticException as err:
+                self.error(engine, op_loc(module), str(err))
+            except Exception as err:
+                self.error(engine, op_loc(module), f"in pass '{pass_.name}': {exception_message(err)}")
+            engine.flush()
+            if engine.error_count != before:
+                return False
+            if self.options.verify and not self.verify(engine, module):
+                return False
+            if self.options.print_between_passes and index + 1 < len(passes):
+                text = self.print(engine, module)
+                if text is None:
+                    return False
+                sys.stdout.write(f"IR after {pass_.name}:\n{text}\n\n")
+        return True
+
+    def print(self, engine: DiagnosticEngine, module: ModuleOp) -> str | None:
+        """The module as text in the chosen style; None after an error."""
+        from io import StringIO
+
+        from tosa_xdsl.diagnostics import op_loc
+        from tosa_xdsl.printing import TosaPrinter
+
+        out = StringIO()
+        style_token = None
+        syntax = sys.modules.get("tosa_xdsl.dialects.tosa.syntax")  # only loaded if tosa ops were parsed
+        if syntax is not None:
+            style_token = syntax.print_style.set(self.options.tosa_syntax)
+        try:
+            # TosaPrinter: tosa.const prints generic in the attr-dict style (older MLIR has no
+            # custom form for it).
+            printer = TosaPrinter(
+                stream=out,
+                print_generic_format=self.options.print_op_generic,
+                print_properties_as_attributes=self.options.print_no_properties,
+                print_debuginfo=self.options.print_debuginfo,
+            )
+            printer.print_op(module)
+            printer.print_metadata(self.ctx.loaded_dialects)
+            out.write("\n\n")
+        except Exception as err:
+            self.error(engine, op_loc(module), f"while printing: {exception_message(err)}")
+            engine.flush()
+            return None
+        finally:
+            if style_token is not None and syntax is not None:
+                syntax.print_style.reset(style_token)
+        return out.getvalue()
+
+    def load(self, name: str, text: str, passes: list[ModulePass] = ()) -> ModuleOp | None:  # type: ignore[assignment]
+        """Parse, verify and transform a whole input; None after a reported error."""
+        from tosa_xdsl.diagnostics import SourceFile
+
+        src = SourceFile(name, text)
+        engine = self.engine(name)
+        with engine.activate():
+            module = self.parse(engine, src, text)
+            engine.flush()
+            if module is None or engine.error_count:
+                return None
+            ok = (not self.options.verify or self.verify(engine, module)) and self.apply_passes(
+                engine, module, list(passes))
+            engine.flush()
+        return module if ok and not engine.error_count else None
+
+
+# ------------------------------------------------------------------------------ helpers
+
+_parser_cache: tuple[Any, Any] | None = None
+
+
+def _parser_classes() -> tuple[Any, Any]:
+    global _parser_cache
+    if _parser_cache is None:
+        _parser_cache = _make_parser_class()
+    return _parser_cache
+
+
+def exception_message(err: BaseException) -> str:
+    """A one-line message for an exception that is not a diagnostic of ours."""
+    from xdsl.utils.exceptions import DiagnosticException
+
+    if isinstance(err, RecursionError):
+        return "input nested too deeply (Python recursion limit reached)"
+    if isinstance(err, MemoryError):
+        return "out of memory"
+    text = str(err).strip() or type(err).__name__
+    if isinstance(err, DiagnosticException):
+        return text
+    return f"internal error: {type(err).__name__}: {text}"
+
+
+def _generic_text(op: Operation) -> str | None:
+    from io import StringIO
+
+    from xdsl.printer import Printer
+
+    try:
+        out = StringIO()
+        Printer(stream=out, print_generic_format=True).print_op(op)
+        return out.getvalue()
+    except Exception:
+        return None

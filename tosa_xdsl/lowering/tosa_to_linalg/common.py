@@ -1,0 +1,110 @@
+"""What the tosa-to-linalg chapter modules (linalg_reduction, linalg_tensor,
+linalg_type_conversion, linalg_table, linalg_scatter_gather, linalg_image, linalg_data_layout,
+linalg_data_nodes) share: the pass's diagnostic, reading an op's properties and tosa.const_shape
+operands, index arithmetic inside a linalg.generic body, and the filled-accumulator reduction
+that both the 2.9 reductions and ARGMAX are built on. (linalg_elementwise.py keeps its own
+helpers.)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import partial
+
+from xdsl.builder import Builder
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import (
+    AnyFloat,
+    Float8E4M3FNType,
+    IndexType,
+    IntegerAttr,
+    IntegerType,
+    Signedness,
+    UnitAttr,
+)
+from xdsl.dialects.linalg.ops import IndexOp
+from xdsl.dialects.utils.enum_attribute import EnumAttribute
+from xdsl.ir import Attribute, Operation, SSAValue
+
+from tosa_xdsl.lowering import linalg_build as lb
+from tosa_xdsl.lowering.preconditions import cannot_lower
+from tosa_xdsl.dialects.tosa.ops.shape import ConstShapeOp
+
+PASS = "tosa-to-linalg"
+
+
+fail = partial(cannot_lower, PASS)  # fail(op, reason) -> LocatedError "<PASS>: cannot lower '<op>': <reason>"
+
+
+def prop(op: Operation, name: str, default=None):
+    """A property as a plain Python value (int, bool, enum string)."""
+    attr = op.properties.get(name)
+    if attr is None:
+        attr = op.attributes.get(name)
+    if attr is None:
+        return default
+    if isinstance(attr, IntegerAttr):
+        if attr.type == IntegerType(1):
+            return attr.value.data != 0
+        return attr.value.data
+    if isinstance(attr, UnitAttr):
+        return True
+    if isinstance(attr, EnumAttribute):
+        return str(attr.data)
+    return attr
+
+
+def is_float(t: Attribute) -> bool:
+    return isinstance(t, AnyFloat)
+
+
+def signless_int(op: Operation, t: Attribute, what: str) -> IntegerType:
+    if not isinstance(t, IntegerType) or t.signedness.data != Signedness.SIGNLESS:
+        raise fail(op, f"{what} must be a signless integer type, got {t}")
+    return t
+
+
+def shape_values(op: Operation, value: SSAValue, what: str) -> list[int]:
+    owner = value.owner
+    if not isinstance(owner, ConstShapeOp):
+        raise fail(op, f"{what} must be a tosa.const_shape value")
+    return owner.shape_values()
+
+
+def index(b: Builder, dim: int) -> SSAValue:
+    return b.insert(IndexOp(dim)).result
+
+
+def cidx(b: Builder, v: int) -> SSAValue:
+    return b.insert(arith.ConstantOp(IntegerAttr(v, IndexType()))).result
+
+
+def to_index(b: Builder, v: SSAValue) -> SSAValue:
+    return b.insert(arith.IndexCastOp(v, IndexType())).result
+
+
+def float_extreme(t: Attribute, negative: bool) -> float:
+    """-inf / +inf, or the largest finite value for fp8e4m3, which has no infinity (1.9)."""
+    big = 448.0 if isinstance(t, Float8E4M3FNType) else float("inf")
+    return -big if negative else big
+
+
+def reduce_along(x: SSAValue, axis: int, out_elems: Sequence[Attribute], inits: Sequence[int | float],
+                 body: lb.BodyFn) -> tuple[list[Operation], list[SSAValue]]:
+    """Filled accumulators of x's shape without `axis` and a generic reducing over it."""
+    shape = lb.shape_of(x)
+    rank = len(shape)
+    red_shape = [d for i, d in enumerate(shape) if i != axis]
+    ops: list[Operation] = []
+    accs: list[SSAValue] = []
+    for elem, init in zip(out_elems, inits):
+        e = lb.empty(red_shape, elem)
+        c = lb.constant(init, elem)
+        f = lb.fill(c.result, e.tensor)
+        ops += [e, c, f]
+        accs.append(f.res[0])
+    out_map = lb.map_of(rank, [d for d in range(rank) if d != axis])
+    kinds = "".join("r" if d == axis else "p" for d in range(rank))
+    gen = lb.generic([x], accs, [lb.identity(rank)] + [out_map] * len(accs), lb.iterators(kinds), body)
+    ops.append(gen)
+    return ops, list(gen.res)

@@ -1,0 +1,560 @@
+"""`tosa-to-linalg`, elementwise half: spec 2.4 activation, 2.5 elementwise binary (but
+TABLE), 2.6 elementwise unary, 2.7 SELECT, 2.8 comparison and 2.13.1 CAST.
+
+Every operator becomes `tensor.empty` + one parallel `linalg.generic` whose body is arith/math
+on scalars; size-1 operand dims that the result stretches are broadcast through the indexing
+maps (operands have equal ranks, spec 1.11.3; tosa-make-broadcastable makes them so). A
+`tensor<1xT>` side operand (MUL's shift, NEGATE's zero points) that is a constant is folded
+into the body as an `arith.constant`; otherwise it becomes one more generic input read at
+index 0.
+
+Integer bodies compute exactly what the operator function computes wherever the spec defines
+the result (a failing REQUIRE may give any value, but the IR never hits undefined behaviour on
+valid inputs: shift amounts stay in range, MUL's rounding product is formed in i64, NEGATE
+widens to i32 and saturates). Float bodies:
+
+* ADD/SUB/MUL/RECIPROCAL/ABS/NEGATE/CEIL/FLOOR/comparisons, and the single-function ops EXP,
+  LOG, SIN, COS, TANH, ERF, POW, RSQRT are computed in the operator's own type, as upstream;
+* SIGMOID is computed in f32 for fp16/bf16 and as `e/(1+e)` with `e = exp(-|x|)` for
+  negative x, because the textbook `1/(1+exp(-x))` overflows exp for x < -11 (fp16) or
+  x < -88 (fp32) and loses the tiny result the spec's error bound still asks for;
+* MAXIMUM/MINIMUM/CLAMP: PROPAGATE -> arith.maximumf/minimumf, IGNORE -> arith.maxnumf/
+  minnumf (either sign of a zero result is permitted by their precision rules);
+* CAST follows 2.13.1: float -> int rounds to nearest even (math.roundeven) and saturates
+  (NaN, unpredictable in the spec, gives the type's minimum); int -> float and float
+  narrowing are a single round-to-nearest-even step (arith.sitofp / arith.truncf, whose
+  APFloat semantics give +-inf on overflow for fp16/bf16/fp32/fp8e5m2 and NaN for fp8e4m3,
+  which has no infinity: OCP's non-saturating mode); -> bool is `!= 0`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import numpy as np
+from xdsl.builder import Builder
+from xdsl.dialects import arith, math
+from xdsl.dialects.builtin import (
+    FloatAttr,
+    IntegerAttr,
+    IntegerType,
+    Signedness,
+    f32,
+    i1,
+    i32,
+    i64,
+)
+from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.ir.affine import AffineConstantExpr
+from xdsl.rewriter import Rewriter
+
+from tosa_xdsl import numerics as nx
+from tosa_xdsl.interpreter.common import tname  # numerics' name of a type ("fp16", "i8")
+from tosa_xdsl.lowering import linalg_build as lb
+from tosa_xdsl.lowering import numerics_ir as nir
+from tosa_xdsl.lowering.linalg_build import (
+    broadcast_map,
+    empty,
+    generic,
+    identity,
+    map_of,
+    parallel,
+)
+from tosa_xdsl.lowering.tosa_to_linalg.common import fail, is_float
+from tosa_xdsl.dialects.tosa.ops import activation as act
+from tosa_xdsl.dialects.tosa.ops import comparison as cmp
+from tosa_xdsl.dialects.tosa.ops import elementwise_binary as eb
+from tosa_xdsl.dialects.tosa.ops import elementwise_ternary as et
+from tosa_xdsl.dialects.tosa.ops import elementwise_unary as eu
+from tosa_xdsl.dialects.tosa.ops.data_nodes import ConstOp
+from tosa_xdsl.dialects.tosa.ops.type_conversion import CastOp
+
+Body = Callable[[Builder, Sequence[SSAValue]], SSAValue]
+
+
+# ------------------------------------------------------------------ types
+
+
+def _bits(t: Attribute) -> int:
+    if isinstance(t, IntegerType):
+        return t.width.data
+    return t.bitwidth
+
+
+def _check_type(op: Operation, t: Attribute, what: str) -> None:
+    """arith works on signless integers and floats; TOSA's integers are signless (an unsigned
+    reading is an attribute: CAST's input_unsigned)."""
+    if isinstance(t, IntegerType):
+        if t.signedness.data != Signedness.SIGNLESS:
+            raise fail(op, f"{what} has the {'un' if t.signedness.data == Signedness.UNSIGNED else ''}signed "
+                           f"element type {t}; only signless integers are supported")
+        return
+    if not is_float(t):
+        raise fail(op, f"{what} has the element type {t}, which has no arith lowering")
+
+
+# ------------------------------------------------------------------ compile-time operands
+
+
+def _const_scalar(value: SSAValue) -> int | float | None:
+    """The single element of a tensor<1xT> constant operand, or None when it is only known
+    at run time."""
+    arr = lb.const_values(value)
+    if arr is None or arr.size != 1:
+        return None
+    return int(arr[0]) if arr.dtype.kind in "iub" else float(arr[0])
+
+
+def _erase_if_dead(values: Sequence[SSAValue]) -> None:
+    """A tosa.const whose value was folded into a body and has no other user goes too."""
+    for v in values:
+        owner = v.owner
+        if isinstance(owner, ConstOp) and not owner.output.uses:
+            Rewriter.erase_op(owner)
+
+
+# ------------------------------------------------------------------ the generic
+
+
+def _emit(op: Operation, inputs: Sequence[SSAValue], body: Body, scalars: Sequence[SSAValue] = ()) -> None:
+    """Replace `op` by tensor.empty + a parallel linalg.generic over its result shape.
+
+    `inputs` broadcast to the result (equal ranks); `scalars` are tensor<1xT> side operands
+    read at index 0 for every element. `body(b, args)` gets the input elements followed by the
+    scalar elements and returns the result element."""
+    out = op.results[0]
+    out_shape = lb.shape_of(out)
+    rank = len(out_shape)
+    maps = []
+    for i, v in enumerate(inputs):
+        s = lb.shape_of(v)
+        if len(s) != rank:
+            raise fail(op, f"operand #{i} has rank {len(s)} but the result has rank {rank}; "
+                           "TOSA broadcasting needs equal ranks (run tosa-make-broadcastable first)")
+        if any(d != o and d != 1 for d, o in zip(s, out_shape)):
+            raise fail(op, f"operand #{i} of shape {list(s)} does not broadcast to the result shape {list(out_shape)}")
+        maps.append(broadcast_map(s, out_shape))
+    for v in scalars:
+        if lb.shape_of(v) != (1,):
+            raise fail(op, f"side operand of type {v.type} must be a tensor<1xT>")
+        maps.append(map_of(rank, [AffineConstantExpr(0)]))
+    maps.append(identity(rank))
+    init = empty(out_shape, lb.element_type(out))
+    n = len(inputs) + len(scalars)
+    gen = generic([*inputs, *scalars], [init.tensor], maps, parallel(rank),
+                  lambda b, args: [body(b, list(args[:n]))])
+    Rewriter.replace_op(op, [init, gen], [gen.res[0]])
+
+
+def _ins(b: Builder, o: Operation) -> SSAValue:
+    return b.insert(o).results[0]
+
+
+def _kind(op: Operation, *values: SSAValue) -> bool:
+    """True for a float operator, False for an integer one; checks every element type."""
+    for i, v in enumerate((*values, *op.results)):
+        _check_type(op, lb.element_type(v), "operand" if i < len(values) else "the result")
+    return is_float(lb.element_type(values[0]))
+
+
+# ------------------------------------------------------------------ binary
+
+
+def _binary(float_op: Callable | None, int_op: Callable | None, what: str = "") -> Callable[[Operation], None]:
+    """An operator that is one arith op on (input1, input2): `float_op` / `int_op` are arith
+    op classes (None: that kind is not in the operator's type table)."""
+
+    def lower(op: Operation) -> None:
+        is_f = _kind(op, op.input1, op.input2)
+        cls = float_op if is_f else int_op
+        if cls is None:
+            raise fail(op, f"{'floating-point' if is_f else 'integer'} element type {lb.element_type(op.input1)} "
+                           f"is not supported{what}")
+        _emit(op, [op.input1, op.input2], lambda b, a: _ins(b, cls(a[0], a[1])))
+
+    return lower
+
+
+def _nan_mode(op: Operation) -> str:
+    mode = op.properties.get("nan_mode")
+    return "PROPAGATE" if mode is None else str(mode.data)
+
+
+def _minmax(is_max: bool) -> Callable[[Operation], None]:
+    """Spec 2.5.12 / 2.5.13: apply_max_s / apply_min_s with nan_mode."""
+
+    def lower(op: Operation) -> None:
+        is_f = _kind(op, op.input1, op.input2)
+        if is_f:
+            ignore = _nan_mode(op) == "IGNORE"
+            cls = (arith.MaxnumfOp if ignore else arith.MaximumfOp) if is_max else \
+                (arith.MinnumfOp if ignore else arith.MinimumfOp)
+        else:
+            cls = arith.MaxSIOp if is_max else arith.MinSIOp
+        _emit(op, [op.input1, op.input2], lambda b, a: _ins(b, cls(a[0], a[1])))
+
+    return lower
+
+
+def lower_arithmetic_right_shift(op: eb.ArithmeticRightShiftOp) -> None:
+    """Spec 2.5.2: a >> b (arith.shrsi); with round, + ((a >> (b - 1)) & 1) when b > 0. The
+    shift amount is REQUIREd in 0..bits-1, where shrsi is defined."""
+    if _kind(op, op.input1, op.input2):
+        raise fail(op, "floating-point element types are not supported")
+    rnd = op.properties.get("round")
+    rounding = bool(rnd is not None and rnd.value.data)
+    if rounding:
+        body = lambda b, a: nir.rounding_right_shift(b, a[0], a[1])  # noqa: E731
+    else:
+        body = lambda b, a: _ins(b, arith.ShRSIOp(a[0], a[1]))  # noqa: E731
+    _emit(op, [op.input1, op.input2], body)
+
+
+def lower_mul(op: eb.MulOp) -> None:
+    """Spec 2.5.14. Floats: mulf. i8/i16 -> i32: both sign-extended, muli in i32. i32 with
+    shift > 0: the i64 product (1 << (shift - 1)) + sext(a) * sext(b), arithmetic-shifted
+    right by shift, truncated (the REQUIRE says it fits); shift = 0: muli in i32, i.e. the
+    low 32 bits of the product. A run-time shift takes the i64 path with round computed as
+    (1 << shift) >> 1, which is 0 for shift = 0."""
+    is_f = _kind(op, op.input1, op.input2)
+    in_t, out_t = lb.element_type(op.input1), lb.element_type(op.output)
+    if is_f:
+        _emit(op, [op.input1, op.input2], lambda b, a: _ins(b, arith.MulfOp(a[0], a[1])))
+        _erase_if_dead([op.shift])
+        return
+    _check_type(op, lb.element_type(op.shift), "shift")
+    if not isinstance(out_t, IntegerType) or out_t.width.data < _bits(in_t):
+        raise fail(op, f"integer result type {out_t} is narrower than the input type {in_t}")
+    ins = [op.input1, op.input2]
+    shift = _const_scalar(op.shift) if in_t == i32 else 0
+
+    def widen(b: Builder, v: SSAValue, t: IntegerType) -> SSAValue:
+        return nir.sign_extend(b, v, t)
+
+    if shift == 0:
+        _emit(op, ins, lambda b, a: _ins(b, arith.MuliOp(widen(b, a[0], out_t), widen(b, a[1], out_t))))
+    elif shift is not None:
+        if not 0 < shift <= 63:
+            raise fail(op, f"shift {shift} is outside 0..63 (a REQUIRE of MUL)")
+
+        def body(b: Builder, a: Sequence[SSAValue]) -> SSAValue:
+            p = _ins(b, arith.MuliOp(widen(b, a[0], i64), widen(b, a[1], i64)))
+            p = _ins(b, arith.AddiOp(p, nir.const(b, 1 << (shift - 1), i64)))
+            p = _ins(b, arith.ShRSIOp(p, nir.const(b, shift, i64)))
+            return nir.truncate(b, p, out_t)
+
+        _emit(op, ins, body)
+    else:
+        def body(b: Builder, a: Sequence[SSAValue]) -> SSAValue:
+            s = widen(b, a[2], i64)
+            p = _ins(b, arith.MuliOp(widen(b, a[0], i64), widen(b, a[1], i64)))
+            one = nir.const(b, 1, i64)
+            rnd = _ins(b, arith.ShRUIOp(_ins(b, arith.ShLIOp(one, s)), one))
+            p = _ins(b, arith.AddiOp(p, rnd))
+            p = _ins(b, arith.ShRSIOp(p, s))
+            return nir.truncate(b, p, out_t)
+
+        _emit(op, ins, body, scalars=[op.shift])
+        return
+    _erase_if_dead([op.shift])
+
+
+def lower_pow(op: eb.PowOp) -> None:
+    if not _kind(op, op.input1, op.input2):
+        raise fail(op, "integer element types are not supported")
+    _emit(op, [op.input1, op.input2], lambda b, a: _ins(b, math.PowFOp(a[0], a[1])))
+
+
+# ------------------------------------------------------------------ comparison, select
+
+
+def _compare(fpred: str, ipred: str) -> Callable[[Operation], None]:
+    """Spec 2.8: ordered float predicates (false with a NaN operand), signed integer ones."""
+
+    def lower(op: Operation) -> None:
+        for i, v in enumerate((op.input1, op.input2)):
+            _check_type(op, lb.element_type(v), f"operand #{i}")
+        if lb.element_type(op.output) != i1:
+            raise fail(op, f"the result element type must be i1, got {lb.element_type(op.output)}")
+        if is_float(lb.element_type(op.input1)):
+            _emit(op, [op.input1, op.input2], lambda b, a: _ins(b, arith.CmpfOp(a[0], a[1], fpred)))
+        else:
+            _emit(op, [op.input1, op.input2], lambda b, a: _ins(b, arith.CmpiOp(a[0], a[1], ipred)))
+
+    return lower
+
+
+def lower_select(op: et.SelectOp) -> None:
+    if lb.element_type(op.input1) != i1:
+        raise fail(op, f"input1 (the condition) must have element type i1, got {lb.element_type(op.input1)}")
+    _kind(op, op.input2, op.input3)
+    _emit(op, [op.input1, op.input2, op.input3], lambda b, a: _ins(b, arith.SelectOp(a[0], a[1], a[2])))
+
+
+# ------------------------------------------------------------------ unary
+
+
+def _unary(float_op: type | None, int_op: Callable | None = None) -> Callable[[Operation], None]:
+    """`float_op(x)` (a math/arith op class) or `int_op(b, x)` (a body builder)."""
+
+    def lower(op: Operation) -> None:
+        is_f = _kind(op, op.input1)
+        if is_f and float_op is not None:
+            _emit(op, [op.input1], lambda b, a: _ins(b, float_op(a[0])))
+        elif not is_f and int_op is not None:
+            _emit(op, [op.input1], lambda b, a: int_op(b, a[0]))
+        else:
+            raise fail(op, f"element type {lb.element_type(op.input1)} is not supported")
+
+    return lower
+
+
+def _activation(float_op: type) -> Callable[[Operation], None]:
+    def lower(op: Operation) -> None:
+        if not _kind(op, op.input):
+            raise fail(op, f"element type {lb.element_type(op.input)} is not supported")
+        _emit(op, [op.input], lambda b, a: _ins(b, float_op(a[0])))
+
+    return lower
+
+
+def _bitwise_not(b: Builder, x: SSAValue) -> SSAValue:
+    return _ins(b, arith.XOrIOp(x, nir.const(b, -1, x.type)))
+
+
+def _logical_not(b: Builder, x: SSAValue) -> SSAValue:
+    if x.type != i1:
+        return _bitwise_not(b, x)
+    return _ins(b, arith.XOrIOp(x, _ins(b, arith.ConstantOp(IntegerAttr(-1, i1)))))
+
+
+def lower_reciprocal(op: eu.ReciprocalOp) -> None:
+    """Spec 2.6.11: 1 / x (arith.divf, correctly rounded, within the 1 ulp allowed)."""
+    if not _kind(op, op.input1):
+        raise fail(op, f"element type {lb.element_type(op.input1)} is not supported")
+    _emit(op, [op.input1], lambda b, a: _ins(b, arith.DivfOp(nir.const(b, 1.0, a[0].type), a[0])))
+
+
+def lower_negate(op: eu.NegateOp) -> None:
+    """Spec 2.6.10. Floats: arith.negf (exact, NaN -> NaN). Integers: in acc_t = i32,
+    value = (input1_zp - x) + output_zp (= -(x - input1_zp) + output_zp, exact in i32 for
+    i8/i16), clipped to in_out_t's range and truncated. i32 (zero points 0 by ERROR_IF):
+    0 - x, whose only overflow (x = minimum) is a REQUIRE failure."""
+    is_f = _kind(op, op.input1)
+    zps = [op.input1_zp, op.output_zp]
+    for name, v in zip(("input1_zp", "output_zp"), zps):
+        _check_type(op, lb.element_type(v), name)
+    if is_f:
+        _emit(op, [op.input1], lambda b, a: _ins(b, arith.NegfOp(a[0])))
+        _erase_if_dead(zps)
+        return
+    t = lb.element_type(op.input1)
+    assert isinstance(t, IntegerType)
+    if t.width.data > 32:
+        raise fail(op, f"element type {t} is wider than the i32 accumulator")
+    izp, ozp = (_const_scalar(v) for v in zps)
+    scalars = [v for v, c in zip(zps, (izp, ozp)) if c is None]
+    bits = t.width.data
+    lo, hi = -(1 << (bits - 1)), (1 << (bits - 1)) - 1
+
+    def body(b: Builder, a: Sequence[SSAValue]) -> SSAValue:
+        rest = iter(a[1:])
+        x = nir.sign_extend(b, a[0], i32)
+        z_in = nir.const(b, izp, i32) if izp is not None else nir.sign_extend(b, next(rest), i32)
+        v = _ins(b, arith.SubiOp(z_in, x))
+        if ozp is None:
+            v = _ins(b, arith.AddiOp(v, nir.sign_extend(b, next(rest), i32)))
+        elif ozp != 0:
+            v = _ins(b, arith.AddiOp(v, nir.const(b, ozp, i32)))
+        if bits < 32:
+            v = nir.apply_clip_s(b, v, lo, hi)
+        return nir.truncate(b, v, t)
+
+    _emit(op, [op.input1], body, scalars=scalars)
+    _erase_if_dead(zps)
+
+
+# ------------------------------------------------------------------ activation
+
+
+def _round_attr(op: Operation, name: str, t: Attribute) -> int | float:
+    """CLAMP's min_val/max_val as a value of the element type t (floats rounded to nearest
+    even, as the interpreter and the reference model read them; ints truncated)."""
+    attr = op.properties.get(name)
+    if isinstance(attr, FloatAttr) and is_float(t):
+        v = float(attr.value.data)
+        if np.isnan(v):
+            raise fail(op, f"{name} is NaN")
+        return float(nx.round_to_nearest_float(np.float64(v), tname(t)))
+    if isinstance(attr, IntegerAttr) and isinstance(t, IntegerType):
+        return int(nx.wrap(np.int64(int(attr.value.data)), t.width.data))
+    raise fail(op, f"{name} ({attr}) does not match the element type {t}")
+
+
+def lower_clamp(op: act.ClampOp) -> None:
+    """Spec 2.4.1: apply_clip_s(x, min_val, max_val) = min(max(x, min_val), max_val)."""
+    is_f = _kind(op, op.input)
+    t = lb.element_type(op.input)
+    lo, hi = _round_attr(op, "min_val", t), _round_attr(op, "max_val", t)
+    if is_f:
+        ignore = _nan_mode(op) == "IGNORE"
+        mx, mn = (arith.MaxnumfOp, arith.MinnumfOp) if ignore else (arith.MaximumfOp, arith.MinimumfOp)
+
+        def body(b: Builder, a: Sequence[SSAValue]) -> SSAValue:
+            v = _ins(b, mx(a[0], nir.const(b, lo, t)))
+            return _ins(b, mn(v, nir.const(b, hi, t)))
+    else:
+        def body(b: Builder, a: Sequence[SSAValue]) -> SSAValue:
+            return nir.apply_clip_s(b, a[0], lo, hi)
+
+    _emit(op, [op.input], body)
+
+
+def lower_sigmoid(op: act.SigmoidOp) -> None:
+    """Spec 2.4.3: 1 / (1 + exp(-x)), evaluated without overflow: with e = exp(-|x|) (in
+    (0, 1]), s = 1 / (1 + e) for x >= 0 and e * s = e / (1 + e) for x < 0. fp16/bf16 are
+    computed in f32 and rounded once at the end."""
+    if not _kind(op, op.input):
+        raise fail(op, f"element type {lb.element_type(op.input)} is not supported")
+    t = lb.element_type(op.input)
+    ct = t if _bits(t) >= 32 else f32
+
+    def body(b: Builder, a: Sequence[SSAValue]) -> SSAValue:
+        x = a[0] if ct == t else _ins(b, arith.ExtFOp(a[0], ct))
+        e = _ins(b, math.ExpOp(_ins(b, arith.NegfOp(_ins(b, math.AbsFOp(x))))))
+        one = nir.const(b, 1.0, ct)
+        s = _ins(b, arith.DivfOp(one, _ins(b, arith.AddfOp(one, e))))
+        neg = _ins(b, arith.CmpfOp(x, nir.const(b, 0.0, ct), "olt"))
+        r = _ins(b, arith.SelectOp(neg, _ins(b, arith.MulfOp(e, s)), s))
+        return r if ct == t else _ins(b, arith.TruncFOp(r, t))
+
+    _emit(op, [op.input], body)
+
+
+# ------------------------------------------------------------------ CAST
+
+
+def _float_to_int(b: Builder, x: SSAValue, out_t: IntegerType) -> SSAValue:
+    """round_to_nearest_int then saturate (2.13.1), in f32 (extf of a narrower float is exact,
+    and f32 holds every rounded value of fp16/bf16/fp8). The clamp uses maxnumf/minnumf so a
+    NaN (unpredictable) becomes the minimum instead of a poison fptosi. Bounds that f32 cannot
+    hold (i32's 2**31 - 1) are handled by clamping below 2**31 and selecting the maximum for
+    values >= 2**31."""
+    if _bits(x.type) < 32:
+        x = _ins(b, arith.ExtFOp(x, f32))
+    ft = x.type
+    r = _ins(b, math.RoundEvenOp(x))
+    bits = out_t.width.data
+    lo, hi = -(2.0 ** (bits - 1)), 2.0 ** (bits - 1) - 1
+    # the largest float of type ft not above hi (hi itself when exact)
+    hi_f = float(nx.round_to_nearest_float(np.float64(hi), tname(ft)))
+    exact = hi_f == hi
+    if not exact:
+        hi_f = float(np.nextafter(np.asarray(hi_f, dtype=np.float32 if ft == f32 else np.float64), -np.inf))
+    c = _ins(b, arith.MaxnumfOp(r, nir.const(b, lo, ft)))
+    c = _ins(b, arith.MinnumfOp(c, nir.const(b, hi_f, ft)))
+    v = _ins(b, arith.FPToSIOp(c, out_t))
+    if not exact:
+        big = _ins(b, arith.CmpfOp(r, nir.const(b, hi + 1, ft), "oge"))
+        v = _ins(b, arith.SelectOp(big, nir.const(b, int(hi), out_t), v))
+    return v
+
+
+def _cast_body(op: CastOp, in_t: Attribute, out_t: Attribute, unsigned: bool) -> Body:
+    fi, fo = is_float(in_t), is_float(out_t)
+
+    def body(b: Builder, a: Sequence[SSAValue]) -> SSAValue:
+        x = a[0]
+        if out_t == i1:  # casting to bool: value != 0 (NaN != 0 too)
+            if fi:
+                return _ins(b, arith.CmpfOp(x, nir.const(b, 0.0, in_t), "une"))
+            return _ins(b, arith.CmpiOp(x, nir.const(b, 0, in_t), "ne"))
+        # bool is read as 0/1
+        zext = unsigned or in_t == i1
+        if not fi and not fo:
+            wi, wo = _bits(in_t), _bits(out_t)
+            if wi < wo:
+                return _ins(b, (arith.ExtUIOp if zext else arith.ExtSIOp)(x, out_t))
+            return _ins(b, arith.TruncIOp(x, out_t)) if wi > wo else x
+        if not fi and fo:
+            return _ins(b, (arith.UIToFPOp if zext else arith.SIToFPOp)(x, out_t))
+        if fi and not fo:
+            return _float_to_int(b, x, out_t)
+        # float -> float: one rounding step; equal widths (fp16 <-> bf16, fp8 <-> fp8)
+        # through f32, which holds both exactly
+        wi, wo = _bits(in_t), _bits(out_t)
+        if wi < wo:
+            return _ins(b, arith.ExtFOp(x, out_t))
+        if wi > wo:
+            return _ins(b, arith.TruncFOp(x, out_t))
+        return _ins(b, arith.TruncFOp(_ins(b, arith.ExtFOp(x, f32)), out_t))
+
+    return body
+
+
+def lower_cast(op: CastOp) -> None:
+    """Spec 2.13.1 CAST, every row of its table (and the other bool/int/float pairs)."""
+    in_t, out_t = lb.element_type(op.input), lb.element_type(op.output)
+    _check_type(op, in_t, "input")
+    _check_type(op, out_t, "the result")
+    u = op.properties.get("input_unsigned")
+    unsigned = bool(u is not None and u.value.data) and isinstance(in_t, IntegerType)
+    if in_t == out_t and not (unsigned and is_float(out_t)):
+        Rewriter.replace_op(op, [], [op.input])
+        return
+    _emit(op, [op.input], _cast_body(op, in_t, out_t, unsigned))
+
+
+# ------------------------------------------------------------------ the table
+
+
+def _absi(b: Builder, x: SSAValue) -> SSAValue:
+    """ABS on i32: math.absi wraps the minimum, whose ABS is a REQUIRE failure."""
+    return _ins(b, math.AbsIOp(x))
+
+
+LOWERINGS: dict[type[Operation], Callable[[Operation], None]] = {
+    # 2.4 activation
+    act.ClampOp: lower_clamp,
+    act.ErfOp: _activation(math.ErfOp),
+    act.SigmoidOp: lower_sigmoid,
+    act.TanhOp: _activation(math.TanhOp),
+    # 2.5 elementwise binary (TABLE is in linalg_table)
+    eb.AddOp: _binary(arith.AddfOp, arith.AddiOp),
+    eb.ArithmeticRightShiftOp: lower_arithmetic_right_shift,
+    eb.BitwiseAndOp: _binary(None, arith.AndIOp),
+    eb.BitwiseOrOp: _binary(None, arith.OrIOp),
+    eb.BitwiseXorOp: _binary(None, arith.XOrIOp),
+    eb.IntDivOp: _binary(None, arith.DivSIOp),
+    eb.LogicalAndOp: _binary(None, arith.AndIOp),
+    eb.LogicalLeftShiftOp: _binary(None, arith.ShLIOp),
+    eb.LogicalRightShiftOp: _binary(None, arith.ShRUIOp),
+    eb.LogicalOrOp: _binary(None, arith.OrIOp),
+    eb.LogicalXorOp: _binary(None, arith.XOrIOp),
+    eb.MaximumOp: _minmax(True),
+    eb.MinimumOp: _minmax(False),
+    eb.MulOp: lower_mul,
+    eb.PowOp: lower_pow,
+    eb.SubOp: _binary(arith.SubfOp, arith.SubiOp),
+    # 2.6 elementwise unary
+    eu.AbsOp: _unary(math.AbsFOp, _absi),
+    eu.BitwiseNotOp: _unary(None, _bitwise_not),
+    eu.CeilOp: _unary(math.CeilOp),
+    eu.ClzOp: _unary(None, nir.count_leading_zeros),
+    eu.CosOp: _unary(math.CosOp),
+    eu.ExpOp: _unary(math.ExpOp),
+    eu.FloorOp: _unary(math.FloorOp),
+    eu.LogOp: _unary(math.LogOp),
+    eu.LogicalNotOp: _unary(None, _logical_not),
+    eu.NegateOp: lower_negate,
+    eu.ReciprocalOp: lower_reciprocal,
+    eu.RsqrtOp: _unary(math.RsqrtOp),
+    eu.SinOp: _unary(math.SinOp),
+    # 2.7 / 2.8
+    et.SelectOp: lower_select,
+    cmp.EqualOp: _compare("oeq", "eq"),
+    cmp.GreaterOp: _compare("ogt", "sgt"),
+    cmp.GreaterEqualOp: _compare("oge", "sge"),
+    # 2.13.1
+    CastOp: lower_cast,
+}

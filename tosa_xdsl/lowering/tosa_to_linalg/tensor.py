@@ -1,0 +1,159 @@
+"""`tosa-to-linalg` for the spec 2.3 tensor operators that have no linalg named op (the others
+are tosa-to-linalg-named's):
+
+  argmax        linalg.generic with two outputs (index i32, running max), compare + select
+                in the spec's order: the first maximum wins; NaN per nan_mode (2.3.1)
+  fft2d/rfft2d  naive DFT: linalg.generic over (n, oy, ox, iy, ix), reductions over iy, ix
+                (2.3.6, 2.3.9)
+"""
+
+from __future__ import annotations
+
+import math as pymath
+from collections.abc import Callable
+
+from xdsl.builder import Builder
+from xdsl.dialects import arith, math
+from xdsl.dialects.builtin import BFloat16Type, Float16Type, Float32Type, f64, i32, i64
+from xdsl.ir import Operation, SSAValue
+from xdsl.rewriter import Rewriter
+
+from tosa_xdsl.lowering import linalg_build as lb
+from tosa_xdsl.lowering import numerics_ir as nir
+from tosa_xdsl.lowering.tosa_to_linalg.common import PASS, cidx, fail, float_extreme, index, is_float, prop, reduce_along
+from tosa_xdsl.lowering.preconditions import checked_axis
+from tosa_xdsl.dialects.tosa.ops.tensor import ArgMaxOp, FFT2DOp, RFFT2DOp
+
+# ------------------------------------------------------------------ 2.3.1 ARGMAX
+
+
+def lower_argmax(op: ArgMaxOp) -> None:
+    x = op.input
+    shape = lb.shape_of(x)
+    axis = checked_axis(op, prop(op, "axis"), len(shape), PASS)
+    elem = lb.element_type(x)
+    fp = is_float(elem)
+    ignore = prop(op, "nan_mode", "PROPAGATE") == "IGNORE"
+    if fp:
+        init = float("nan") if ignore else float_extreme(elem, True)
+    else:
+        init = -(1 << (elem.width.data - 1))
+
+    def body(b: Builder, args):
+        v, idx_acc, max_acc = args
+        if fp:
+            if ignore:
+                # NaN compares below every number: take v if it is a number and beats the
+                # running max (or the max is still the initial NaN)
+                beats = b.insert(arith.CmpfOp(v, max_acc, "ugt")).result
+                is_num = b.insert(arith.CmpfOp(v, v, "ord")).result
+                take = b.insert(arith.AndIOp(beats, is_num)).result
+            else:
+                # NaN compares above every number; the first NaN wins, later NaNs tie
+                beats = b.insert(arith.CmpfOp(v, max_acc, "ogt")).result
+                v_nan = b.insert(arith.CmpfOp(v, v, "uno")).result
+                max_num = b.insert(arith.CmpfOp(max_acc, max_acc, "ord")).result
+                first_nan = b.insert(arith.AndIOp(v_nan, max_num)).result
+                take = b.insert(arith.OrIOp(beats, first_nan)).result
+        else:
+            # strictly greater: ties keep the first index
+            take = b.insert(arith.CmpiOp(v, max_acc, "sgt")).result
+        i = b.insert(arith.IndexCastOp(index(b, axis), i32)).result
+        new_idx = b.insert(arith.SelectOp(take, i, idx_acc)).result
+        new_max = b.insert(arith.SelectOp(take, v, max_acc)).result
+        return [new_idx, new_max]
+
+    ops, (res, _) = reduce_along(x, axis, [i32, elem], [0, init], body)
+    Rewriter.replace_op(op, ops, [res])
+
+
+# ------------------------------------------------------------------ 2.3.6 FFT2D / 2.3.9 RFFT2D
+
+
+def _fft(op: Operation, real_in: SSAValue, imag_in: SSAValue | None, inverse: bool) -> None:
+    n, h, w = lb.shape_of(real_in)
+    out_shape = lb.shape_of(op.results[0])
+    elem = lb.element_type(real_in)
+    if not isinstance(elem, Float32Type | Float16Type | BFloat16Type):
+        raise fail(op, f"element type {elem} is not a float type")
+    sign = -1.0 if inverse else 1.0
+
+    def body(b: Builder, args):
+        # loops (n, oy, ox, iy, ix). The spec's angle a = sign * 2 pi ((iy*oy mod H)/H +
+        # (ix*ox mod W)/W) = sign * 2 pi p / (H*W), with the integer phase
+        # p = ((iy*oy mod H) * W + (ix*ox mod W) * H) mod (H*W). cos/sin are taken in f64 and
+        # rounded to the element type; at quarter turns (4p a multiple of H*W) they are the
+        # exact 0/+-1, so the terms the spec's RFFT2D skips are exactly zero here too.
+        oy, ox, iy, ix = (index(b, d) for d in (1, 2, 3, 4))
+        total = h * w
+
+        def bin_(cls, x, y):
+            return b.insert(cls(x, y)).result
+
+        def part(i, o, size, other):
+            r = bin_(arith.RemUIOp, bin_(arith.MuliOp, i, o), cidx(b, size))
+            return bin_(arith.MuliOp, r, cidx(b, other))
+
+        p = bin_(arith.RemUIOp, bin_(arith.AddiOp, part(iy, oy, h, w), part(ix, ox, w, h)), cidx(b, total))
+        p64 = b.insert(arith.IndexCastOp(p, i64)).result
+        pf = b.insert(arith.SIToFPOp(p64, f64)).result
+        a = bin_(arith.MulfOp, pf, nir.const(b, sign * 2 * pymath.pi / total, f64))
+        cos = b.insert(math.CosOp(a)).result
+        sin = b.insert(math.SinOp(a)).result
+        p4 = bin_(arith.MuliOp, p, cidx(b, 4))
+        exact = b.insert(arith.CmpiOp(bin_(arith.RemUIOp, p4, cidx(b, total)), cidx(b, 0), "eq")).result
+        quad = bin_(arith.DivUIOp, p4, cidx(b, total))
+
+        def pick(q_pos: int, q_neg: int, scale: float):
+            # +scale at quarter q_pos, -scale at q_neg, 0 at the other two
+            pos = b.insert(arith.CmpiOp(quad, cidx(b, q_pos), "eq")).result
+            neg = b.insert(arith.CmpiOp(quad, cidx(b, q_neg), "eq")).result
+            v = b.insert(arith.SelectOp(neg, nir.const(b, -scale, f64), nir.const(b, 0.0, f64))).result
+            return b.insert(arith.SelectOp(pos, nir.const(b, scale, f64), v)).result
+
+        cos = b.insert(arith.SelectOp(exact, pick(0, 2, 1.0), cos)).result
+        sin = b.insert(arith.SelectOp(exact, pick(1, 3, sign), sin)).result
+        cos = b.insert(arith.TruncFOp(cos, elem)).result
+        sin = b.insert(arith.TruncFOp(sin, elem)).result
+        if imag_in is not None:
+            vr, vi, acc_r, acc_i = args
+        else:
+            vr, acc_r, acc_i = args
+            vi = None
+        # sum_real += vr cos(a) + vi sin(a); sum_imag += -vr sin(a) + vi cos(a)
+        re = b.insert(arith.MulfOp(vr, cos)).result
+        im = b.insert(arith.NegfOp(b.insert(arith.MulfOp(vr, sin)).result)).result
+        if vi is not None:
+            re = b.insert(arith.AddfOp(re, b.insert(arith.MulfOp(vi, sin)).result)).result
+            im = b.insert(arith.AddfOp(im, b.insert(arith.MulfOp(vi, cos)).result)).result
+        return [b.insert(arith.AddfOp(acc_r, re)).result, b.insert(arith.AddfOp(acc_i, im)).result]
+
+    ops: list[Operation] = []
+    outs = []
+    for _ in range(2):
+        e = lb.empty(out_shape, elem)
+        z = lb.constant(0.0, elem)
+        f = lb.fill(z.result, e.tensor)
+        ops += [e, z, f]
+        outs.append(f.res[0])
+    ins = [real_in] + ([imag_in] if imag_in is not None else [])
+    in_map = lb.map_of(5, [0, 3, 4])
+    out_map = lb.map_of(5, [0, 1, 2])
+    gen = lb.generic(ins, outs, [in_map] * len(ins) + [out_map, out_map], lb.iterators("pppr" + "r"), body)
+    ops.append(gen)
+    Rewriter.replace_op(op, ops, list(gen.res))
+
+
+def lower_fft2d(op: FFT2DOp) -> None:
+    _fft(op, op.input_real, op.input_imag, bool(prop(op, "inverse", False)))
+
+
+def lower_rfft2d(op: RFFT2DOp) -> None:
+    _fft(op, op.input_real, None, False)
+
+
+LOWERINGS: dict[type[Operation], Callable[[Operation], None]] = {
+    ArgMaxOp: lower_argmax,
+    FFT2DOp: lower_fft2d,
+    RFFT2DOp: lower_rfft2d,
+}

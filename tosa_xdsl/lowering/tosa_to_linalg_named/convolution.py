@@ -1,0 +1,272 @@
+"""`tosa-to-linalg-named` for the spec 2.3 convolutions:
+
+  conv2d            [tensor.pad (input_zp)] + bias broadcast into an acc_type init
+                    (linalg.generic, arith.extsi/extf) + linalg.conv_2d_nhwc_fhwc(_q)
+                    (option prefer-conv2d-kernel-layout-hwcf: linalg.transpose of the weights to
+                    HWCF + linalg.conv_2d_nhwc_hwcf(_q)) [+ acc -> output conversion]
+  conv3d            as conv2d, weights transposed to DHWCF + linalg.conv_3d_ndhwc_dhwcf(_q)
+  depthwise_conv2d  [tensor.pad] + linalg.fill 0 + linalg.depthwise_conv_2d_nhwc_hwcm(_q)
+                    [+ conversion] + tensor.collapse_shape + bias add (linalg.generic)
+  transpose_conv2d  one linalg.generic (loops n, oy, ox, oc, ky, kx, ic) reading the input with
+                    tensor.extract; taps that fall between input rows/columns leave the
+                    accumulator untouched (upstream decomposes the op first instead)
+
+The _q variants are chosen when a zero point is non-zero.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from xdsl.builder import Builder
+from xdsl.dialects import arith, tensor
+from xdsl.dialects.builtin import ArrayAttr, IntegerAttr, TensorType, i64
+from xdsl.dialects.linalg.abstract_ops import NamedOperation
+from xdsl.dialects.linalg.ops import Conv2DNhwc_FhwcOp, Conv2DNhwc_HwcfOp, IndexOp
+from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.ir.affine import AffineConstantExpr
+from xdsl.irdl import IRDLOperation
+from xdsl.rewriter import Rewriter
+
+from tosa_xdsl.dialects import linalg_ext as named
+from tosa_xdsl.lowering.linalg_build import (
+    constant,
+    element_type,
+    empty,
+    generic,
+    identity,
+    iterators,
+    map_of,
+    parallel,
+    shape_of,
+)
+from tosa_xdsl.lowering.tosa_to_linalg_named.common import (
+    acc_type,
+    fail,
+    filled,
+    i64_tensor,
+    index_constants,
+    int_array,
+    is_float,
+    padded,
+    static_cast,
+    transposed,
+    zero_point,
+    zp_operand,
+)
+from tosa_xdsl.dialects.tosa.ops.tensor import Conv2DOp, Conv3DOp, DepthwiseConv2DOp, TransposeConv2DOp
+
+
+def _convert_tensor(v: SSAValue, to: Attribute, new_ops: list[Operation]) -> SSAValue:
+    """An elementwise linalg.generic converting `v` to element type `to` (upstream: tosa.cast,
+    which tosa-to-linalg then turns into the same generic)."""
+    if element_type(v) == to:
+        return v
+    shape = shape_of(v)
+    init = empty(shape, to)
+    gen = generic([v], [init.tensor], [identity(len(shape))] * 2, parallel(len(shape)),
+                  lambda b, args: [static_cast(b, args[0], to)])
+    new_ops += [init, gen]
+    return gen.res[0]
+
+
+def _bias_init(bias: SSAValue, out_shape: Sequence[int], acc_t: Attribute, new_ops: list[Operation]) -> SSAValue:
+    """bias [BC] (BC = OC or 1) broadcast along the last dim of an acc_t tensor (converted)."""
+    rank = len(out_shape)
+    init = empty(out_shape, acc_t)
+    bmap = map_of(rank, [AffineConstantExpr(0) if shape_of(bias)[0] == 1 and out_shape[-1] != 1 else rank - 1])
+    gen = generic([bias], [init.tensor], [bmap, identity(rank)], parallel(rank),
+                  lambda b, args: [static_cast(b, args[0], acc_t)])
+    new_ops += [init, gen]
+    return gen.res[0]
+
+
+@dataclass(frozen=True)
+class _ConvParts:
+    x: SSAValue
+    izp: int | float
+    wzp: int | float
+    acc_t: Attribute
+    out_t: Attribute
+
+    @property
+    def quantized(self) -> bool:
+        return self.izp != 0 or self.wzp != 0
+
+
+def _conv_common(op, nd: int, new_ops: list[Operation]) -> _ConvParts:
+    izp = zero_point(op, op.input_zp, "input_zp")
+    wzp = zero_point(op, op.weight_zp, "weight_zp")
+    pad = int_array(op, "pad")
+    if len(pad) != 2 * nd or min(pad) < 0:
+        raise fail(op, f"pad {pad} must be {2 * nd} non-negative values")
+    # padded positions hold input_zp: (input_zp - input_zp) * w = 0 adds nothing, as the spec
+    # skips them
+    x = padded(op.input, [0, *pad[0::2], 0], [0, *pad[1::2], 0], izp, new_ops)
+    return _ConvParts(x, izp, wzp, acc_type(op), element_type(op.output))
+
+
+def _conv_named(cls_plain, cls_q, parts: _ConvParts, w: SSAValue, init: SSAValue, stride, dilation,
+                new_ops: list[Operation]) -> SSAValue:
+    ins = [parts.x, w]
+    cls = cls_plain
+    if parts.quantized:
+        ins += [zp_operand(int(parts.izp), new_ops), zp_operand(int(parts.wzp), new_ops)]
+        cls = cls_q
+    conv = _build_named(cls, ins, init, {"strides": i64_tensor(stride), "dilations": i64_tensor(dilation)},
+                        parts.quantized)
+    new_ops.append(conv)
+    return conv.res[0]
+
+
+def _build_named(cls, ins: Sequence[SSAValue], init: SSAValue, properties: dict[str, Attribute],
+                 quantized: bool):
+    """A conv named op with OpDSL's hidden region built for mixed element types: xDSL's own
+    conv_2d_nhwc_fhwc/hwcf builder only handles integer widening (f16 -> f32 asserts)."""
+    region = named._mac_region(NamedOperation.body_arg_types((*ins, init)), quantized)
+    op = cls.__new__(cls)
+    IRDLOperation.__init__(op, operands=[list(ins), [init]], result_types=[[init.type]],
+                           properties=properties, regions=[region])
+    return op
+
+
+def lower_conv2d(op: Conv2DOp, hwcf: bool = False) -> None:
+    """Spec 2.3.3. The bias seeds the accumulator (upstream's form): for integers the sum is
+    the spec's exactly (two's complement, the REQUIREs keep every partial sum in acc_t); for
+    floats the bias is added first in acc_t instead of last in out_t, within the dot-product
+    rule (1.10.3, which counts the bias as one more term)."""
+    new_ops: list[Operation] = []
+    parts = _conv_common(op, 2, new_ops)
+    out_shape = shape_of(op.output)
+    init = _bias_init(op.bias, out_shape, parts.acc_t, new_ops)
+    w: SSAValue = op.weight
+    if hwcf:
+        w = transposed(w, [1, 2, 3, 0], new_ops)
+        classes = (Conv2DNhwc_HwcfOp, named.Conv2DNhwcHwcfQOp)
+    else:
+        classes = (Conv2DNhwc_FhwcOp, named.Conv2DNhwcFhwcQOp)
+    acc = _conv_named(*classes, parts, w, init, int_array(op, "stride"), int_array(op, "dilation"), new_ops)
+    out = _convert_tensor(acc, parts.out_t, new_ops)
+    Rewriter.replace_op(op, new_ops, [out])
+
+
+def lower_conv3d(op: Conv3DOp) -> None:
+    """Spec 2.3.4, as conv2d; linalg has only the DHWCF weight layout, hence the transpose."""
+    new_ops: list[Operation] = []
+    parts = _conv_common(op, 3, new_ops)
+    init = _bias_init(op.bias, shape_of(op.output), parts.acc_t, new_ops)
+    w = transposed(op.weight, [1, 2, 3, 4, 0], new_ops)  # OC,KD,KH,KW,IC -> KD,KH,KW,IC,OC
+    acc = _conv_named(named.Conv3DNdhwcDhwcfOp, named.Conv3DNdhwcDhwcfQOp, parts, w, init,
+                      int_array(op, "stride"), int_array(op, "dilation"), new_ops)
+    out = _convert_tensor(acc, parts.out_t, new_ops)
+    Rewriter.replace_op(op, new_ops, [out])
+
+
+def lower_depthwise_conv2d(op: DepthwiseConv2DOp) -> None:
+    """Spec 2.3.5 order: acc from 0, static_cast<out_t>(acc), then apply_add_s(out, bias)."""
+    new_ops: list[Operation] = []
+    parts = _conv_common(op, 2, new_ops)
+    n, oh, ow, ocm = shape_of(op.output)
+    kh, kw, c, m = shape_of(op.weight)
+    if c * m != ocm:
+        raise fail(op, f"output channels {ocm} != C * M = {c * m}")
+    acc_init = filled([n, oh, ow, c, m], parts.acc_t, 0, new_ops)
+    acc = _conv_named(named.DepthwiseConv2DNhwcHwcmOp, named.DepthwiseConv2DNhwcHwcmQOp, parts,
+                      op.weight, acc_init, int_array(op, "stride"), int_array(op, "dilation"), new_ops)
+    acc = _convert_tensor(acc, parts.out_t, new_ops)
+    collapse = tensor.CollapseShapeOp(
+        operands=[acc], result_types=[TensorType(parts.out_t, [n, oh, ow, ocm])],
+        properties={"reassociation": _reassoc([[0], [1], [2], [3, 4]])})
+    new_ops.append(collapse)
+    bias = op.bias
+    out_init = empty([n, oh, ow, ocm], parts.out_t)
+    bmap = map_of(4, [AffineConstantExpr(0) if shape_of(bias)[0] == 1 and ocm != 1 else 3])
+    add = arith.AddfOp if is_float(parts.out_t) else arith.AddiOp
+    gen = generic([collapse.result, bias], [out_init.tensor], [identity(4), bmap, identity(4)], parallel(4),
+                  lambda b, args: [b.insert(add(args[0], args[1])).result])
+    new_ops += [out_init, gen]
+    Rewriter.replace_op(op, new_ops, [gen.res[0]])
+
+
+def _reassoc(groups: Sequence[Sequence[int]]) -> ArrayAttr:
+    return ArrayAttr([ArrayAttr([IntegerAttr(i, i64) for i in g]) for g in groups])
+
+
+def lower_transpose_conv2d(op: TransposeConv2DOp) -> None:
+    """Spec 2.3.10 directly: out[n, oy, ox, oc] = bias + sum over (ky, kx, ic) of
+    (x[n, iy, ix, ic] - input_zp) * (w[oc, ky, kx, ic] - weight_zp) where
+    oy = iy * stride_y + out_pad_top + ky (same for x). Each output reads the input at
+    iy = (oy - out_pad_top - ky) / stride_y, valid when that is an exact in-range quotient;
+    invalid taps yield the accumulator unchanged (select), so no 0 * Inf = NaN appears that
+    the spec would not produce, and integer results are exact."""
+    new_ops: list[Operation] = []
+    izp = zero_point(op, op.input_zp, "input_zp")
+    wzp = zero_point(op, op.weight_zp, "weight_zp")
+    acc_t, out_t = acc_type(op), element_type(op.output)
+    out_pad = int_array(op, "out_pad")
+    stride = int_array(op, "stride")
+    if len(out_pad) != 4 or len(stride) != 2 or min(stride) < 1:
+        raise fail(op, f"out_pad {out_pad} / stride {stride} are malformed")
+    n, ih, iw, ic = shape_of(op.input)
+    oc, kh, kw, _ = shape_of(op.weight)
+    out_shape = shape_of(op.output)
+    x = op.input
+    in_t = element_type(op.input)
+    init = _bias_init(op.bias, out_shape, acc_t, new_ops)
+    is_f = is_float(acc_t)
+
+    def body(b: Builder, args: Sequence[SSAValue]) -> list[SSAValue]:
+        w, acc = args
+        c = index_constants(b)
+
+        d = [b.insert(IndexOp(k)).result for k in range(7)]  # n, oy, ox, oc, ky, kx, ic
+        valid: SSAValue | None = None
+        coords: list[SSAValue] = []
+        for o, k, pad_before, s, size in ((d[1], d[4], out_pad[0], stride[0], ih),
+                                          (d[2], d[5], out_pad[2], stride[1], iw)):
+            t = b.insert(arith.SubiOp(o, k)).result
+            if pad_before:
+                t = b.insert(arith.SubiOp(t, c(pad_before))).result
+            conds = [b.insert(arith.CmpiOp(t, c(0), "sge")).result]
+            q = t
+            if s != 1:
+                r = b.insert(arith.RemSIOp(t, c(s))).result
+                conds.append(b.insert(arith.CmpiOp(r, c(0), "eq")).result)
+                q = b.insert(arith.DivSIOp(t, c(s))).result
+            conds.append(b.insert(arith.CmpiOp(q, c(size), "slt")).result)
+            # clamp so the read is in bounds even when the tap is invalid
+            q = b.insert(arith.MaxSIOp(q, c(0))).result
+            q = b.insert(arith.MinSIOp(q, c(size - 1))).result
+            coords.append(q)
+            for cond in conds:
+                valid = cond if valid is None else b.insert(arith.AndIOp(valid, cond)).result
+        xv = b.insert(tensor.ExtractOp(x, [d[0], coords[0], coords[1], d[6]], in_t)).result
+        xa = static_cast(b, xv, acc_t)
+        wa = static_cast(b, w, acc_t)
+        sub, mul, add = ((arith.SubfOp, arith.MulfOp, arith.AddfOp) if is_f
+                         else (arith.SubiOp, arith.MuliOp, arith.AddiOp))
+        if izp:
+            xa = b.insert(sub(xa, b.insert(constant(izp, acc_t)).result)).result
+        if wzp:
+            wa = b.insert(sub(wa, b.insert(constant(wzp, acc_t)).result)).result
+        s = b.insert(add(acc, b.insert(mul(xa, wa)).result)).result
+        assert valid is not None
+        return [b.insert(arith.SelectOp(valid, s, acc)).result]
+
+    wmap = map_of(7, [3, 4, 5, 6])
+    omap = map_of(7, [0, 1, 2, 3])
+    gen = generic([op.weight], [init], [wmap, omap], iterators("pppprrr"), body)
+    new_ops.append(gen)
+    out = _convert_tensor(gen.res[0], out_t, new_ops)
+    Rewriter.replace_op(op, new_ops, [out])
+
+
+# CONV2D's entry is the default (FHWC) kernel layout: the pass replaces it when its option
+# prefer-conv2d-kernel-layout-hwcf is set.
+LOWERINGS: dict[type[Operation], Callable[[Operation], None]] = {
+    Conv2DOp: lower_conv2d,
+    Conv3DOp: lower_conv3d,
+    DepthwiseConv2DOp: lower_depthwise_conv2d,
+    TransposeConv2DOp: lower_transpose_conv2d,
+}

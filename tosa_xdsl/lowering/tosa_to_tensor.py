@@ -1,0 +1,236 @@
+"""`tosa-to-tensor`: tosa.concat/pad/reshape/slice -> the tensor dialect (upstream's pass).
+
+  concat  -> tensor.empty + one tensor.insert_slice per input
+  pad     -> tensor.pad (static low/high from the tosa.const_shape `padding`) whose region
+             yields `tensor.extract %pad_const[0...]` (extracted before the pad)
+  reshape -> tensor.collapse_shape / tensor.expand_shape (or a collapse to 1-D followed by an
+             expand when no single reassociation exists); an identity reshape is dropped
+  slice   -> tensor.extract_slice (static offsets/sizes from the tosa.const_shape operands)
+
+Static shapes are required, and every `!tosa.shape` operand must come from a tosa.const_shape;
+otherwise the pass stops with a located diagnostic naming the op. tosa.const_shape ops that
+this pass leaves without uses are erased.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import partial
+from typing import ClassVar
+
+from xdsl.context import Context
+from xdsl.dialects import arith, tensor
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    DenseIntOrFPElementsAttr,
+    IndexType,
+    IntegerAttr,
+    ModuleOp,
+    TensorType,
+    i64,
+)
+from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.rewriter import Rewriter
+
+from tosa_xdsl.lowering import preconditions
+from tosa_xdsl.lowering.preconditions import cannot_lower, checked_axis
+from tosa_xdsl.dialects.tosa.ops.data_layout import ConcatOp, PadOp, ReshapeOp, SliceOp
+from tosa_xdsl.dialects.tosa.ops.shape import ConstShapeOp
+
+PASS = "tosa-to-tensor"
+
+
+fail = partial(cannot_lower, PASS)  # fail(op, reason) -> LocatedError "<PASS>: cannot lower '<op>': <reason>"
+
+
+static_shape = partial(preconditions.static_shape, pass_name=PASS)  # (op, value, what) -> shape
+
+
+def const_shape_values(op: Operation, value: SSAValue, what: str) -> list[int]:
+    owner = value.owner
+    if not isinstance(owner, ConstShapeOp):
+        raise fail(op, f"{what} must be a tosa.const_shape value")
+    return owner.shape_values()
+
+
+def index_zeros(n: int) -> tuple[list[Operation], list[SSAValue]]:
+    if n == 0:
+        return [], []
+    c = arith.ConstantOp(IntegerAttr(0, IndexType()))
+    return [c], [c.result] * n
+
+
+def _reassoc_attr(groups: Sequence[Sequence[int]]) -> ArrayAttr:
+    return ArrayAttr([ArrayAttr([IntegerAttr(i, i64) for i in g]) for g in groups])
+
+
+def _groups(big: Sequence[int], small: Sequence[int]) -> list[list[int]] | None:
+    """Contiguous groups of `big`'s dims whose products are `small`'s dims, or None."""
+    groups: list[list[int]] = []
+    i = 0
+    for d in small:
+        g: list[int] = []
+        p = 1
+        while i < len(big):
+            g.append(i)
+            p *= big[i]
+            i += 1
+            if p == d:
+                break
+        if p != d or not g:
+            return None
+        groups.append(g)
+    rest = list(range(i, len(big)))
+    if rest:
+        if any(big[k] != 1 for k in rest):
+            return None
+        if not groups:
+            return [] if len(small) == 0 else None
+        groups[-1].extend(rest)
+    return groups
+
+
+def _collapse(src: SSAValue, groups, out_shape, elem) -> tensor.CollapseShapeOp:
+    return tensor.CollapseShapeOp(
+        operands=[src],
+        result_types=[TensorType(elem, list(out_shape))],
+        properties={"reassociation": _reassoc_attr(groups)},
+    )
+
+
+def _expand(src: SSAValue, groups, out_shape, elem) -> tensor.ExpandShapeOp:
+    return tensor.ExpandShapeOp(src, [], _reassoc_attr(groups), list(out_shape), TensorType(elem, list(out_shape)))
+
+
+def lower_concat(op: ConcatOp) -> None:
+    out_shape = static_shape(op, op.output, "the result")
+    rank = len(out_shape)
+    axis = checked_axis(op, op.properties["axis"].value.data, rank, PASS)
+    empty = tensor.EmptyOp([], op.output.type)
+    new_ops: list[Operation] = [empty]
+    acc: SSAValue = empty.tensor
+    offset = 0
+    for i, operand in enumerate(op.input1):
+        shape = static_shape(op, operand, f"input1[{i}]")
+        offsets = [0] * rank
+        offsets[axis] = offset
+        ins = tensor.InsertSliceOp.from_static_parameters(operand, acc, offsets, list(shape), [1] * rank)
+        new_ops.append(ins)
+        acc = ins.result
+        offset += shape[axis]
+    if offset != out_shape[axis]:
+        raise fail(op, f"inputs add up to {offset} along axis {axis}, result has {out_shape[axis]}")
+    Rewriter.replace_op(op, new_ops, [acc])
+
+
+def lower_pad(op: PadOp) -> None:
+    in_shape = static_shape(op, op.input1, "input1")
+    out_shape = static_shape(op, op.output, "the result")
+    pc_shape = static_shape(op, op.pad_const, "pad_const")
+    padding = const_shape_values(op, op.padding, "padding")
+    rank = len(in_shape)
+    if len(padding) != 2 * rank:
+        raise fail(op, f"padding has {len(padding)} values, expected {2 * rank}")
+    low, high = padding[0::2], padding[1::2]
+    if any(p < 0 for p in padding):
+        raise fail(op, f"negative padding {padding} is not supported")
+    if tuple(s + lo + hi for s, lo, hi in zip(in_shape, low, high)) != out_shape:
+        raise fail(op, f"padding {padding} of {in_shape} does not give the result shape {out_shape}")
+    elem = op.output.type.element_type
+    zero_ops, zeros = index_zeros(len(pc_shape))
+    value = tensor.ExtractOp(op.pad_const, zeros, elem)
+    block = Block(arg_types=[IndexType()] * rank)
+    block.add_op(tensor.YieldOp(value.result))
+    pad = tensor.PadOp(op.input1, [], [], Region(block), low, high, op.output.type)
+    Rewriter.replace_op(op, [*zero_ops, value, pad], [pad.result])
+
+
+def lower_reshape(op: ReshapeOp) -> None:
+    in_shape = static_shape(op, op.input1, "input1")
+    out_shape = static_shape(op, op.output, "the result")
+    shape = const_shape_values(op, op.shape, "shape")
+    if tuple(shape) != out_shape:
+        raise fail(op, f"shape {shape} does not match the result shape {list(out_shape)}")
+    elem = op.output.type.element_type
+    src: SSAValue = op.input1
+    if in_shape == out_shape:
+        Rewriter.replace_op(op, [], [src])
+        return
+    if not in_shape:
+        # rank 0 -> rank N: MLIR takes an empty reassociation here, xDSL's verifier does not;
+        # tensor.reshape with a constant shape is the same operation for both.
+        shape_t = TensorType(IndexType(), [len(out_shape)])
+        c = arith.ConstantOp(DenseIntOrFPElementsAttr.from_list(shape_t, list(out_shape)))
+        r = tensor.ReshapeOp(src, c.result, op.output.type)
+        Rewriter.replace_op(op, [c, r], [r.result])
+        return
+    if len(out_shape) < len(in_shape) and (g := _groups(in_shape, out_shape)) is not None:
+        new = _collapse(src, g, out_shape, elem)
+        Rewriter.replace_op(op, [new], [new.result])
+        return
+    if len(out_shape) > len(in_shape) and (g := _groups(out_shape, in_shape)) is not None:
+        new = _expand(src, g, out_shape, elem)
+        Rewriter.replace_op(op, [new], [new.result])
+        return
+    # general case: through a 1-D tensor
+    n = 1
+    for d in in_shape:
+        n *= d
+    new_ops: list[Operation] = []
+    if len(in_shape) != 1:
+        c = _collapse(src, [list(range(len(in_shape)))] if in_shape else [], [n], elem)
+        new_ops.append(c)
+        src = c.result
+    if len(out_shape) != 1:
+        e = _expand(src, [list(range(len(out_shape)))] if out_shape else [], out_shape, elem)
+        new_ops.append(e)
+        src = e.result
+    Rewriter.replace_op(op, new_ops, [src])
+
+
+def lower_slice(op: SliceOp) -> None:
+    in_shape = static_shape(op, op.input1, "input1")
+    out_shape = static_shape(op, op.output, "the result")
+    start = const_shape_values(op, op.start, "start")
+    size = const_shape_values(op, op.size, "size")
+    rank = len(in_shape)
+    if len(start) != rank or len(size) != rank:
+        raise fail(op, f"start {start} / size {size} must have {rank} values")
+    size = [in_shape[i] - start[i] if s == -1 else s for i, s in enumerate(size)]
+    for i in range(rank):
+        if start[i] < 0 or size[i] < 0 or start[i] + size[i] > in_shape[i]:
+            raise fail(op, f"slice start {start} size {size} is out of bounds of {list(in_shape)}")
+    if tuple(size) != out_shape:
+        raise fail(op, f"size {size} does not match the result shape {list(out_shape)}")
+    new = tensor.ExtractSliceOp(op.input1, start, size, [1] * rank, op.output.type)
+    Rewriter.replace_op(op, [new], [new.result])
+
+
+LOWERINGS = {ConcatOp: lower_concat, PadOp: lower_pad, ReshapeOp: lower_reshape, SliceOp: lower_slice}
+
+
+def erase_dead_const_shapes(candidates: Sequence[Operation]) -> None:
+    for c in candidates:
+        if isinstance(c, ConstShapeOp) and c.parent is not None and not c.output.uses:
+            Rewriter.erase_op(c)
+
+
+@dataclass(frozen=True)
+class TosaToTensorPass(ModulePass):
+    """tosa.concat/pad/reshape/slice -> tensor.empty/insert_slice/pad/collapse_shape/
+    expand_shape/extract_slice."""
+
+    name: ClassVar[str] = "tosa-to-tensor"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        todo = [o for o in op.walk() if type(o) in LOWERINGS]
+        shapes: list[Operation] = []
+        for o in todo:
+            shapes.extend(v.owner for v in o.operands if isinstance(v.owner, ConstShapeOp))
+            LOWERINGS[type(o)](o)
+        erase_dead_const_shapes(list(dict.fromkeys(shapes)))
+
+
+__all__ = ["TosaToTensorPass"]

@@ -1,0 +1,235 @@
+"""tosa-opt: parse, verify, transform and print TOSA (and any xDSL dialect) like mlir-opt.
+
+    tosa-opt [FILE|-] [-p PIPELINE] [-o OUT] [--split-input-file] [--verify-diagnostics]
+             [--print-op-generic] [--allow-unregistered-dialect] [--tosa-syntax=keyword|attr-dict]
+             [--print-between-passes] [--disable-verify] [--print-debuginfo] ...
+
+A lean driver rather than xDSL's xDSLOptMain: that one registers xDSL's `tosa`, stops at
+the first error, prints errors without locations and ignores `expected-*` comments.
+Parsing (with op locations), verification, passes and printing are tosa_xdsl.driver's, shared
+with tosa-run; this module adds the command line, `--split-input-file` and
+`--verify-diagnostics` (mlir-opt's rules, tosa_xdsl.diagnostics).
+
+Exit codes: 0 success; 1 any error diagnostic (or an expectation mismatch); 2 bad command
+line (unknown flag or pass, bad pass option, unreadable input, unwritable output).
+Nothing in the input may produce a Python traceback: unexpected exceptions become located
+`error:` diagnostics.
+
+Start-up matters (lit runs this hundreds of times): xDSL is imported only after the
+command line is checked, dialects are registered lazily and passes are imported only when
+named in the pipeline.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import TYPE_CHECKING, NoReturn, TextIO
+
+if TYPE_CHECKING:
+    from xdsl.context import Context
+    from xdsl.passes import ModulePass
+
+    from tosa_xdsl.diagnostics import Diagnostic, SourceFile, Verifier
+
+SPLIT_MARKER = "// -----"
+PROG = "tosa-opt"
+
+
+class CommandLineError(Exception):
+    """Bad command line: reported on one line, exit code 2."""
+
+
+# ----------------------------------------------------------------------------- arguments
+
+
+class _ArgumentParser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:  # argparse would print the whole usage
+        raise CommandLineError(message)
+
+
+def _build_arg_parser() -> argparse.ArgumentParser:
+    p = _ArgumentParser(prog=PROG, description="TOSA (and xDSL) modular optimizer driver")
+    p.add_argument("input_file", nargs="?", default="-", help="input file, '-' for stdin")
+    p.add_argument("-o", "--output-file", default="-", help="output file, '-' for stdout")
+    p.add_argument("-p", "--passes", default="", help="comma-separated pass pipeline (xDSL syntax)")
+    p.add_argument("--split-input-file", action="store_true", help=f"split input at '{SPLIT_MARKER}'")
+    p.add_argument("--verify-diagnostics", action="store_true", help="check // expected-* comments")
+    p.add_argument("--print-op-generic", "--mlir-print-op-generic", action="store_true")
+    p.add_argument("--print-debuginfo", "--mlir-print-debuginfo", action="store_true")
+    p.add_argument("--print-no-properties", action="store_true", help="print properties as attributes")
+    p.add_argument("--allow-unregistered-dialect", action="store_true")
+    p.add_argument("--tosa-syntax", choices=("keyword", "attr-dict"), default="keyword",
+                   help="custom syntax of tosa ops: keyword (current MLIR) or attr-dict (older MLIR)")
+    p.add_argument("--print-between-passes", action="store_true")
+    p.add_argument("--disable-verify", action="store_true", help="do not verify ops")
+    p.add_argument("--no-implicit-module", action="store_true")
+    p.add_argument("--list-passes", action="store_true", help="print the available passes and exit")
+    return p
+
+
+def _normalise_argv(argv: list[str], parser: argparse.ArgumentParser) -> list[str]:
+    """Accept mlir-opt's single-dash long options (`-split-input-file`)."""
+    long_opts = {s for a in parser._actions for s in a.option_strings if s.startswith("--")}  # pyright: ignore[reportPrivateUsage]
+    out: list[str] = []
+    for arg in argv:
+        if arg.startswith("-") and not arg.startswith("--") and len(arg) > 2:
+            if "--" + arg[1:].split("=", 1)[0] in long_opts:
+                arg = "-" + arg
+        out.append(arg)
+    return out
+
+
+# ------------------------------------------------------------------------------ running
+
+
+class OptRun:
+    """One tosa-opt invocation: the input split into chunks (--split-input-file), each parsed,
+    verified, transformed and printed by the shared driver; --verify-diagnostics checks the
+    diagnostics against the chunk's `// expected-*` comments instead of printing them."""
+
+    def __init__(self, args: argparse.Namespace, passes: list[ModulePass], ctx: Context):
+        from tosa_xdsl.driver import Driver, DriverOptions
+
+        self.args = args
+        self.passes = passes
+        self.name = "<stdin>" if args.input_file == "-" else args.input_file
+        self.verifier: Verifier | None = None
+        self.failed = False
+        options = DriverOptions(
+            verify=not args.disable_verify, implicit_module=not args.no_implicit_module,
+            print_between_passes=args.print_between_passes, tosa_syntax=args.tosa_syntax,
+            print_op_generic=args.print_op_generic, print_debuginfo=args.print_debuginfo,
+            print_no_properties=args.print_no_properties)
+        self.driver = Driver(ctx, options, self._handle)
+        self.driver.print_op_on_diagnostic = not args.verify_diagnostics
+
+    def _handle(self, diag: Diagnostic) -> None:
+        from tosa_xdsl.diagnostics import Severity, print_diagnostic
+
+        if self.verifier is not None:
+            self.verifier.process(diag)
+            return
+        if diag.severity is Severity.ERROR:
+            self.failed = True
+        print_diagnostic(diag, sys.stderr, self.driver.sources)
+
+    def run_chunk(self, src: SourceFile, text: str, base: int) -> str | None:
+        """Parse, verify, transform and print one chunk; None if it failed."""
+        from tosa_xdsl.diagnostics import parse_expectations
+
+        driver = self.driver
+        line, col = src.line_col(base)
+        engine = driver.engine(src.name, line, col)
+        if self.verifier is not None:
+            self.verifier.start_chunk(parse_expectations(text, src.name, line - 1))
+        with engine.activate():
+            module = driver.parse(engine, src, text, base)
+            engine.flush()
+            if module is None:
+                return None
+            if driver.options.verify and not driver.verify(engine, module):
+                return None
+            if not driver.apply_passes(engine, module, self.passes):
+                return None
+            text_out = driver.print(engine, module)
+            engine.flush()
+            return text_out
+
+    def run(self, data: bytes, out: TextIO) -> int:
+        from tosa_xdsl.diagnostics import ExpectationError, SourceFile, Verifier, format_diagnostic
+
+        text = data.decode("utf-8", errors="replace")
+        src = SourceFile(self.name, text)
+        sources = self.driver.sources
+        sources[self.name] = src
+        if self.args.verify_diagnostics:
+            self.verifier = Verifier(self.name, sources, sys.stderr)
+        pieces = text.split(SPLIT_MARKER) if self.args.split_input_file else [text]
+        base = 0
+        for index, piece in enumerate(pieces):
+            if index:
+                out.write(SPLIT_MARKER + "\n")
+            try:
+                result = self.run_chunk(src, piece, base)
+            except ExpectationError as err:
+                sys.stderr.write(format_diagnostic("error", str(err), err.loc, sources))
+                self.failed = True
+                result = None
+            if result is not None:
+                out.write(result)
+            base += len(piece) + len(SPLIT_MARKER)
+        if self.verifier is not None:
+            return 0 if self.verifier.finish() and not self.failed else 1
+        return 1 if self.failed else 0
+
+
+# ------------------------------------------------------------------------------ helpers
+
+
+def _build_pipeline(spec: str) -> list[ModulePass]:
+    from tosa_xdsl.driver import PipelineError, build_pipeline
+
+    try:
+        return build_pipeline(spec)
+    except PipelineError as err:
+        raise CommandLineError(str(err)) from err
+
+
+def _read_input(path: str) -> bytes:
+    if path == "-":
+        return sys.stdin.buffer.read()
+    try:
+        with open(path, "rb") as f:
+            return f.read()
+    except OSError as err:
+        raise CommandLineError(f"cannot open input file '{path}': {err.strerror or err}") from err
+
+
+def _open_output(path: str) -> TextIO:
+    if path == "-":
+        return sys.stdout
+    try:
+        return open(path, "w", encoding="utf-8")
+    except OSError as err:
+        raise CommandLineError(f"cannot open output file '{path}': {err.strerror or err}") from err
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    out: TextIO | None = None
+    try:
+        arg_parser = _build_arg_parser()
+        args = arg_parser.parse_args(_normalise_argv(argv, arg_parser))
+        if args.list_passes:
+            from tosa_xdsl.pass_registry import all_passes
+
+            print("\n".join(sorted(all_passes())))
+            return 0
+        data = _read_input(args.input_file)
+        passes = _build_pipeline(args.passes)
+        out = _open_output(args.output_file)
+    except CommandLineError as err:
+        sys.stderr.write(f"{PROG}: error: {err}\n")
+        return 2
+
+    from tosa_xdsl.context import make_context
+    from tosa_xdsl.xdsl_patches import quiet_emit_error
+
+    try:
+        with quiet_emit_error():
+            ctx = make_context(allow_unregistered=args.allow_unregistered_dialect)
+            code = OptRun(args, passes, ctx).run(data, out)
+            out.flush()
+    except BrokenPipeError:
+        return 1
+    except KeyboardInterrupt:
+        return 130
+    finally:
+        if out is not sys.stdout:
+            out.close()
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(main())

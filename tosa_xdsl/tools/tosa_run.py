@@ -1,0 +1,396 @@
+"""tosa-run: parse, verify (and optionally transform) a TOSA module, then run it with the
+reference interpreter (tosa_xdsl.interpreter).
+
+    tosa-run FILE [-i IN.npy]... [-o OUT.npy]... [--entry NAME] [--level none|8k]
+             [--profile P,...] [--extension E,...] [-p PIPELINE] [--print]
+             [--allow-unpredictable] [--max-input-bytes N]
+
+Inputs are given in argument order (-i per argument), outputs written in result order (-o per
+result, fewer -o than results is allowed); --print prints every result.
+
+Exit codes: 0 success; 1 `FILE:LINE:COL: error: ...` for a parse, verify, validation,
+pass or run-time failure (ERROR_IF: `error: ERROR_IF(<cond>) in 'tosa.x'`, REQUIRE:
+`error: graph is unpredictable: REQUIRE(<cond>) failed in 'tosa.x'`); 2 bad usage or bad
+inputs (one line: missing/unreadable file, not an .npy, wrong number of inputs, wrong dtype
+or shape for an argument, input too large). With --allow-unpredictable a failed REQUIRE is
+a warning and the run computes on. Nothing given by the user may produce a traceback.
+
+Parsing, verification and passes are tosa_xdsl.driver's (shared with tosa-opt): the same
+located diagnostics.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import os
+import sys
+from typing import Any, NoReturn
+
+PROG = "tosa-run"
+DEFAULT_MAX_INPUT_BYTES = 1 << 30  # 1 GiB per input file
+
+
+class UsageError(Exception):
+    """Bad command line or bad inputs: one line, exit code 2."""
+
+
+class _ArgumentParser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(message)
+
+
+def _csv(text: str) -> list[str]:
+    return [s.strip() for s in text.split(",") if s.strip()]
+
+
+def _size(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a byte count: {text!r}") from None
+    if value <= 0:
+        raise argparse.ArgumentTypeError("must be positive")
+    return value
+
+
+def build_arg_parser() -> argparse.ArgumentParser:
+    p = _ArgumentParser(prog=PROG, description="Run a TOSA module with the reference interpreter")
+    p.add_argument("input_file", help="the .mlir module ('-' for stdin)")
+    p.add_argument("-i", "--input", action="append", default=[], metavar="IN.npy",
+                   help="an input (.npy), one per argument of the entry function, in order")
+    p.add_argument("-o", "--output", action="append", default=[], metavar="OUT.npy",
+                   help="where to write a result (.npy), in result order")
+    p.add_argument("--entry", default="main", help="the function to run (default: main)")
+    p.add_argument("--level", choices=("none", "8k"), default=None, help="TOSA level to validate against")
+    p.add_argument("--profile", type=_csv, default=None, help="profiles to validate against (pro_int,pro_fp)")
+    p.add_argument("--extension", type=_csv, default=None, help="extensions to validate against")
+    p.add_argument("-p", "--passes", default="", help="tosa-opt pass pipeline to apply before running")
+    p.add_argument("--print", action="store_true", dest="print_results", help="print the results")
+    p.add_argument("--backend", choices=("interp", "jit"), default="interp",
+                   help="interp: the reference interpreter (default); jit: lower with tosa-to-llvm "
+                        "and run natively (tosa_xdsl.jit)")
+    p.add_argument("--allow-unpredictable", action="store_true",
+                   help="a failed REQUIRE only warns, and the run computes on")
+    p.add_argument("--max-input-bytes", type=_size, default=DEFAULT_MAX_INPUT_BYTES,
+                   help=f"refuse input arrays larger than this (default {DEFAULT_MAX_INPUT_BYTES})")
+    return p
+
+
+# ---------------------------------------------------------------------------- inputs
+
+
+def read_npy(path: str, limit: int):
+    """Load one .npy safely: size checked from the header before any allocation, no pickles."""
+    import numpy as np
+
+    try:
+        size = os.path.getsize(path)
+        f = open(path, "rb")
+    except OSError as err:
+        raise UsageError(f"cannot read input '{path}': {err.strerror or err}") from None
+    with f:
+        try:
+            version = np.lib.format.read_magic(f)
+            if version == (1, 0):
+                shape, fortran, dtype = np.lib.format.read_array_header_1_0(f)
+            elif version in ((2, 0), (3, 0)):
+                shape, fortran, dtype = np.lib.format.read_array_header_2_0(f)
+            else:
+                raise ValueError(f"unsupported .npy version {version}")
+        except Exception as err:
+            raise UsageError(f"input '{path}' is not a valid .npy file: {_one_line(err)}") from None
+        if dtype.hasobject:
+            raise UsageError(f"input '{path}' holds Python objects, which tosa-run does not load")
+        count = 1
+        for d in shape:
+            count *= int(d)
+        nbytes = count * dtype.itemsize
+        if nbytes > limit:
+            raise UsageError(f"input '{path}' holds {nbytes} bytes, more than --max-input-bytes={limit}")
+        if nbytes > size:
+            raise UsageError(f"input '{path}' is truncated: its header declares {nbytes} bytes of data "
+                             f"but the file has {size} bytes")
+        f.seek(0)
+        try:
+            array = np.load(f, allow_pickle=False)
+        except Exception as err:
+            raise UsageError(f"input '{path}' is not a valid .npy file: {_one_line(err)}") from None
+    if not isinstance(array, np.ndarray):
+        raise UsageError(f"input '{path}' is not a single array")
+    return array
+
+
+def adapt_input(array, t):
+    """Accept the reference model's storage of small float types: bf16/fp8 as raw bytes
+    ('|V2', '|V1') or as their unsigned bits; otherwise the array is passed unchanged (the
+    interpreter checks dtype and shape)."""
+    import numpy as np
+
+    from tosa_xdsl.interpreter.values import dtype_of
+
+    try:
+        want = dtype_of(t)
+    except Exception:
+        return array
+    if array.dtype == want:
+        return array
+    if want.kind == "V" or want.name in ("bfloat16", "float8_e4m3fn", "float8_e5m2"):
+        if array.dtype.itemsize == want.itemsize and array.dtype.kind in "Vu":
+            return np.ascontiguousarray(array).view(want)
+    return array
+
+
+# --------------------------------------------------------------------------- loading
+
+
+def _one_line(err: BaseException) -> str:
+    text = str(err).strip().splitlines()
+    return (text[0] if text else type(err).__name__)[:500]
+
+
+class Loaded:
+    """A loaded module, the driver that loaded it (its Context and sources) and its name."""
+
+    def __init__(self, name: str, module, driver):
+        self.name = name
+        self.module = module
+        self.driver = driver
+
+    @property
+    def sources(self):
+        return self.driver.sources
+
+
+def _validation_spec(args) -> str:
+    """The tosa-validate pass with the requested target ("" when none is asked for)."""
+    if args.level is None and args.profile is None and args.extension is None:
+        return ""
+    options = []
+    if args.profile is not None:
+        options.append(f"profile={','.join(args.profile)}")
+    if args.extension is not None:
+        options.append(f"extension={','.join(args.extension)}")
+    if args.level is not None:
+        options.append(f"level={args.level}")
+    return "tosa-validate{" + " ".join(options) + "}"
+
+
+def _build_pipeline(spec: str) -> list[Any]:
+    from tosa_xdsl.driver import PipelineError, build_pipeline
+
+    try:
+        return build_pipeline(spec)
+    except PipelineError as err:
+        raise UsageError(str(err)) from None
+
+
+def _make_driver():
+    from tosa_xdsl.context import make_context
+    from tosa_xdsl.diagnostics import print_diagnostic
+    from tosa_xdsl.driver import Driver, DriverOptions
+
+    def report(diag) -> None:
+        print_diagnostic(diag, sys.stderr, driver.sources)
+
+    driver = Driver(make_context(), DriverOptions(), report)
+    return driver
+
+
+def load_module(name: str, text: str, passes: list[Any]) -> Loaded | None:
+    """Parse, verify and transform; located diagnostics go to stderr. None on failure."""
+    driver = _make_driver()
+    module = driver.load(name, text, passes)
+    return None if module is None else Loaded(name, module, driver)
+
+
+def apply_passes(loaded: Loaded, module, spec: str) -> bool:
+    """Run the pipeline `spec` on `module` as tosa-opt does (a pass's errors are located
+    diagnostics on stderr, the module is verified after each pass); False after an error."""
+    driver = loaded.driver
+    engine = driver.engine(loaded.name)
+    with engine.activate():
+        ok = driver.apply_passes(engine, module, _build_pipeline(spec))
+        engine.flush()
+    return ok and not engine.error_count
+
+
+# --------------------------------------------------------------------------- printing
+
+
+def format_result(index: int, t, value) -> str:
+    import numpy as np
+
+    if isinstance(value, tuple):
+        return f"result #{index}: {t} = [{', '.join(map(str, value))}]"
+    arr = value
+    if arr.dtype.name in ("bfloat16", "float8_e4m3fn", "float8_e5m2"):
+        arr = arr.astype(np.float32)
+    if arr.dtype == np.bool_:
+        arr = arr.astype(np.uint8).astype(bool)
+    if arr.dtype.kind == "f":
+        def fmt(x):
+            return np.format_float_positional(x, unique=True, trim="-") if np.isfinite(x) else str(x)
+    elif arr.dtype == np.bool_:
+        def fmt(x):
+            return "true" if x else "false"
+    else:
+        fmt = str
+    body = np.array2string(arr, separator=", ", threshold=sys.maxsize, max_line_width=sys.maxsize,
+                           formatter={"all": fmt})
+    body = " ".join(line.strip() for line in body.splitlines())
+    return f"result #{index}: {t} = {body}"
+
+
+# ------------------------------------------------------------------------------- main
+
+
+def _run(args, cli: bool = False) -> int:
+
+    # the module
+    if args.input_file == "-":
+        data = sys.stdin.buffer.read()
+        name = "<stdin>"
+    else:
+        name = args.input_file
+        try:
+            with open(name, "rb") as f:
+                data = f.read()
+        except OSError as err:
+            raise UsageError(f"cannot open input file '{name}': {err.strerror or err}") from None
+    text = data.decode("utf-8", errors="replace")
+
+    # Validation first: the options judge the graph as given, whatever the pipeline does to it.
+    passes = _build_pipeline(_validation_spec(args)) + _build_pipeline(args.passes)
+    loaded = load_module(name, text, passes)
+    if loaded is None:
+        return 1
+    if cli:
+        gc.freeze()
+        gc.enable()
+
+    # the inputs
+    from tosa_xdsl.interpreter.errors import InputError, TosaRunError
+    from tosa_xdsl.interpreter.runner import Session, entry_function, io_types
+
+    try:
+        fn = entry_function(loaded.module, args.entry)
+    except InputError as err:
+        raise UsageError(str(err)) from None
+    arg_types, result_types = io_types(fn)  # a bufferized function's out-params are results
+    if len(args.input) != len(arg_types):
+        raise UsageError(f"@{args.entry} takes {len(arg_types)} input(s), {len(args.input)} given with -i")
+    if len(args.output) > len(result_types):
+        raise UsageError(f"@{args.entry} has {len(result_types)} result(s), {len(args.output)} -o given")
+    inputs = []
+    for i, (path, t) in enumerate(zip(args.input, arg_types)):
+        array = adapt_input(read_npy(path, args.max_input_bytes), t)
+        inputs.append(array)
+
+    if args.backend == "jit":
+        outputs = _run_jit(loaded, inputs, args.entry)
+        if outputs is None:
+            return 1
+        return _write_outputs(args, result_types, outputs)
+
+    session = Session(loaded.module, allow_unpredictable=args.allow_unpredictable)
+    try:
+        outputs = session.call(inputs, args.entry)
+    except InputError as err:
+        raise UsageError(f"{err} (from '{args.input[_arg_index(err)]}')" if _arg_index(err) is not None
+                         and _arg_index(err) < len(args.input) else str(err)) from None
+    except TosaRunError as err:
+        for w in session.warnings:
+            sys.stderr.write(w.format("warning", loaded.sources))
+        sys.stderr.write(err.format("error", loaded.sources))
+        return 1
+    for w in session.warnings:
+        sys.stderr.write(w.format("warning", loaded.sources))
+
+    return _write_outputs(args, result_types, outputs)
+
+
+def _run_jit(loaded: Loaded, inputs, entry: str):
+    """--backend jit: lower (tosa-to-llvm, through the same pass driver as -p, so a pass's
+    errors are located diagnostics), compile, call; None after a printed error."""
+    from tosa_xdsl import jit
+    from tosa_xdsl.interpreter.errors import InputError
+    from tosa_xdsl.interpreter.runner import check_inputs, entry_function
+
+    try:
+        values = check_inputs(entry_function(loaded.module, entry), inputs)
+    except InputError as err:
+        raise UsageError(str(err)) from None
+    lowered = loaded.module.clone()
+    # validation, if asked for (--level/--profile/--extension), already ran on the TOSA module
+    if not apply_passes(loaded, lowered, "tosa-to-llvm{validation=false}"):
+        return None
+    try:
+        return jit.NativeModule(loaded.module, entry, lowered=lowered).call(values)
+    except (jit.JitError, ValueError) as err:
+        sys.stderr.write(f"{PROG}: error: {_one_line(err)}\n")
+        return None
+
+
+def _write_outputs(args, result_types, outputs) -> int:
+    import numpy as np
+
+    for path, value in zip(args.output, outputs):
+        try:
+            np.save(path, np.asarray(value) if not isinstance(value, tuple) else np.array(value, np.int64),
+                    allow_pickle=False)
+        except OSError as err:
+            raise UsageError(f"cannot write output '{path}': {err.strerror or err}") from None
+    if args.print_results:
+        for i, (t, value) in enumerate(zip(result_types, outputs)):
+            sys.stdout.write(format_result(i, t, value) + "\n")
+    return 0
+
+
+def _arg_index(err: Exception) -> int | None:
+    import re
+
+    m = re.search(r"argument #(\d+)", str(err))
+    return int(m.group(1)) if m else None
+
+
+def main(argv: list[str] | None = None) -> int:
+    cli = argv is None
+    argv = sys.argv[1:] if argv is None else argv
+    gc_was_enabled = gc.isenabled()
+    if cli:
+        # Start-up is mostly imports and building the IR: millions of objects and no
+        # garbage cycles, which the cyclic GC would traverse again and again (~10% of the
+        # whole run). It is off until the module is loaded, then the loaded objects are
+        # frozen (never traversed again) and collection resumes for the run itself.
+        # Only for the command line: an in-process caller's GC is left alone.
+        gc.disable()
+    try:
+        args = build_arg_parser().parse_args(argv)
+        from tosa_xdsl.xdsl_patches import quiet_emit_error
+
+        with quiet_emit_error():
+            return _run(args, cli)
+    except UsageError as err:
+        sys.stderr.write(f"{PROG}: error: {err}\n")
+        return 2
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return 1
+    except RecursionError:
+        sys.stderr.write(f"{PROG}: error: input nested too deeply (Python recursion limit reached)\n")
+        return 1
+    except MemoryError:
+        sys.stderr.write(f"{PROG}: error: out of memory\n")
+        return 1
+    except Exception as err:  # a bug of ours: still no traceback for the user
+        sys.stderr.write(f"{PROG}: internal error: {type(err).__name__}: {_one_line(err)}\n")
+        return 1
+    finally:
+        if gc_was_enabled:
+            gc.enable()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
