@@ -24,8 +24,8 @@ import subprocess
 import ml_dtypes as md
 import numpy as np
 import pytest
-
 from lowering_harness import lower, parse
+
 from tosa_xdsl.interpreter import run
 from tosa_xdsl.printing import print_ir
 

@@ -29,8 +29,15 @@ import tempfile
 import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
+from test_fuzz_ops import (
+    FUZZ_SETTINGS,
+    MUTATIONS,
+    OP_IDS,
+    SPEC_OPS,
+    parse_and_check,
+    seeds_of,
+)
 
-from test_fuzz_ops import FUZZ_SETTINGS, MUTATIONS, OP_IDS, SPEC_OPS, parse_and_check, seeds_of
 from tosa_xdsl.tools.tosa_opt import main
 
 HEADER = re.compile(r"^(?:.+:\d+:\d+|<unknown>:0): (error|warning|note|remark): .*$")

@@ -66,16 +66,27 @@ from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import DiagnosticException, ParseError, VerifyException
 
-from tosa_xdsl.dialects.tosa import syntax
 from tosa_xdsl.context import make_context
 from tosa_xdsl.diagnostics import LocatedError, capture_diagnostics
-from tosa_xdsl.ir.enums import NanMode, NanModeAttr, ResizeMode, ResizeModeAttr, RoundingMode, RoundingModeAttr
-from tosa_xdsl.ir.types import ShapeType
+from tosa_xdsl.dialects.tosa import syntax
 from tosa_xdsl.dialects.tosa.ops import SPEC_OPS
 from tosa_xdsl.dialects.tosa.ops.control_flow import CondIfOp, WhileLoopOp, YieldOp
 from tosa_xdsl.dialects.tosa.ops.data_nodes import ConstOp
 from tosa_xdsl.dialects.tosa.ops.shape import ConstShapeOp
-from tosa_xdsl.dialects.tosa.ops.variable import VariableOp, VariableReadOp, VariableWriteOp
+from tosa_xdsl.dialects.tosa.ops.variable import (
+    VariableOp,
+    VariableReadOp,
+    VariableWriteOp,
+)
+from tosa_xdsl.ir.enums import (
+    NanMode,
+    NanModeAttr,
+    ResizeMode,
+    ResizeModeAttr,
+    RoundingMode,
+    RoundingModeAttr,
+)
+from tosa_xdsl.ir.types import ShapeType
 from tosa_xdsl.passes.validate import TosaValidatePass
 
 # What a diagnostic may be; everything else escaping verify()/parse/validate is a bug.

@@ -24,10 +24,10 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from conftest import ROOT, iree_opt_path, mlir_opt_22_path, translator_path
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.parser import Parser
 
-from conftest import ROOT, iree_opt_path, mlir_opt_22_path, translator_path
 from tosa_xdsl.context import make_context
 from tosa_xdsl.dialects.tosa.ops import SPEC_OPS
 from tosa_xdsl.printing import print_ir

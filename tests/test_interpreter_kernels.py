@@ -15,7 +15,10 @@ import pytest
 from xdsl.parser import Parser
 
 from tosa_xdsl.context import make_context
-from tosa_xdsl.interpreter import image, scatter_gather as sg, table as tb, tensor_ops as T
+from tosa_xdsl.interpreter import image
+from tosa_xdsl.interpreter import scatter_gather as sg
+from tosa_xdsl.interpreter import table as tb
+from tosa_xdsl.interpreter import tensor_ops as T
 from tosa_xdsl.numerics import TosaErrorIf, TosaUnpredictable
 
 # ------------------------------------------------------------------ pseudocode transcriptions

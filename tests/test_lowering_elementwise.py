@@ -26,18 +26,17 @@ import subprocess
 import ml_dtypes
 import numpy as np
 import pytest
+from cases_elementwise import all_subs, batch, op_rows, split_outputs  # noqa: E402
+from lowering_harness import lower, parse, tosa_ops_left  # noqa: E402
 from xdsl.dialects.builtin import IntegerType, ModuleOp, Signedness, TensorType
 from xdsl.ir import Block
 
 from tosa_xdsl import numerics as nx
 from tosa_xdsl.diagnostics import LocatedError
+from tosa_xdsl.dialects.tosa.ops.type_conversion import CastOp
 from tosa_xdsl.interpreter import run
 from tosa_xdsl.lowering.tosa_to_linalg import elementwise as le
-from tosa_xdsl.dialects.tosa.ops.type_conversion import CastOp
 from tosa_xdsl.printing import print_ir
-
-from cases_elementwise import all_subs, batch, op_rows, split_outputs  # noqa: E402
-from lowering_harness import lower, parse, tosa_ops_left  # noqa: E402
 
 PIPELINE = "tosa-to-linalg,tosa-to-tensor,tosa-to-arith"
 

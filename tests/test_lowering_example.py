@@ -11,8 +11,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
 from lowering_harness import lower, parse, tosa_ops_left
+
 from tosa_xdsl.interpreter import run
 from tosa_xdsl.printing import print_ir
 

@@ -32,17 +32,17 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import cases as C
+import cases_elementwise as E
 import ml_dtypes
 import numpy as np
 import pytest
-from xdsl.dialects.builtin import ModuleOp, TensorType
-
-import cases as C
-import cases_elementwise as E
 from lowering_harness import assert_same, lower, parse, tosa_ops_left
 from test_differential import check_dotproduct, check_resize, fft_bound
 from test_lowering_elementwise import compare as compare_elementwise
 from test_lowering_tensor_ops import check_fragment
+from xdsl.dialects.builtin import ModuleOp, TensorType
+
 from tosa_xdsl.interpreter import run
 
 LINALG = "tosa-to-linalg-pipeline{validation=false}"

@@ -21,13 +21,13 @@ from __future__ import annotations
 import subprocess
 from types import SimpleNamespace
 
-import numpy as np
-import pytest
-
 import cases as C
 import cases_elementwise as E
+import numpy as np
+import pytest
 from lowering_harness import assert_same, lower, parse, run_both, tosa_ops_left
 from test_differential import check_dotproduct, check_resize, fft_bound
+
 from tosa_xdsl import numerics as nx
 from tosa_xdsl.diagnostics import LocatedError
 from tosa_xdsl.interpreter import run

@@ -16,11 +16,11 @@ from __future__ import annotations
 import re
 import subprocess
 
-import pytest
-
 import cases_elementwise as E
+import pytest
 from lowering_harness import lower
 from test_lowering_stages import CASES, FRAGMENTS, LINALG
+
 from tosa_xdsl.lowering.pipelines import LLVM_STAGE
 from tosa_xdsl.printing import print_ir
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 import ml_dtypes
 import numpy as np
 import pytest
-
 from lowering_harness import assert_same, lower, parse
+
 from tosa_xdsl.interpreter import run
 
 ERF = """

@@ -14,7 +14,16 @@ import numpy as np
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from xdsl.dialects import func
-from xdsl.dialects.builtin import FunctionType, IntegerType, ModuleOp, TensorType, f32, i8, i16, i32
+from xdsl.dialects.builtin import (
+    FunctionType,
+    IntegerType,
+    ModuleOp,
+    TensorType,
+    f32,
+    i8,
+    i16,
+    i32,
+)
 from xdsl.ir import Block, Region
 
 from tosa_xdsl import numerics

@@ -10,7 +10,7 @@ from xdsl.builder import Builder
 from xdsl.context import Context
 from xdsl.dialects import func
 from xdsl.dialects.builtin import (
-        DenseArrayBase,
+    DenseArrayBase,
     DenseIntOrFPElementsAttr,
     FloatAttr,
     IndexType,
@@ -23,14 +23,14 @@ from xdsl.ir import Block, Region
 from xdsl.parser import Parser
 from xdsl.rewriter import InsertPoint
 
-from tosa_xdsl.ir.enums import NanMode, NanModeAttr
-from tosa_xdsl.ir.types import ShapeType
 from tosa_xdsl.dialects.tosa.ops.activation import ClampOp
 from tosa_xdsl.dialects.tosa.ops.data_layout import ReshapeOp
 from tosa_xdsl.dialects.tosa.ops.data_nodes import ConstOp
 from tosa_xdsl.dialects.tosa.ops.elementwise_binary import AddOp
 from tosa_xdsl.dialects.tosa.ops.shape import ConstShapeOp
 from tosa_xdsl.dialects.tosa.ops.tensor import Conv2DOp
+from tosa_xdsl.ir.enums import NanMode, NanModeAttr
+from tosa_xdsl.ir.types import ShapeType
 from tosa_xdsl.printing import print_ir
 
 

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
 from lowering_harness import assert_same, lower, parse
+
 from tosa_xdsl.interpreter import run
 from tosa_xdsl.printing import print_ir
 

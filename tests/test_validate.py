@@ -18,8 +18,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
-
 from oracle import TRANSLATOR
+
 from tosa_xdsl.context import make_context
 from tosa_xdsl.diagnostics import Severity, capture_diagnostics
 from tosa_xdsl.passes import TosaAttachTargetPass, TosaValidatePass

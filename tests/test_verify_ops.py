@@ -13,14 +13,13 @@ from __future__ import annotations
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
+import oracle  # noqa: E402  (tests/ is on sys.path via conftest.py)
 import pytest
 from xdsl.dialects.builtin import ModuleOp, TensorType
 from xdsl.dialects.func import FuncOp
 from xdsl.parser import Parser
 
 from tosa_xdsl.context import make_context
-
-import oracle  # noqa: E402  (tests/ is on sys.path via conftest.py)
 
 _DTYPES = {"f32": np.float32, "f16": np.float16, "i32": np.int32, "i16": np.int16,
            "i8": np.int8, "i1": np.bool_}

@@ -71,7 +71,13 @@ class DriverOptions:
 
 def _make_parser_class():
     """Parser subclass stamping FileLineColLoc on ops; built lazily (imports xDSL)."""
-    from xdsl.dialects.builtin import FileLineColLoc, IntAttr, ModuleOp, StringAttr, UnknownLoc
+    from xdsl.dialects.builtin import (
+        FileLineColLoc,
+        IntAttr,
+        ModuleOp,
+        StringAttr,
+        UnknownLoc,
+    )
     from xdsl.parser import Parser
     from xdsl.utils.exceptions import ParseError
     from xdsl.utils.mlir_lexer import MLIRTokenKind

@@ -45,7 +45,7 @@ TOSA_PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     "tosa-to-linalg": _lazy(_L + "tosa_to_linalg.conversion", "TosaToLinalgPass"),
     "tosa-to-linalg-pipeline": _lazy(_L + "pipelines", "TosaToLinalgPipelinePass"),
     # bufferization, loops, LLVM
-    "one-shot-bufferize": _lazy(_L + "bufferize", "OneShotBufferizePass"),
+    "one-shot-bufferize": _lazy(_L + "bufferize.one_shot_bufferize", "OneShotBufferizePass"),
     "convert-linalg-to-affine-loops": _lazy(_L + "to_loops.linalg_to_loops", "ConvertLinalgToAffineLoopsPass"),
     "convert-linalg-to-loops": _lazy(_L + "to_loops.linalg_to_loops", "ConvertLinalgToLoopsPass"),
     "lower-affine": _lazy(_L + "to_loops.lower_affine", "LowerAffinePass"),

@@ -38,10 +38,9 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 import numpy as np
+from cases import MLIR_TYPE, a64, const, const_shape, ints, ttype  # noqa: F401  (shared helpers)
 
 from tosa_xdsl import numerics as nx
-
-from cases import MLIR_TYPE, a64, const, const_shape, ints, ttype  # noqa: F401  (shared helpers)
 
 FLOAT3 = ("fp16", "fp32", "bf16")
 

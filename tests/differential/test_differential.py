@@ -25,8 +25,8 @@ from tosa_xdsl.interpreter import run
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import oracle  # noqa: E402
-from lowering_harness import bits_equal  # noqa: E402
 from cases import Case, all_cases  # noqa: E402
+from lowering_harness import bits_equal  # noqa: E402
 
 CASES = all_cases()
 

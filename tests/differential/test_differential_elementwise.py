@@ -29,7 +29,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import oracle  # noqa: E402
 from cases import Case  # noqa: E402
 from cases_elementwise import Sub, all_subs, batch, split_outputs, verdict_subs  # noqa: E402
-from test_differential import _bits_equal as _bits_equal_signed_nan, check_dotproduct  # noqa: E402
+from test_differential import _bits_equal as _bits_equal_signed_nan  # noqa: E402
+from test_differential import check_dotproduct
 
 if not oracle.REFERENCE_MODEL.exists():
     pytest.skip("tosa reference model not installed", allow_module_level=True)

@@ -32,20 +32,19 @@ from xdsl.dialects.builtin import (
     AnyFloat,
     ArrayAttr,
     IntegerType,
-    SymbolRefAttr,
 )
 from xdsl.dialects.linalg import Linalg
-from xdsl.dialects.linalg.abstract_ops import ConvOperation, NamedOperation, PoolingOperation
+from xdsl.dialects.linalg.abstract_ops import (
+    ConvOperation,
+    NamedOperation,
+    PoolingOperation,
+)
 from xdsl.dialects.linalg.attrs import IteratorTypeAttr
 from xdsl.dialects.linalg.ops import YieldOp as LinalgYieldOp
 from xdsl.ir import Attribute, BlockArgument, Dialect, Region, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineMap
 from xdsl.irdl import (
-    IRDLOperation,
     irdl_op_definition,
-    operand_def,
-    prop_def,
-    result_def,
 )
 
 from tosa_xdsl.dialects.extend import extend_dialect

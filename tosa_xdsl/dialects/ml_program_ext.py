@@ -8,10 +8,15 @@ from __future__ import annotations
 from xdsl.dialects.builtin import SymbolRefAttr
 from xdsl.dialects.ml_program import MLProgram
 from xdsl.ir import Attribute, Dialect, SSAValue
-from xdsl.irdl import IRDLOperation, irdl_op_definition, operand_def, prop_def, result_def
+from xdsl.irdl import (
+    IRDLOperation,
+    irdl_op_definition,
+    operand_def,
+    prop_def,
+    result_def,
+)
 
 from tosa_xdsl.dialects.extend import extend_dialect
-
 
 
 @irdl_op_definition

@@ -8,6 +8,7 @@ from tosa_xdsl.docs_gen.markdown import GENERATED_NOTE, table
 from tosa_xdsl.docs_gen.markdown import cell as _cell
 from tosa_xdsl.docs_gen.markdown import code as _code
 
+
 def _requirements(row: st.TypeRow) -> str:
     return " or ".join(" and ".join(sorted(alt)) for alt in row.requirements)
 

@@ -9,7 +9,11 @@ def render_validation() -> str:
     from tosa_xdsl.docs_gen.markdown import table
     from tosa_xdsl.validation.levels import level_checks
     from tosa_xdsl.validation.target import (
-        DEFAULT_EXTENSIONS, DEFAULT_LEVEL, DEFAULT_PROFILES, cooperating_profiles, mlir_name,
+        DEFAULT_EXTENSIONS,
+        DEFAULT_LEVEL,
+        DEFAULT_PROFILES,
+        cooperating_profiles,
+        mlir_name,
     )
 
     out = ["# Validation: `tosa-attach-target` and `tosa-validate`\n",

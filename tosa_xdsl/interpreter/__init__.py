@@ -49,6 +49,7 @@ import pkgutil
 
 from xdsl.interpreter import InterpreterFunctions
 
+
 def implementation_classes(lowered: bool = True) -> list[type[InterpreterFunctions]]:
     """The InterpreterFunctions subclass of every module of this package and (unless
     `lowered=False`) of `lowered/`, discovered by listing them: a new implementation module

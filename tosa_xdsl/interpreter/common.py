@@ -9,23 +9,18 @@ from typing import Any
 import numpy as np
 from xdsl.dialects.builtin import (
     BFloat16Type,
-    DenseArrayBase,
+    Float8E4M3FNType,
+    Float8E5M2Type,
     Float16Type,
     Float32Type,
     Float64Type,
-    Float8E4M3FNType,
-    Float8E5M2Type,
-    FloatAttr,
-    IntegerAttr,
     IntegerType,
     Signedness,
-    StringAttr,
 )
-from xdsl.dialects.utils import EnumAttribute
 from xdsl.ir import Attribute, Operation, SSAValue
 
 from tosa_xdsl.interpreter.values import dtype_of
-from tosa_xdsl.ir.types import element_type
+from tosa_xdsl.ir.access import attr_value, element_type, is_float, prop  # noqa: F401 -- the implementation modules' vocabulary
 
 _FLOAT_NAMES = {
     Float16Type: "fp16", BFloat16Type: "bf16", Float32Type: "fp32", Float64Type: "fp64",
@@ -55,43 +50,9 @@ def tname(x: SSAValue | Attribute) -> str:
     return _tname(x.type if isinstance(x, SSAValue) else x)
 
 
-def is_float(x: SSAValue | Attribute) -> bool:
-    return tname(x).startswith(("fp", "bf"))
-
-
 def rdtype(op: Operation, index: int = 0) -> np.dtype:
     """numpy dtype of result `index` of `op`."""
     return dtype_of(op.results[index].type)
-
-
-def attr_value(attr: Attribute | None) -> Any:
-    """A property as a plain Python value: IntegerAttr -> int (i1 -> bool), FloatAttr ->
-    float, StringAttr -> str, enum -> its string, DenseArrayBase -> list, None -> None."""
-    if attr is None:
-        return None
-    if isinstance(attr, IntegerAttr) and isinstance(attr.type, IntegerType) and attr.type.width.data == 1:
-        return bool(attr.value.data)
-    if isinstance(attr, IntegerAttr):
-        return int(attr.value.data)
-    if isinstance(attr, FloatAttr):
-        return float(attr.value.data)
-    if isinstance(attr, StringAttr):
-        return attr.data
-    if isinstance(attr, EnumAttribute):
-        return str(attr.data)
-    if isinstance(attr, DenseArrayBase):
-        return [int(v) if not isinstance(v, float) else v for v in attr.get_values()]
-    return attr
-
-
-def prop(op: Operation, name: str, default: Any = None) -> Any:
-    """Property (or attribute) `name` of `op` as a plain Python value."""
-    attr = op.properties.get(name)
-    if attr is None:
-        attr = op.attributes.get(name)
-    if attr is None:
-        return default
-    return attr_value(attr)
 
 
 def shape_arg(value: Any) -> tuple[int, ...]:

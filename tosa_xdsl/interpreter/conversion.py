@@ -6,8 +6,8 @@ import numpy as np
 from xdsl.interpreter import InterpreterFunctions, impl, register_impls
 
 from tosa_xdsl import numerics as nx
-from tosa_xdsl.interpreter.common import prop, rdtype, tname
 from tosa_xdsl.dialects.tosa.ops.type_conversion import CastOp, RescaleOp
+from tosa_xdsl.interpreter.common import prop, rdtype, tname
 
 
 @register_impls

@@ -19,9 +19,9 @@ from typing import Any
 
 from xdsl.interpreter import InterpreterFunctions, impl, register_impls
 
+from tosa_xdsl.dialects.tosa.ops.custom import CustomOp
 from tosa_xdsl.interpreter.common import prop
 from tosa_xdsl.interpreter.errors import NotImplementedOp, TosaRunError
-from tosa_xdsl.dialects.tosa.ops.custom import CustomOp
 
 CustomFn = Callable[[list[Any], str, CustomOp], Sequence[Any]]
 

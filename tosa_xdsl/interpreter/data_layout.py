@@ -10,8 +10,8 @@ from xdsl.dialects.builtin import TensorType
 from xdsl.interpreter import InterpreterFunctions, impl, register_impls
 
 from tosa_xdsl import numerics as nx
-from tosa_xdsl.interpreter.common import prop, shape_arg
 from tosa_xdsl.dialects.tosa.ops import data_layout as dl
+from tosa_xdsl.interpreter.common import prop, shape_arg
 
 
 def _declared(op) -> tuple[int, ...] | None:

@@ -8,10 +8,10 @@ import numpy as np
 from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, IntegerType
 from xdsl.interpreter import InterpreterFunctions, impl, register_impls
 
-from tosa_xdsl.interpreter.errors import NotImplementedOp
-from tosa_xdsl.interpreter.values import dtype_of
 from tosa_xdsl.dialects.tosa.ops.data_nodes import ConstOp, IdentityOp
 from tosa_xdsl.dialects.tosa.ops.shape import ConstShapeOp
+from tosa_xdsl.interpreter.errors import NotImplementedOp
+from tosa_xdsl.interpreter.values import dtype_of
 
 
 def dense_to_numpy(attr: DenseIntOrFPElementsAttr) -> np.ndarray:

@@ -16,12 +16,12 @@ import numpy as np
 from xdsl.interpreter import InterpreterFunctions, impl, register_impls
 
 from tosa_xdsl import numerics as nx
-from tosa_xdsl.interpreter.common import prop, rdtype, tname
 from tosa_xdsl.dialects.tosa.ops import activation as act
 from tosa_xdsl.dialects.tosa.ops import comparison as cmp
 from tosa_xdsl.dialects.tosa.ops import elementwise_binary as eb
 from tosa_xdsl.dialects.tosa.ops import elementwise_ternary as et
 from tosa_xdsl.dialects.tosa.ops import elementwise_unary as eu
+from tosa_xdsl.interpreter.common import prop, rdtype, tname
 
 _FLOAT_NATIVE = (np.dtype(np.float16), np.dtype(np.float32), np.dtype(np.float64))
 _SHIFT_MAX = {"i8": 7, "i16": 15, "i32": 31}
@@ -49,23 +49,6 @@ def in_fp64(fn, x: np.ndarray, t: str) -> np.ndarray:
     with np.errstate(all="ignore"):
         r = fn(x.astype(np.float64))
     return nx.round_to_nearest_float(r, t)
-
-
-def _erf64(x: np.ndarray) -> np.ndarray:
-    """erf in fp64 without scipy: erf(x) = 2/sqrt(pi) * exp(-x^2) * sum_n 2^n x^(2n+1) /
-    (1*3*...*(2n+1)); every term is positive (no cancellation). |x| >= 6 gives +-1 (erfc(6) <
-    2**-55). 200 terms converge for |x| < 6 (ratio 2x^2/(2n+3) < 0.5 from n = 70 on)."""
-    a = np.abs(np.nan_to_num(x, nan=0.0))
-    z = np.minimum(a, 6.0)
-    z2 = z * z
-    term = z.copy()
-    total = z.copy()
-    for n in range(200):
-        term = term * (2.0 * z2) / (2 * n + 3)
-        total += term
-    r = np.minimum(2.0 / np.sqrt(np.pi) * np.exp(-z2) * total, 1.0)
-    r = np.where(a >= 6.0, 1.0, r)
-    return np.where(np.isnan(x), np.nan, np.copysign(r, x))
 
 
 def _fp64_unary(fn):
@@ -110,7 +93,7 @@ class ElementwiseFunctions(InterpreterFunctions):
 
     @impl(act.ErfOp)
     def run_erf(self, interpreter, op, args):
-        return (in_fp64(_erf64, args[0], tname(op.input)),)
+        return (in_fp64(nx.erf_fp64, args[0], tname(op.input)),)
 
     @impl(act.SigmoidOp)
     def run_sigmoid(self, interpreter, op, args):

@@ -18,8 +18,8 @@ import numpy as np
 from xdsl.interpreter import InterpreterFunctions, impl, register_impls
 
 from tosa_xdsl import numerics as nx
-from tosa_xdsl.interpreter.common import prop, shape_arg, tname
 from tosa_xdsl.dialects.tosa.ops import image as IM
+from tosa_xdsl.interpreter.common import prop, shape_arg, tname
 
 
 def resize(x, scale, offset, border, mode: str, *, in_t: str, out_t: str,

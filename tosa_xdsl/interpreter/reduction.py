@@ -11,8 +11,8 @@ import numpy as np
 from xdsl.interpreter import InterpreterFunctions, impl, register_impls
 
 from tosa_xdsl import numerics as nx
-from tosa_xdsl.interpreter.common import prop, tname
 from tosa_xdsl.dialects.tosa.ops import reduction as red
+from tosa_xdsl.interpreter.common import prop, tname
 
 
 def _axis(op, x: np.ndarray) -> int:

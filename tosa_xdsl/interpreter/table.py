@@ -7,8 +7,8 @@ import numpy as np
 from xdsl.interpreter import InterpreterFunctions, impl, register_impls
 
 from tosa_xdsl import numerics as nx
-from tosa_xdsl.interpreter.common import tname
 from tosa_xdsl.dialects.tosa.ops import elementwise_binary as EB
+from tosa_xdsl.interpreter.common import tname
 
 TABLE_SIZE = {"i8": 256, "i16": 513}
 

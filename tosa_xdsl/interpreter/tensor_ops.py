@@ -52,9 +52,10 @@ from numpy.lib.stride_tricks import sliding_window_view
 from xdsl.interpreter import InterpreterFunctions, impl, register_impls
 
 from tosa_xdsl import numerics as nx
-from tosa_xdsl.interpreter.common import prop, tname
-from tosa_xdsl.ir.types import element_type
+from tosa_xdsl.dialects.tosa import shapes
 from tosa_xdsl.dialects.tosa.ops import tensor as T
+from tosa_xdsl.interpreter.common import prop, tname
+from tosa_xdsl.ir.access import element_type, shape_of
 
 # --------------------------------------------------------------------------------------
 # shared helpers
@@ -101,7 +102,7 @@ def _check_out_shape(declared: Sequence[int] | None, computed: Sequence[int], te
 
 def _conv_out_size(i: int, lo: int, hi: int, k: int, d: int, s: int, what: str) -> int:
     """idiv_check(I - 1 + pad_lo + pad_hi - (K - 1) * dilation, stride) + 1."""
-    return int(nx.idiv_check(i - 1 + lo + hi - (k - 1) * d, s)) + 1
+    return int(nx.idiv_check(shapes.conv_numerator(i, k, lo, hi, d), s)) + 1
 
 
 def _patches(xp: np.ndarray, valid: np.ndarray, kernel, stride, dilation):
@@ -310,8 +311,8 @@ def transpose_conv2d(x, w, bias, input_zp, weight_zp, out_pad, stride, *, in_t: 
     nx.error_if(pt <= -kh or pb <= -kh, "out_pad_top/bottom <= -KH")
     nx.error_if(pl <= -kw or pr <= -kw, "out_pad_left/right <= -KW")
     nx.error_if(sy < 1 or sx < 1, "stride < 1")
-    oh = (ih - 1) * sy + pt + pb + kh
-    ow = (iw - 1) * sx + pl + pr + kw
+    oh = shapes.transpose_conv_size(ih, kh, pt, pb, sy)
+    ow = shapes.transpose_conv_size(iw, kw, pl, pr, sx)
     _check_out_shape(out_shape, [n, oh, ow, oc], "output shape != [N,OH,OW,OC]")
     bc = np.asarray(bias).size
     nx.error_if(bc != oc and bc != 1, "BC != OC && BC != 1")
@@ -382,8 +383,8 @@ def _pool_checks(x, kernel, stride, pad, out_shape):
     nx.error_if(pr >= kx or pl >= kx, "pad_right/left >= kernel_x")
     nx.error_if(pt >= ky or pb >= ky, "pad_top/bottom >= kernel_y")
     n, ih, iw, c = x.shape
-    oh = int(nx.idiv_check(ih + pt + pb - ky, sy)) + 1
-    ow = int(nx.idiv_check(iw + pl + pr - kx, sx)) + 1
+    oh = int(nx.idiv_check(shapes.pool_numerator(ih, ky, pt, pb), sy)) + 1
+    ow = int(nx.idiv_check(shapes.pool_numerator(iw, kx, pl, pr), sx)) + 1
     _check_out_shape(out_shape, [n, oh, ow, c], "output shape != [N,OH,OW,C]")
     return (ky, kx), (sy, sx), [(pt, pb), (pl, pr)]
 
@@ -521,11 +522,6 @@ def rfft2d(re, *, t: str = "fp32") -> tuple[np.ndarray, np.ndarray]:
 # --------------------------------------------------------------------------------------
 
 
-def _shape(value) -> list[int] | None:
-    t = value.type
-    return list(t.get_shape()) if hasattr(t, "get_shape") else None
-
-
 def _acc(op) -> str:
     return tname(element_type(op.properties["acc_type"]))
 
@@ -536,17 +532,17 @@ class TensorFunctions(InterpreterFunctions):
     def run_argmax(self, interpreter, op, args):
         (x,) = args
         return (argmax(x, prop(op, "axis"), in_t=tname(op.input),
-                       nan_mode=prop(op, "nan_mode", "PROPAGATE"), out_shape=_shape(op.output)),)
+                       nan_mode=prop(op, "nan_mode", "PROPAGATE"), out_shape=shape_of(op.output)),)
 
     @impl(T.AvgPool2DOp)
     def run_avg_pool2d(self, interpreter, op, args):
         x, izp, ozp = args
         return (avg_pool2d(x, izp, ozp, prop(op, "kernel"), prop(op, "stride"), prop(op, "pad"),
-                           in_t=tname(op.input), acc_t=_acc(op), out_shape=_shape(op.output)),)
+                           in_t=tname(op.input), acc_t=_acc(op), out_shape=shape_of(op.output)),)
 
     def _conv_types(self, op):
         return dict(in_t=tname(op.input), w_t=tname(op.weight), out_t=tname(op.output),
-                    acc_t=_acc(op), out_shape=_shape(op.output))
+                    acc_t=_acc(op), out_shape=shape_of(op.output))
 
     @impl(T.Conv2DOp)
     def run_conv2d(self, interpreter, op, args):
@@ -576,14 +572,14 @@ class TensorFunctions(InterpreterFunctions):
     def run_matmul(self, interpreter, op, args):
         a, b, azp, bzp = args
         return (matmul(a, b, azp, bzp, in_t=tname(op.a), out_t=tname(op.output),
-                       out_shape=_shape(op.output)),)
+                       out_shape=shape_of(op.output)),)
 
     @impl(T.MaxPool2DOp)
     def run_max_pool2d(self, interpreter, op, args):
         (x,) = args
         return (max_pool2d(x, prop(op, "kernel"), prop(op, "stride"), prop(op, "pad"),
                            in_t=tname(op.input), nan_mode=prop(op, "nan_mode", "PROPAGATE"),
-                           out_shape=_shape(op.output)),)
+                           out_shape=shape_of(op.output)),)
 
     @impl(T.FFT2DOp)
     def run_fft2d(self, interpreter, op, args):

@@ -13,11 +13,11 @@ import ml_dtypes
 import numpy as np
 from xdsl.dialects.builtin import (
     BFloat16Type,
+    Float8E4M3FNType,
+    Float8E5M2Type,
     Float16Type,
     Float32Type,
     Float64Type,
-    Float8E4M3FNType,
-    Float8E5M2Type,
     IndexType,
     IntegerType,
     Signedness,
@@ -25,7 +25,8 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute
 
-from tosa_xdsl.ir.types import ShapeType, element_type
+from tosa_xdsl.ir.access import element_type
+from tosa_xdsl.ir.types import ShapeType
 
 _FLOATS: dict[type, np.dtype] = {
     Float16Type: np.dtype(np.float16),

@@ -14,10 +14,14 @@ import numpy as np
 from xdsl.interpreter import InterpreterFunctions, impl, register_impls
 
 from tosa_xdsl import numerics as nx
+from tosa_xdsl.dialects.tosa.ops.variable import (
+    VariableOp,
+    VariableReadOp,
+    VariableWriteOp,
+)
 from tosa_xdsl.interpreter.data_nodes import dense_to_numpy
 from tosa_xdsl.interpreter.errors import NotImplementedOp
 from tosa_xdsl.interpreter.values import dtype_of
-from tosa_xdsl.dialects.tosa.ops.variable import VariableOp, VariableReadOp, VariableWriteOp
 
 
 @dataclass

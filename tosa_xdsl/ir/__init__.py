@@ -1,5 +1,6 @@
 """TOSA dialect types and attributes."""
 
+from tosa_xdsl.ir.access import element_type
 from tosa_xdsl.ir.enums import (
     ENUM_ATTRS,
     NanMode,
@@ -10,7 +11,7 @@ from tosa_xdsl.ir.enums import (
     RoundingModeAttr,
 )
 from tosa_xdsl.ir.target_env import TargetEnvAttr
-from tosa_xdsl.ir.types import AnyTensor, ShapeType, TensorOrShape, element_type, is_tensor
+from tosa_xdsl.ir.types import AnyTensor, ShapeType, TensorOrShape, is_tensor
 
 ATTRIBUTES = (ShapeType, *ENUM_ATTRS, TargetEnvAttr)
 

@@ -49,15 +49,4 @@ def is_tensor(t: Attribute) -> bool:
     return isinstance(t, (TensorType, UnrankedTensorType))
 
 
-def element_type(t: Attribute) -> Attribute:
-    """The element type of a ranked or unranked tensor (the type itself otherwise)."""
-    if isinstance(t, (TensorType, UnrankedTensorType)):
-        return t.element_type
-    return t
 
-
-def shape_of(t: Attribute) -> tuple[int, ...] | None:
-    """Static-or-dynamic dims of a ranked tensor (dynamic = -1), None if unranked."""
-    if isinstance(t, TensorType):
-        return tuple(-1 if d < 0 else d for d in t.get_shape())
-    return None

@@ -34,18 +34,16 @@ from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineExpr, AffineMap
 from xdsl.rewriter import InsertPoint
 
+from tosa_xdsl.ir.access import element_type, static_shape  # noqa: F401 -- element_type shared
+
 BodyFn = Callable[[Builder, Sequence[SSAValue]], Sequence[SSAValue]]
 
 
-def element_type(value_or_type: SSAValue | Attribute) -> Attribute:
-    t = value_or_type.type if isinstance(value_or_type, SSAValue) else value_or_type
-    return t.element_type if isinstance(t, TensorType) else t
-
-
 def shape_of(value: SSAValue) -> tuple[int, ...]:
-    t = value.type
-    assert isinstance(t, TensorType)
-    return tuple(int(d) for d in t.get_shape())
+    """The static shape of a tensor value the pass has already required to be static."""
+    shape = static_shape(value)
+    assert shape is not None, f"{value.type} is not a static tensor type"
+    return shape
 
 
 # ------------------------------------------------------------------ maps and iterators
@@ -152,8 +150,8 @@ def const_values(value: SSAValue):
     import numpy as np
     from xdsl.dialects.builtin import DenseIntOrFPElementsAttr
 
-    from tosa_xdsl.ir import dense
     from tosa_xdsl.dialects.tosa.ops.data_nodes import ConstOp
+    from tosa_xdsl.ir import dense
 
     owner = value.owner
     if isinstance(owner, ConstOp):

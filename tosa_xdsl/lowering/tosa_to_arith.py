@@ -12,7 +12,12 @@ from typing import ClassVar
 
 from xdsl.context import Context
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, DenseResourceAttr, ModuleOp, TensorType
+from xdsl.dialects.builtin import (
+    DenseIntOrFPElementsAttr,
+    DenseResourceAttr,
+    ModuleOp,
+    TensorType,
+)
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 

@@ -13,13 +13,23 @@ from typing import ClassVar
 
 from xdsl.context import Context
 from xdsl.dialects import ml_program
-from xdsl.dialects.builtin import ModuleOp, StringAttr, SymbolRefAttr, TensorType, UnitAttr
+from xdsl.dialects.builtin import (
+    ModuleOp,
+    StringAttr,
+    SymbolRefAttr,
+    TensorType,
+    UnitAttr,
+)
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 
 from tosa_xdsl.diagnostics import LocatedError
 from tosa_xdsl.dialects.ml_program_ext import GlobalLoadOp, GlobalStoreOp
-from tosa_xdsl.dialects.tosa.ops.variable import VariableOp, VariableReadOp, VariableWriteOp
+from tosa_xdsl.dialects.tosa.ops.variable import (
+    VariableOp,
+    VariableReadOp,
+    VariableWriteOp,
+)
 
 PASS = "tosa-to-mlprogram"
 

@@ -36,10 +36,10 @@ from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from tosa_xdsl.lowering.preconditions import cannot_lower, require_static
-from tosa_xdsl.lowering.tosa_to_tensor import index_zeros
 from tosa_xdsl.dialects.tosa.ops.control_flow import CondIfOp, WhileLoopOp, YieldOp
 from tosa_xdsl.dialects.tosa.ops.scatter_gather import ScatterOp
+from tosa_xdsl.lowering.preconditions import cannot_lower, require_static
+from tosa_xdsl.lowering.tosa_to_tensor import index_zeros
 
 PASS = "tosa-to-scf"
 

@@ -34,10 +34,10 @@ from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 
-from tosa_xdsl.lowering import preconditions
-from tosa_xdsl.lowering.preconditions import cannot_lower, checked_axis
 from tosa_xdsl.dialects.tosa.ops.data_layout import ConcatOp, PadOp, ReshapeOp, SliceOp
 from tosa_xdsl.dialects.tosa.ops.shape import ConstShapeOp
+from tosa_xdsl.lowering import preconditions
+from tosa_xdsl.lowering.preconditions import cannot_lower, checked_axis
 
 PASS = "tosa-to-tensor"
 

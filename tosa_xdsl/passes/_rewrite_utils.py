@@ -8,7 +8,6 @@ from collections.abc import Sequence
 
 import numpy as np
 from xdsl.dialects.builtin import (
-    AnyFloat,
     DenseArrayBase,
     DenseIntOrFPElementsAttr,
     IndexType,
@@ -20,11 +19,16 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Operation, SSAValue
 
-from tosa_xdsl.ir.types import ShapeType
 from tosa_xdsl.dialects.tosa.ops.data_layout import ReshapeOp, TransposeOp
 from tosa_xdsl.dialects.tosa.ops.data_nodes import ConstOp
 from tosa_xdsl.dialects.tosa.ops.shape import ConstShapeOp
-from tosa_xdsl.verification.constants import const_scalar, const_shape_values, const_tensor
+from tosa_xdsl.ir.access import is_float, static_shape
+from tosa_xdsl.ir.types import ShapeType
+from tosa_xdsl.verification.constants import (
+    const_scalar,
+    const_shape_values,
+    const_tensor,
+)
 
 __all__ = [
     "const_scalar", "const_shape_values", "const_tensor", "splat_value", "is_float",
@@ -38,10 +42,6 @@ def elem(value: SSAValue | Attribute) -> Attribute | None:
     return t.element_type if isinstance(t, TensorType) else None
 
 
-def is_float(value: SSAValue | Attribute) -> bool:
-    return isinstance(elem(value), AnyFloat)
-
-
 def is_int(value: SSAValue | Attribute) -> bool:
     e = elem(value)
     return isinstance(e, IntegerType) and e.width.data > 1
@@ -50,15 +50,6 @@ def is_int(value: SSAValue | Attribute) -> bool:
 def int_width(value: SSAValue | Attribute) -> int | None:
     e = elem(value)
     return e.width.data if isinstance(e, IntegerType) else None
-
-
-def static_shape(value: SSAValue | Attribute) -> tuple[int, ...] | None:
-    """The shape of a ranked tensor with no dynamic dims, else None."""
-    t = value.type if isinstance(value, SSAValue) else value
-    if not isinstance(t, TensorType):
-        return None
-    shape = tuple(t.get_shape())
-    return shape if all(d >= 0 for d in shape) else None
 
 
 def same_type(a: SSAValue, b: SSAValue) -> bool:

@@ -23,7 +23,11 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
 from tosa_xdsl.validation.target import (
-    DEFAULT_EXTENSIONS, DEFAULT_LEVEL, DEFAULT_PROFILES, SPEC_VERSION, check_names,
+    DEFAULT_EXTENSIONS,
+    DEFAULT_LEVEL,
+    DEFAULT_PROFILES,
+    SPEC_VERSION,
+    check_names,
 )
 
 

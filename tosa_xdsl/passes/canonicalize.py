@@ -28,16 +28,14 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-from xdsl.dialects.builtin import FloatAttr, IntegerAttr, ModuleOp, TensorType
 from xdsl.context import Context
+from xdsl.dialects.builtin import FloatAttr, IntegerAttr, ModuleOp, TensorType
 from xdsl.ir import Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 from xdsl.traits import HasCanonicalizationPatternsTrait
 from xdsl.transforms.canonicalize import CanonicalizePass
 
 from tosa_xdsl import numerics as nx
-from tosa_xdsl.interpreter.common import prop, tname
-from tosa_xdsl.ir.enums import NanMode, NanModeAttr
 from tosa_xdsl.dialects.tosa.ops import activation as act
 from tosa_xdsl.dialects.tosa.ops import data_layout as dl
 from tosa_xdsl.dialects.tosa.ops import elementwise_binary as eb
@@ -46,16 +44,18 @@ from tosa_xdsl.dialects.tosa.ops import elementwise_unary as eu
 from tosa_xdsl.dialects.tosa.ops import reduction as red
 from tosa_xdsl.dialects.tosa.ops import tensor as tn
 from tosa_xdsl.dialects.tosa.ops import type_conversion as tc
+from tosa_xdsl.interpreter.common import prop, tname
+from tosa_xdsl.ir.enums import NanMode, NanModeAttr
 from tosa_xdsl.passes._rewrite_utils import (
     array_prop,
     const_scalar,
     const_shape_values,
     const_tensor,
     i64_array,
+    int_width,
     is_float,
     is_int,
     is_splat_bits,
-    int_width,
     make_const,
     make_transpose,
     perms_of,

@@ -40,8 +40,16 @@ from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 
-from tosa_xdsl.dialects.tosa.ops import activation, comparison, data_layout, elementwise_binary
-from tosa_xdsl.dialects.tosa.ops import elementwise_ternary, elementwise_unary, reduction, type_conversion
+from tosa_xdsl.dialects.tosa.ops import (
+    activation,
+    comparison,
+    data_layout,
+    elementwise_binary,
+    elementwise_ternary,
+    elementwise_unary,
+    reduction,
+    type_conversion,
+)
 from tosa_xdsl.dialects.tosa.ops.data_nodes import ConstOp, IdentityOp
 from tosa_xdsl.dialects.tosa.ops.shape import ConstShapeOp
 from tosa_xdsl.dialects.tosa.ops.tensor import ArgMaxOp

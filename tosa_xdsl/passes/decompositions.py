@@ -34,19 +34,20 @@ import numpy as np
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp, TensorType, i32
 from xdsl.ir import Operation, SSAValue
+from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
     PatternRewriter,
     PatternRewriteWalker,
     RewritePattern,
 )
-from xdsl.passes import ModulePass
 
-from tosa_xdsl.interpreter.common import tname
 from tosa_xdsl.dialects.tosa.ops import data_layout as dl
 from tosa_xdsl.dialects.tosa.ops import elementwise_binary as eb
 from tosa_xdsl.dialects.tosa.ops import tensor as tn
 from tosa_xdsl.dialects.tosa.ops import type_conversion as tc
+from tosa_xdsl.interpreter.common import tname
+from tosa_xdsl.ir.access import element_type
 from tosa_xdsl.passes._rewrite_utils import (
     array_prop,
     const_scalar,
@@ -60,10 +61,6 @@ from tosa_xdsl.passes._rewrite_utils import (
     static_shape,
     zero_shift,
 )
-
-
-def _elem(v: SSAValue):
-    return v.type.element_type
 
 
 def _acc_elem(op: Operation):
@@ -110,7 +107,7 @@ def _to_i32_minus_zp(x: SSAValue, zp: int, ops: list[Operation]) -> SSAValue:
 def _add_bias(acc: SSAValue, bias: SSAValue, ops: list[Operation]) -> SSAValue:
     bshape = static_shape(bias)
     rank = len(static_shape(acc))
-    rb = make_reshape(bias, TensorType(_elem(bias), [1] * (rank - 1) + [bshape[0]]))
+    rb = make_reshape(bias, TensorType(element_type(bias), [1] * (rank - 1) + [bshape[0]]))
     add = eb.AddOp.create(operands=[acc, rb[-1].results[0]], result_types=[acc.type])
     ops += [*rb, add]
     return add.results[0]
@@ -142,15 +139,15 @@ class DepthwiseConv1x1(RewritePattern):
             wv = _to_i32_minus_zp(op.weight, int(wzp), ops)
             prod_elem = i32
         elif _float_setup(op) and izp == 0 and wzp == 0:
-            if _elem(op.input) != _elem(op.output) or _elem(op.weight) != _elem(op.output):
+            if element_type(op.input) != element_type(op.output) or element_type(op.weight) != element_type(op.output):
                 return
             if not _no_negative_zero(op.bias):
                 return
-            xv, wv, prod_elem = op.input, op.weight, _elem(op.output)
+            xv, wv, prod_elem = op.input, op.weight, element_type(op.output)
         else:
             return
-        rx = make_reshape(xv, TensorType(_elem(xv), [n, h, w, c, 1]))
-        rw = make_reshape(wv, TensorType(_elem(wv), [1, 1, 1, c, m]))
+        rx = make_reshape(xv, TensorType(element_type(xv), [n, h, w, c, 1]))
+        rw = make_reshape(wv, TensorType(element_type(wv), [1, 1, 1, c, m]))
         shift = zero_shift()
         mul = eb.MulOp.create(operands=[rx[-1].results[0], rw[-1].results[0], shift.output],
                               result_types=[TensorType(prod_elem, [n, h, w, c, m])])
@@ -176,7 +173,7 @@ class Conv1x1ToMatMul(RewritePattern):
         acc = op.properties.get("acc_type")
         if _int8_setup(op):
             mm_elem = i32
-        elif _float_setup(op) and _elem(op.input) == _elem(op.weight):
+        elif _float_setup(op) and element_type(op.input) == element_type(op.weight):
             if const_scalar(op.input_zp) != 0 or const_scalar(op.weight_zp) != 0:
                 return
             mm_elem = acc
@@ -186,19 +183,19 @@ class Conv1x1ToMatMul(RewritePattern):
             return
         ops: list[Operation] = []
         rows = n * h * w
-        ra = make_reshape(op.input, TensorType(_elem(op.input), [1, rows, ic]))
-        rb = make_reshape(op.weight, TensorType(_elem(op.weight), [1, oc, ic]))
+        ra = make_reshape(op.input, TensorType(element_type(op.input), [1, rows, ic]))
+        rb = make_reshape(op.weight, TensorType(element_type(op.weight), [1, oc, ic]))
         tb = make_transpose(rb[-1].results[0], [0, 2, 1])
         mm = tn.MatMulOp.create(
             operands=[ra[-1].results[0], tb.results[0], op.input_zp, op.weight_zp],
             result_types=[TensorType(mm_elem, [1, rows, oc])])
         ops += [*ra, *rb, tb, mm]
         value = mm.results[0]
-        if mm_elem != _elem(op.output):
-            cast = tc.CastOp.create(operands=[value], result_types=[TensorType(_elem(op.output), [1, rows, oc])])
+        if mm_elem != element_type(op.output):
+            cast = tc.CastOp.create(operands=[value], result_types=[TensorType(element_type(op.output), [1, rows, oc])])
             ops.append(cast)
             value = cast.results[0]
-        back = make_reshape(value, TensorType(_elem(op.output), [n, h, w, oc]))
+        back = make_reshape(value, TensorType(element_type(op.output), [n, h, w, oc]))
         ops += back
         out = _add_bias(back[-1].results[0], op.bias, ops)
         rewriter.replace(op, ops, [out])
@@ -293,8 +290,8 @@ class TransposeConvStrided(RewritePattern):
             return
         if tname(op.output) == "i48":
             return  # depth-to-space needs RESHAPE/TRANSPOSE/SLICE of i48: not in TOSA 1.0
-        out_elem = _elem(op.output)
-        w_elem = _elem(op.weight)
+        out_elem = element_type(op.output)
+        w_elem = element_type(op.weight)
         khs, kws = -(-kh // sy), -(-kw // sx)  # sub-kernel size K'
         khp, kwp = khs * sy, kws * sx
         if (khp, kwp) != (kh, kw) and is_float(op.input) and not self.float_kernel_padding:

@@ -48,6 +48,7 @@ from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 
+from tosa_xdsl.dialects.tosa import shapes
 from tosa_xdsl.dialects.tosa.ops import activation as act
 from tosa_xdsl.dialects.tosa.ops import data_layout as dl
 from tosa_xdsl.dialects.tosa.ops import tensor as tn
@@ -67,10 +68,11 @@ from tosa_xdsl.dialects.tosa.ops.image import ResizeOp
 from tosa_xdsl.dialects.tosa.ops.scatter_gather import GatherOp, ScatterOp
 from tosa_xdsl.dialects.tosa.ops.shape import ConstShapeOp
 from tosa_xdsl.dialects.tosa.ops.type_conversion import CastOp, RescaleOp
+from tosa_xdsl.ir.access import DYNAMIC, Shape, prop, shape_of
 
-# A shape: dims with -1 for a dynamic dim, or None for an unranked tensor / unknown.
-Shape = tuple[int, ...] | None
-DYN = -1
+# A shape as tosa_xdsl.ir.access has it: DYNAMIC (-1) for a dynamic dim, None for an
+# unranked tensor / unknown.
+DYN = DYNAMIC
 
 
 class ShapeConflict(Exception):
@@ -78,12 +80,6 @@ class ShapeConflict(Exception):
 
 
 # ------------------------------------------------------------------------ shape algebra
-
-
-def shape_of(t: Attribute) -> Shape:
-    if isinstance(t, TensorType):
-        return tuple(d if d >= 0 else DYN for d in t.get_shape())
-    return None
 
 
 def with_shape(t: Attribute, shape: Shape) -> Attribute:
@@ -171,16 +167,10 @@ def _dim(shape: Shape, i: int) -> int:
 def _floordiv_dim(num: int, den: int) -> int:
     if den <= 0 or num < 0:
         return DYN
-    return num // den + 1
+    return shapes.strided_size(num, den)
 
 
 # ------------------------------------------------------------------------ op rules
-
-
-def _prop(op: Operation, name: str, default=None):
-    from tosa_xdsl.interpreter.common import prop
-
-    return prop(op, name, default)
 
 
 def _shape_operand(value: SSAValue) -> list[int] | None:
@@ -209,7 +199,7 @@ def _conv_like(op: Operation, s) -> Shape:
         return None
     n = _dim(x, 0)
     bc = _dim(b, 0) if b is not None and len(b) == 1 else DYN
-    stride = _prop(op, "stride") or [1] * spatial
+    stride = prop(op, "stride") or [1] * spatial
     if isinstance(op, tn.DepthwiseConv2DOp):  # weight [KH, KW, C, M]
         kernel = [_dim(w, 0), _dim(w, 1)]
         c, m = _merge_all((_dim(x, 3),), (_dim(w, 2),))[0], _dim(w, 3)  # type: ignore[index]
@@ -221,17 +211,17 @@ def _conv_like(op: Operation, s) -> Shape:
         oc = bc
     dims = []
     if isinstance(op, tn.TransposeConv2DOp):
-        out_pad = _prop(op, "out_pad") or [0] * 4
+        out_pad = prop(op, "out_pad") or [0] * 4
         for i in range(2):
             ih, k = _dim(x, 1 + i), kernel[i]
-            dims.append((ih - 1) * stride[i] + out_pad[2 * i] + out_pad[2 * i + 1] + k
+            dims.append(shapes.transpose_conv_size(ih, k, out_pad[2 * i], out_pad[2 * i + 1], stride[i])
                         if _d(ih, k) else DYN)
     else:
-        pad = _prop(op, "pad") or [0] * (2 * spatial)
-        dilation = _prop(op, "dilation") or [1] * spatial
+        pad = prop(op, "pad") or [0] * (2 * spatial)
+        dilation = prop(op, "dilation") or [1] * spatial
         for i in range(spatial):
             ih, k = _dim(x, 1 + i), kernel[i]
-            dims.append(_floordiv_dim(ih - 1 + pad[2 * i] + pad[2 * i + 1] - (k - 1) * dilation[i],
+            dims.append(_floordiv_dim(shapes.conv_numerator(ih, k, pad[2 * i], pad[2 * i + 1], dilation[i]),
                                       stride[i]) if _d(ih, k) else DYN)
     return (n, *dims, oc)
 
@@ -240,11 +230,11 @@ def _pool(op: Operation, s) -> Shape:
     x = s(op.input)
     if x is None or len(x) != 4:
         return None
-    kernel, stride, pad = _prop(op, "kernel"), _prop(op, "stride"), _prop(op, "pad")
+    kernel, stride, pad = prop(op, "kernel"), prop(op, "stride"), prop(op, "pad")
     dims = []
     for i in range(2):
         ih = x[1 + i]
-        dims.append(_floordiv_dim(ih + pad[2 * i] + pad[2 * i + 1] - kernel[i], stride[i])
+        dims.append(_floordiv_dim(shapes.pool_numerator(ih, kernel[i], pad[2 * i], pad[2 * i + 1]), stride[i])
                     if ih != DYN else DYN)
     return (x[0], *dims, x[3])
 
@@ -260,7 +250,7 @@ def _resize(op: ResizeOp, s) -> Shape:
     for i in range(2):
         ih = x[1 + i]
         n, d = scale[2 * i], scale[2 * i + 1]
-        dims.append(_floordiv_dim((ih - 1) * n - offset[i] + border[i], d)
+        dims.append(_floordiv_dim(shapes.resize_numerator(ih, n, offset[i], border[i]), d)
                     if ih != DYN and n > 0 else DYN)
     return (x[0], *dims, x[3])
 
@@ -330,7 +320,7 @@ def _concat(op: dl.ConcatOp, s) -> Shape:
     if not ranked:
         return None
     rank = len(ranked[0])
-    axis = _prop(op, "axis", 0)
+    axis = prop(op, "axis", 0)
     if not 0 <= axis < rank:
         return None
     total = 0
@@ -347,7 +337,7 @@ def _concat(op: dl.ConcatOp, s) -> Shape:
 
 def _transpose(op: dl.TransposeOp, s) -> Shape:
     x = s(op.input1)
-    perms = _prop(op, "perms") or []
+    perms = prop(op, "perms") or []
     if x is None:
         return (DYN,) * len(perms) if perms else None
     if sorted(perms) != list(range(len(x))):
@@ -357,7 +347,7 @@ def _transpose(op: dl.TransposeOp, s) -> Shape:
 
 def _reduce(op: Operation, s, value: SSAValue, keep: bool) -> Shape:
     x = s(value)
-    axis = _prop(op, "axis", 0)
+    axis = prop(op, "axis", 0)
     if x is None or not 0 <= axis < len(x):
         return None
     if keep:

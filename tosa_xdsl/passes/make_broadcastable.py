@@ -24,17 +24,22 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, IndexType, ModuleOp, TensorType
+from xdsl.dialects.builtin import (
+    DenseIntOrFPElementsAttr,
+    IndexType,
+    ModuleOp,
+    TensorType,
+)
 from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from tosa_xdsl.ir.types import ShapeType
 from tosa_xdsl.dialects.tosa.ops import comparison as cmp
 from tosa_xdsl.dialects.tosa.ops import elementwise_binary as eb
 from tosa_xdsl.dialects.tosa.ops.data_layout import ReshapeOp
 from tosa_xdsl.dialects.tosa.ops.elementwise_ternary import SelectOp
 from tosa_xdsl.dialects.tosa.ops.shape import ConstShapeOp
+from tosa_xdsl.ir.types import ShapeType
 
 # operators and the names of the operands that broadcast
 BROADCASTING: dict[type[Operation], tuple[str, ...]] = {

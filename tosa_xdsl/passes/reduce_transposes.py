@@ -26,7 +26,6 @@ from xdsl.pattern_rewriter import (
     RewritePattern,
 )
 
-from tosa_xdsl.interpreter.common import prop
 from tosa_xdsl.dialects.tosa.ops import activation as act
 from tosa_xdsl.dialects.tosa.ops import base
 from tosa_xdsl.dialects.tosa.ops import data_layout as dl
@@ -35,6 +34,7 @@ from tosa_xdsl.dialects.tosa.ops import elementwise_ternary as et
 from tosa_xdsl.dialects.tosa.ops import elementwise_unary as eu
 from tosa_xdsl.dialects.tosa.ops import type_conversion as tc
 from tosa_xdsl.dialects.tosa.ops.data_nodes import ConstOp
+from tosa_xdsl.interpreter.common import prop
 from tosa_xdsl.passes._rewrite_utils import (
     const_tensor,
     make_const,

@@ -137,7 +137,12 @@ class OptRun:
             return text_out
 
     def run(self, data: bytes, out: TextIO) -> int:
-        from tosa_xdsl.diagnostics import ExpectationError, SourceFile, Verifier, format_diagnostic
+        from tosa_xdsl.diagnostics import (
+            ExpectationError,
+            SourceFile,
+            Verifier,
+            format_diagnostic,
+        )
 
         text = data.decode("utf-8", errors="replace")
         src = SourceFile(self.name, text)

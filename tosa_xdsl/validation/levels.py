@@ -35,9 +35,9 @@ from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Operation, SSAValue
 
 from tosa_xdsl import spec_tables as st
-from tosa_xdsl.ir.types import element_type
+from tosa_xdsl.ir.access import element_type, rank_of, static_dim
 from tosa_xdsl.validation.target import Target
-from tosa_xdsl.verification.common import array_attr, dims
+from tosa_xdsl.verification.common import array_attr
 from tosa_xdsl.verification.constants import const_shape_values
 
 Env = dict[str, "int | None"]
@@ -59,8 +59,14 @@ def _prop(op: Operation, name: str, names: tuple[str, ...]) -> Env:
         return {n: None for n in names}
 
 
+def _known_dims(value) -> list[int | None] | None:
+    """The dims of a ranked tensor, None for a dynamic one (an unknown symbol); None when unranked."""
+    rank = rank_of(value)
+    return None if rank is None else [static_dim(value, i) for i in range(rank)]
+
+
 def _weight_dims(op: Operation, names: tuple[str, ...]) -> Env:
-    return _unpack(names, dims(op.weight))
+    return _unpack(names, _known_dims(op.weight))
 
 
 def _pool(op: Operation) -> Env:
@@ -96,7 +102,7 @@ def _transpose_conv(op: Operation) -> Env:
 
 
 def _fft(op: Operation) -> Env:
-    return _unpack(("N", "H", "W"), dims(op.input_real))
+    return _unpack(("N", "H", "W"), _known_dims(op.input_real))
 
 
 def _resize(op: Operation) -> Env:

@@ -4,10 +4,9 @@ Importing this package registers every check; tosa_xdsl.dialects.tosa.dialect im
 our `tosa` dialect always verifies them.
 """
 
-from tosa_xdsl.verification.registry import CHECKS, checked_condition_ids, spec_check
-
 # Chapters 2.4-2.10, 2.14-2.18, chapter-4 helpers and Supported Data Types.
-from tosa_xdsl.verification import (  # noqa: E402,F401  (importing registers the checks)
+# Chapters 2.3 (tensor), 2.12 (image), 2.13 (type conversion).
+from tosa_xdsl.verification import (  # noqa: E402,F401  (importing registers the checks)  # noqa: E402,F401
     activation,
     comparison,
     control_flow,
@@ -15,13 +14,14 @@ from tosa_xdsl.verification import (  # noqa: E402,F401  (importing registers th
     data_types,
     elementwise,
     helpers,
+    image,
     reduction,
     shape,
+    tensor,
+    type_conversion,
     variable,
 )
-
-# Chapters 2.3 (tensor), 2.12 (image), 2.13 (type conversion).
-from tosa_xdsl.verification import image, tensor, type_conversion  # noqa: E402,F401
+from tosa_xdsl.verification.registry import CHECKS, checked_condition_ids, spec_check
 
 # ERROR_IF ids (tosa_xdsl.spec_tables) that no verifier decides, and why. The coverage test
 # (tests/test_error_if_coverage.py) and docs/error-if.md read this table.

@@ -1,20 +1,18 @@
 """Small, generic accessors for ERROR_IF checks: static dims, array attributes, element types,
 constant zero points / shape operands, and the exception helper.
 
-Conventions (as in constants.py): a dim is an int, None when dynamic; a shape is a tuple of
-such dims, None when the tensor is unranked. A check decides what the static information
-decides and skips the rest (a None anywhere in its inputs means "not known, skip").
+Shapes follow tosa_xdsl.ir.access (dynamic dim = DYNAMIC, unranked = None); `static_dim`
+gives None for a dim that is not known statically. A check decides what the static
+information decides and skips the rest (a None in its inputs means "not known, skip").
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
-from xdsl.dialects.builtin import DenseArrayBase, TensorType
-from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.dialects.builtin import DenseArrayBase
+from xdsl.ir import Operation, SSAValue
 from xdsl.utils.exceptions import VerifyException
 
-from tosa_xdsl.ir.types import element_type
+from tosa_xdsl.ir.access import element_type
 from tosa_xdsl.verification.constants import const_scalar, const_shape_values
 
 
@@ -23,41 +21,12 @@ def fail(op: Operation, message: str) -> None:
     raise VerifyException(f"'{op.name}' op {message}")
 
 
-def dims(value: SSAValue | Attribute | None) -> tuple[int | None, ...] | None:
-    """The dims of a ranked tensor value/type (None for a dynamic dim); None when unranked."""
-    if value is None:
-        return None
-    t = value.type if isinstance(value, SSAValue) else value
-    if isinstance(t, TensorType):
-        return tuple(d if d >= 0 else None for d in t.get_shape())
-    return None
-
-
-def dim(value: SSAValue | None, index: int) -> int | None:
-    """Dim `index` (negative counts from the end) of a ranked tensor when static, else None."""
-    shape = dims(value)
-    if shape is None or not -len(shape) <= index < len(shape):
-        return None
-    return shape[index]
-
-
-def rank(value: SSAValue | None) -> int | None:
-    shape = dims(value)
-    return None if shape is None else len(shape)
-
-
 def first_known(*candidates: int | None) -> int | None:
     """The first of several readings of one shape symbol that is known (static)."""
     for c in candidates:
         if c is not None:
             return c
     return None
-
-
-def fmt_dims(shape: Sequence[int | None] | None) -> str:
-    if shape is None:
-        return "*"
-    return "[" + ", ".join("?" if d is None else str(d) for d in shape) + "]"
 
 
 def element(value: SSAValue | None) -> str | None:

@@ -13,10 +13,11 @@ from collections.abc import Sequence
 from xdsl.ir import Attribute, Region
 
 from tosa_xdsl import spec_tables as st
-from tosa_xdsl.ir.target_env import TargetEnvAttr
-from tosa_xdsl.ir.types import element_type
 from tosa_xdsl.dialects.tosa.ops.control_flow import CondIfOp, WhileLoopOp, YieldOp
-from tosa_xdsl.verification.helpers import fail, fmt_shape, shape, static_size
+from tosa_xdsl.ir.access import element_type, format_shape, shape_of
+from tosa_xdsl.ir.target_env import TargetEnvAttr
+from tosa_xdsl.verification.common import fail
+from tosa_xdsl.verification.helpers import static_size
 from tosa_xdsl.verification.registry import spec_check
 
 
@@ -61,11 +62,11 @@ def _compare_lists(op, what: str, actual: Sequence[Attribute], graph: str,
     if len(actual) != len(expected):
         fail(op, f"{what} has {len(actual)} tensors but {graph} has {len(expected)}")
     for i, (a, e) in enumerate(zip(actual, expected)):
-        sa, se = shape(a), shape(e)
+        sa, se = shape_of(a), shape_of(e)
         if sa is None or se is None:
             continue
         if len(sa) != len(se) or any(x >= 0 and y >= 0 and x != y for x, y in zip(sa, se)):
-            fail(op, f"{what}[{i}] has shape {fmt_shape(sa)} but {graph} has {fmt_shape(se)}")
+            fail(op, f"{what}[{i}] has shape {format_shape(sa)} but {graph} has {format_shape(se)}")
 
 
 @spec_check(CondIfOp, "COND_IF#1", "COND_IF#2", "COND_IF#3", "COND_IF#4", "COND_IF#5",
@@ -78,9 +79,9 @@ def _cond_if(op):
         region = getattr(op, name)
         _compare_lists(op, "input_list", inputs, f"{name} inputs", _graph_inputs(region))
         _compare_lists(op, "output_list", outputs, f"{name} outputs", _graph_outputs(region))
-    size = static_size(shape(op.condition))
+    size = static_size(shape_of(op.condition))
     if size is not None and size != 1:
-        fail(op, f"condition {fmt_shape(shape(op.condition))} has {size} elements but must have "
+        fail(op, f"condition {format_shape(shape_of(op.condition))} has {size} elements but must have "
                  f"exactly 1")
 
 
@@ -100,9 +101,9 @@ def _while_loop(op):
         return
     if len(cond) != 1:
         fail(op, f"cond_graph has {len(cond)} outputs but must have exactly one bool tensor")
-    size = static_size(shape(cond[0]))
+    size = static_size(shape_of(cond[0]))
     if size is not None and size != 1:
-        fail(op, f"cond_graph output {fmt_shape(shape(cond[0]))} has {size} elements but must "
+        fail(op, f"cond_graph output {format_shape(shape_of(cond[0]))} has {size} elements but must "
                  f"have exactly 1")
     if str(element_type(cond[0])) != "i1":
         fail(op, f"cond_graph output element type is {element_type(cond[0])} but must be i1 "

@@ -13,8 +13,10 @@ from tosa_xdsl.dialects.tosa.ops.data_layout import (
     TileOp,
     TransposeOp,
 )
+from tosa_xdsl.ir.access import format_shape, shape_of
+from tosa_xdsl.verification.common import fail
 from tosa_xdsl.verification.constants import const_shape_values
-from tosa_xdsl.verification.helpers import fail, fmt_shape, shape, static_size
+from tosa_xdsl.verification.helpers import static_size
 from tosa_xdsl.verification.registry import spec_check
 
 
@@ -30,7 +32,7 @@ def _concat(op):
     if not inputs:
         fail(op, "input1 must hold at least one tensor")
     axis = op.axis.value.data
-    shapes = [shape(v) for v in inputs]
+    shapes = [shape_of(v) for v in inputs]
     first = shapes[0]
     if axis < 0 or (first is not None and axis >= max(1, len(first))):
         bound = f"0 to {max(1, len(first)) - 1}" if first is not None else "non-negative"
@@ -53,7 +55,7 @@ def _concat(op):
             if d != known[0][1]:
                 fail(op, f"input1[{i}] dim {j} is {d} but input1[{known[0][0]}] dim {j} is "
                          f"{known[0][1]}; inputs may differ only along axis {axis}")
-    out = shape(op.output)
+    out = shape_of(op.output)
     if len(ranked) == len(shapes) and all(s[axis] >= 0 for _, s in ranked) and out is not None \
             and axis < len(out) and out[axis] >= 0:
         total = sum(s[axis] for _, s in ranked)
@@ -66,7 +68,7 @@ def _concat(op):
 @spec_check(PadOp, "PAD#1", "PAD#2", "PAD#3")
 def _pad(op):
     # 2.10.2 PAD#1: ERROR_IF(rank(shape) != rank(shape1)); #2: padding[i*2] < 0 || padding[i*2+1] < 0; #3: shape[i] != padding[i*2] + shape1[i] + padding[i*2+1]
-    in_dims, out_dims = shape(op.input1), shape(op.output)
+    in_dims, out_dims = shape_of(op.input1), shape_of(op.output)
     if in_dims is not None and out_dims is not None and len(in_dims) != len(out_dims):
         fail(op, f"output rank {len(out_dims)} must equal input1 rank {len(in_dims)}")
     rank = len(in_dims) if in_dims is not None else len(out_dims) if out_dims is not None else None
@@ -95,7 +97,7 @@ def _pad(op):
 @spec_check(ReshapeOp, "RESHAPE#1")
 def _reshape(op):
     # 2.10.3 RESHAPE#1: ERROR_IF(tensor_size(shape1) != tensor_size(shape))
-    out = shape(op.output)
+    out = shape_of(op.output)
     values = const_shape_values(op.shape)
     if out is not None:
         if _length(op.shape) != len(out):
@@ -108,17 +110,17 @@ def _reshape(op):
             out = tuple(v if d < 0 and v >= 0 else d for d, v in zip(out, values))
     elif values is not None and all(v >= 0 for v in values):
         out = tuple(values)
-    in_size, out_size = static_size(shape(op.input1)), static_size(out)
+    in_size, out_size = static_size(shape_of(op.input1)), static_size(out)
     if in_size is not None and out_size is not None and in_size != out_size:
-        fail(op, f"input1 {fmt_shape(shape(op.input1))} has {in_size} elements but the new shape "
-                 f"{fmt_shape(out)} has {out_size}")
+        fail(op, f"input1 {format_shape(shape_of(op.input1))} has {in_size} elements but the new shape "
+                 f"{format_shape(out)} has {out_size}")
 
 
 @spec_check(ReverseOp, "REVERSE#1")
 def _reverse(op):
     # 2.10.4 REVERSE#1: ERROR_IF(axis < 0 || axis >= rank(shape))
     axis = op.axis.value.data
-    dims = shape(op.input1)
+    dims = shape_of(op.input1)
     if axis < 0 or (dims is not None and axis >= len(dims)):
         bound = f"0 to {len(dims) - 1}" if dims is not None else "non-negative"
         fail(op, f"axis {axis} is out of range for input1 (must be {bound})")
@@ -127,7 +129,7 @@ def _reverse(op):
 @spec_check(SliceOp, "SLICE#1", "SLICE#2", "SLICE#3", "SLICE#4", "SLICE#5", "SLICE#6")
 def _slice(op):
     # 2.10.5 SLICE#1: rank(shape1) != length(start)/length(size); #2: rank(shape1) != rank(shape); #3: start[i] < 0; #4: size[i] <= 0; #5: start[i] + size[i] > shape1[i]; #6: shape[i] != size[i]
-    in_dims, out_dims = shape(op.input1), shape(op.output)
+    in_dims, out_dims = shape_of(op.input1), shape_of(op.output)
     if in_dims is not None:
         for name in ("start", "size"):
             if _length(getattr(op, name)) != len(in_dims):
@@ -158,7 +160,7 @@ def _slice(op):
 @spec_check(TileOp, "TILE#1", "TILE#2")
 def _tile(op):
     # 2.10.6 TILE#1: ERROR_IF(rank(shape1) != rank(shape)); TILE#2: ERROR_IF(shape1[i] * multiples[i] != shape[i])
-    in_dims, out_dims = shape(op.input1), shape(op.output)
+    in_dims, out_dims = shape_of(op.input1), shape_of(op.output)
     if in_dims is not None and out_dims is not None and len(in_dims) != len(out_dims):
         fail(op, f"output rank {len(out_dims)} must equal input1 rank {len(in_dims)}")
     if in_dims is not None and _length(op.multiples) != len(in_dims):
@@ -176,13 +178,13 @@ def _tile(op):
             "TRANSPOSE#5", "TRANSPOSE#6")
 def _transpose(op):
     # 2.10.7 TRANSPOSE#1: rank(shape1) != rank(shape); #2: tensor_size(shape1) != tensor_size(shape); #3: perms[i] >= rank(shape1); #4: perms[i] < 0; #5: perms value repeated; #6: shape1[perms[i]] != shape[i]
-    in_dims, out_dims = shape(op.input1), shape(op.output)
+    in_dims, out_dims = shape_of(op.input1), shape_of(op.output)
     if in_dims is not None and out_dims is not None and len(in_dims) != len(out_dims):
         fail(op, f"output rank {len(out_dims)} must equal input1 rank {len(in_dims)}")
     in_size, out_size = static_size(in_dims), static_size(out_dims)
     if in_size is not None and out_size is not None and in_size != out_size:
-        fail(op, f"input1 {fmt_shape(in_dims)} has {in_size} elements but the output "
-                 f"{fmt_shape(out_dims)} has {out_size}")
+        fail(op, f"input1 {format_shape(in_dims)} has {in_size} elements but the output "
+                 f"{format_shape(out_dims)} has {out_size}")
     perms = [int(p) for p in op.perms.get_values()]
     rank = len(in_dims) if in_dims is not None else len(out_dims) if out_dims is not None else None
     if rank is not None and len(perms) != rank:

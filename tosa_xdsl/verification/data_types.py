@@ -21,7 +21,6 @@ build and one set lookup.
 from __future__ import annotations
 
 import functools
-
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
@@ -29,8 +28,8 @@ from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Attribute, SSAValue
 
 from tosa_xdsl import spec_tables as st
-from tosa_xdsl.ir.types import element_type
 from tosa_xdsl.dialects.tosa.ops import SPEC_OPS
+from tosa_xdsl.ir.access import element_type
 from tosa_xdsl.verification.helpers import fail
 from tosa_xdsl.verification.registry import spec_check
 

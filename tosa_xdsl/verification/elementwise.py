@@ -4,11 +4,11 @@ points), ternary (SELECT#1 broadcast). The broadcast itself is helpers.check_bro
 from __future__ import annotations
 
 from tosa_xdsl.dialects.tosa.ops.base import BinaryElementwiseOp
-from tosa_xdsl.dialects.tosa.ops.elementwise_binary import MulOp
 from tosa_xdsl.dialects.tosa.ops.elementwise_binary import OPS as BINARY_OPS
+from tosa_xdsl.dialects.tosa.ops.elementwise_binary import MulOp
 from tosa_xdsl.dialects.tosa.ops.elementwise_ternary import SelectOp
 from tosa_xdsl.dialects.tosa.ops.elementwise_unary import NegateOp
-from tosa_xdsl.ir.types import element_type
+from tosa_xdsl.ir.access import element_type
 from tosa_xdsl.verification.constants import const_scalar
 from tosa_xdsl.verification.helpers import BROADCAST_IDS, check_broadcast, fail
 from tosa_xdsl.verification.registry import spec_check

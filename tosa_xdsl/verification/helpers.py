@@ -2,41 +2,22 @@
 rules of tosa_execute_graph (spec 2.2) that are decidable on one op, plus the small shape
 utilities the chapter modules of this developer share.
 
-Conventions: a dim is an int, -1 when dynamic; a shape is a tuple of dims, None when the
-tensor is unranked. Checks decide what static information decides and skip the rest.
+Shapes follow tosa_xdsl.ir.access (dynamic dim = DYNAMIC, unranked = None). Checks decide
+what static information decides and skip the rest.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from xdsl.dialects.builtin import TensorType
-from xdsl.ir import Attribute, SSAValue
-from xdsl.utils.exceptions import VerifyException
+from xdsl.ir import SSAValue
 
 from tosa_xdsl import spec_tables as st
 from tosa_xdsl.dialects.tosa.ops import SPEC_OPS
 from tosa_xdsl.dialects.tosa.ops.base import TosaOp
+from tosa_xdsl.ir.access import format_shape, shape_of
+from tosa_xdsl.verification.common import fail
 from tosa_xdsl.verification.registry import spec_check
-
-DYNAMIC = -1
-
-
-# -- shape utilities ----------------------------------------------------------------------
-
-
-def shape(value: SSAValue | Attribute) -> tuple[int, ...] | None:
-    """Dims of a ranked tensor (dynamic = -1), None when unranked or not a tensor."""
-    t = value.type if isinstance(value, SSAValue) else value
-    if isinstance(t, TensorType):
-        return tuple(d if d >= 0 else DYNAMIC for d in t.get_shape())
-    return None
-
-
-def fmt_shape(dims: Sequence[int] | None) -> str:
-    if dims is None:
-        return "*"
-    return "[" + ", ".join("?" if d < 0 else str(d) for d in dims) + "]"
 
 
 def static_size(dims: Sequence[int] | None) -> int | None:
@@ -47,10 +28,6 @@ def static_size(dims: Sequence[int] | None) -> int | None:
     for d in dims:
         size *= d
     return size
-
-
-def fail(op: TosaOp, message: str) -> None:
-    raise VerifyException(f"'{op.name}' op {message}")
 
 
 # -- 4.4.6 broadcast_shape / apply_broadcast ---------------------------------------------
@@ -66,9 +43,9 @@ def check_broadcast(op: TosaOp, inputs: Sequence[tuple[str, SSAValue]], output: 
     equal the output shape (the operator's `shape != broadcast_shape(...)`, which also covers
     apply_broadcast#1/#3). Unranked tensors and dynamic dims are skipped; a static non-1 dim of
     an input still decides the broadcast dim when another input's dim is dynamic."""
-    ranked = [(n, shape(v)) for n, v in inputs]
+    ranked = [(n, shape_of(v)) for n, v in inputs]
     ranked = [(n, s) for n, s in ranked if s is not None]
-    out = shape(output)
+    out = shape_of(output)
     holders = ranked + ([("output", out)] if out is not None else [])
     if len({len(s) for _, s in holders}) > 1:
         detail = ", ".join(f"{n} has rank {len(s)}" for n, s in holders)
@@ -154,7 +131,7 @@ def _arguments_shapes(op):
     # 2.2 tosa_execute_graph#3/#5: ERROR_IF(operator input/output tensors do not meet requirement of operator Arguments)
     for spec_name, name, minimum, fixed in _ARGUMENT_RULES[type(op)]:
         for label, value in _values(op, name):
-            dims = shape(value)
+            dims = shape_of(value)
             if dims is None:
                 continue
             if minimum is not None and len(dims) < minimum:
@@ -162,5 +139,5 @@ def _arguments_shapes(op):
                          f"{op.SPEC_NAME}), got rank {len(dims)}")
             if fixed is not None and len(dims) == len(fixed) and any(
                     d >= 0 and d != f for d, f in zip(dims, fixed)):
-                fail(op, f"{label} must have shape {fmt_shape(fixed)} (Arguments table of "
-                         f"{op.SPEC_NAME}), got {fmt_shape(dims)}")
+                fail(op, f"{label} must have shape {format_shape(fixed)} (Arguments table of "
+                         f"{op.SPEC_NAME}), got {format_shape(dims)}")

@@ -8,8 +8,10 @@ dims. The output-size checks also decide the idiv_check helper's condition (idiv
 
 from __future__ import annotations
 
+from tosa_xdsl.dialects.tosa import shapes
 from tosa_xdsl.dialects.tosa.ops.image import ResizeOp
-from tosa_xdsl.verification.common import const_shape, dim, fail
+from tosa_xdsl.ir.access import static_dim
+from tosa_xdsl.verification.common import const_shape, fail
 from tosa_xdsl.verification.registry import spec_check
 from tosa_xdsl.verification.tensor import IDIV_CHECK, check_divided_size
 
@@ -25,7 +27,7 @@ def _resize_image_size(op):
     # spec 2.12.1 RESIZE#1: max(OH,OW,IH,IW) >= 16384
     for sym, value, axis in (("IH", op.input, 1), ("IW", op.input, 2), ("OH", op.output, 1),
                              ("OW", op.output, 2)):
-        d = dim(value, axis)
+        d = static_dim(value, axis)
         if d is not None and d >= MAX_IMAGE_SIZE:
             fail(op, f"{sym} = {d} must be less than {MAX_IMAGE_SIZE} (max(OH,OW,IH,IW) >= 16384)")
 
@@ -116,7 +118,7 @@ def _resize_border_x(op):
 
 def _size(op, k: int) -> None:
     scale, offset, border = _valid_scale(op), const_shape(op.offset, 2), const_shape(op.border, 2)
-    i_dim, o_dim = dim(op.input, 1 + k), dim(op.output, 1 + k)
+    i_dim, o_dim = static_dim(op.input, 1 + k), static_dim(op.output, 1 + k)
     if scale is None or offset is None or border is None or i_dim is None:
         return
     a, i_sym = ("y", "IH") if k == 0 else ("x", "IW")
@@ -125,7 +127,7 @@ def _size(op, k: int) -> None:
     terms = {i_sym: i_dim, f"scale_{a}_n": n, f"scale_{a}_d": d, f"offset_{a}": o,
              f"border_{a}": b}
     check_divided_size(op, f"output {('height', 'width')[k]}", o_dim, text,
-                       (i_dim - 1) * n - o + b, f"scale_{a}_d", d, terms)
+                       shapes.resize_numerator(i_dim, n, o, b), f"scale_{a}_d", d, terms)
 
 
 @spec_check(ResizeOp, "RESIZE#9", IDIV_CHECK)

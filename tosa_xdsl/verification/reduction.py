@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from tosa_xdsl.dialects.tosa.ops.reduction import OPS
-from tosa_xdsl.verification.helpers import fail, shape
+from tosa_xdsl.ir.access import shape_of
+from tosa_xdsl.verification.common import fail
 from tosa_xdsl.verification.registry import spec_check
 
 
@@ -11,12 +12,12 @@ from tosa_xdsl.verification.registry import spec_check
 def _reduce_axis(op):
     # 2.9.x <OP>#1: ERROR_IF(axis < 0 || axis >= rank(shape1)); <OP>#2: ERROR_IF(shape[axis] != 1)
     axis = op.axis.value.data
-    dims = shape(op.input)
+    dims = shape_of(op.input)
     if dims is not None and not 0 <= axis < len(dims):
         fail(op, f"axis {axis} is out of range for input rank {len(dims)} "
                  f"(must be 0 to {len(dims) - 1})")
     if axis < 0:
         fail(op, f"axis {axis} must not be negative")
-    out = shape(op.output)
+    out = shape_of(op.output)
     if out is not None and axis < len(out) and out[axis] >= 0 and out[axis] != 1:
         fail(op, f"output dim {axis} (the reduced axis) is {out[axis]} but must be 1")

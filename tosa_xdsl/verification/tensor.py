@@ -11,6 +11,7 @@ Rules (see registry.py for the id conventions):
 
 from __future__ import annotations
 
+from tosa_xdsl.dialects.tosa import shapes
 from tosa_xdsl.dialects.tosa.ops.tensor import (
     ArgMaxOp,
     AvgPool2DOp,
@@ -23,15 +24,13 @@ from tosa_xdsl.dialects.tosa.ops.tensor import (
     RFFT2DOp,
     TransposeConv2DOp,
 )
+from tosa_xdsl.ir.access import DYNAMIC, format_shape, rank_of, shape_of, static_dim
 from tosa_xdsl.verification.common import (
     array_attr,
     const_value,
-    dim,
-    dims,
     element,
     fail,
     first_known,
-    fmt_dims,
     power_of_two,
 )
 from tosa_xdsl.verification.registry import spec_check
@@ -60,10 +59,10 @@ def check_divided_size(op, what: str, actual: int | None, numerator_text: str, n
     if divisor < 1:  # decided by the op's own stride/scale condition
         return
     detail = ", ".join(f"{k} = {v}" for k, v in terms.items())
-    if numerator % divisor != 0:
+    if not shapes.divides(numerator, divisor):
         fail(op, f"{what}: {numerator_text} = {numerator} is not divisible by {divisor_name} = "
                  f"{divisor} (idiv_check; {detail})")
-    expected = numerator // divisor + 1
+    expected = shapes.strided_size(numerator, divisor)
     if (actual is not None and actual != expected) or (actual is None and expected < 0):
         shown = "?" if actual is None else actual
         fail(op, f"{what} {shown} does not equal ({numerator_text}) / {divisor_name} + 1 = "
@@ -103,7 +102,7 @@ def _labels(prefix: str, suffixes: tuple[str, ...]) -> tuple[str, ...]:
 @spec_check(ArgMaxOp, "ARGMAX#1")
 def _argmax_axis(op):
     # spec 2.3.1 ARGMAX#1: axis < 0 || axis >= rank(shape1)
-    r = len(dims(op.input)) if dims(op.input) is not None else None
+    r = rank_of(op.input)
     axis = op.axis.value.data
     if r is not None and (axis < 0 or axis >= r):
         fail(op, f"axis {axis} is out of range for input of rank {r}: it must be in [0, {r - 1}]")
@@ -112,18 +111,18 @@ def _argmax_axis(op):
 @spec_check(ArgMaxOp, "ARGMAX#2")
 def _argmax_output_shape(op):
     # spec 2.3.1 ARGMAX#2: flatten(left_shape, right_shape) != shape
-    shape1, shape = dims(op.input), dims(op.output)
+    shape1, shape = shape_of(op.input), shape_of(op.output)
     axis = op.axis.value.data
     if shape1 is None or shape is None or not 0 <= axis < len(shape1):
         return
     expected = shape1[:axis] + shape1[axis + 1:]
     if len(shape) != len(expected):
         fail(op, f"output rank {len(shape)} must be input rank - 1 = {len(expected)} (input shape "
-                 f"{fmt_dims(shape1)} without axis {axis} is {fmt_dims(expected)})")
+                 f"{format_shape(shape1)} without axis {axis} is {format_shape(expected)})")
     for i, (got, want) in enumerate(zip(shape, expected)):
-        if got is not None and want is not None and got != want:
-            fail(op, f"output shape {fmt_dims(shape)} does not equal the input shape "
-                     f"{fmt_dims(shape1)} without axis {axis}, {fmt_dims(expected)} "
+        if DYNAMIC not in (got, want) and got != want:
+            fail(op, f"output shape {format_shape(shape)} does not equal the input shape "
+                     f"{format_shape(shape1)} without axis {axis}, {format_shape(expected)} "
                      f"(dim {i}: {got} != {want})")
 
 
@@ -187,13 +186,13 @@ def _pool_size(op, axis: int) -> None:
     pad, kernel, stride = (array_attr(op, "pad", 4), array_attr(op, "kernel", 2),
                            array_attr(op, "stride", 2))
     k = axis - 1
-    i_dim, o_dim = dim(op.input, axis), dim(op.output, axis)
+    i_dim, o_dim = static_dim(op.input, axis), static_dim(op.output, axis)
     if i_dim is None:
         return
     yx = "yx"[k]
     i_sym, pads = ("IH", ("pad_top", "pad_bottom")) if k == 0 else ("IW", ("pad_left", "pad_right"))
     text = f"{i_sym} + {pads[0]} + {pads[1]} - kernel_{yx}"
-    numerator = i_dim + pad[2 * k] + pad[2 * k + 1] - kernel[k]
+    numerator = shapes.pool_numerator(i_dim, kernel[k], pad[2 * k], pad[2 * k + 1])
     terms = {i_sym: i_dim, pads[0]: pad[2 * k], pads[1]: pad[2 * k + 1],
              f"kernel_{yx}": kernel[k], f"stride_{yx}": stride[k]}
     check_divided_size(op, f"output {('height', 'width')[k]}", o_dim, text, numerator,
@@ -272,8 +271,8 @@ def _kernel_dim(op, k: int) -> int | None:
     """The kernel size of spatial axis k: weight [OC,KH,KW,IC] / [OC,KD,KH,KW,IC] /
     depthwise [KH,KW,C,M]."""
     if isinstance(op, DepthwiseConv2DOp):
-        return dim(op.weight, k)
-    return dim(op.weight, 1 + k)
+        return static_dim(op.weight, k)
+    return static_dim(op.weight, 1 + k)
 
 
 def _conv_size(op, k: int) -> None:
@@ -282,11 +281,11 @@ def _conv_size(op, k: int) -> None:
     pad, stride, dilation = (array_attr(op, "pad", 2 * n), array_attr(op, "stride", n),
                              array_attr(op, "dilation", n))
     what, i_sym, k_sym, pads, s = axes[k]
-    i_dim, k_dim, o_dim = dim(op.input, 1 + k), _kernel_dim(op, k), dim(op.output, 1 + k)
+    i_dim, k_dim, o_dim = static_dim(op.input, 1 + k), _kernel_dim(op, k), static_dim(op.output, 1 + k)
     if i_dim is None or k_dim is None or dilation[k] < 1:
         return
     text = f"{i_sym} - 1 + {pads[0]} + {pads[1]} - ({k_sym} - 1) * dilation_{s}"
-    numerator = i_dim - 1 + pad[2 * k] + pad[2 * k + 1] - (k_dim - 1) * dilation[k]
+    numerator = shapes.conv_numerator(i_dim, k_dim, pad[2 * k], pad[2 * k + 1], dilation[k])
     terms = {i_sym: i_dim, k_sym: k_dim, pads[0]: pad[2 * k], pads[1]: pad[2 * k + 1],
              f"dilation_{s}": dilation[k], f"stride_{s}": stride[k]}
     check_divided_size(op, f"output {what}", o_dim, text, numerator, f"stride_{s}", stride[k],
@@ -314,8 +313,8 @@ def _conv_output_width(op):
 @spec_check((Conv2DOp, Conv3DOp, TransposeConv2DOp), "CONV2D#8", "CONV3D#9", "TRANSPOSE_CONV2D#8")
 def _conv_bias(op):
     # spec 2.3.3 CONV2D#8, 2.3.4 CONV3D#9, 2.3.10 TRANSPOSE_CONV2D#8: BC != OC && BC != 1
-    bc = dim(op.bias, 0)
-    oc = first_known(dim(op.output, -1), dim(op.weight, 0))
+    bc = static_dim(op.bias, 0)
+    oc = first_known(static_dim(op.output, -1), static_dim(op.weight, 0))
     if bc is not None and oc is not None and bc != oc and bc != 1:
         fail(op, f"bias has {bc} elements (BC) but must have OC = {oc} or 1")
 
@@ -323,9 +322,9 @@ def _conv_bias(op):
 @spec_check(DepthwiseConv2DOp, "DEPTHWISE_CONV2D#8")
 def _depthwise_bias(op):
     # spec 2.3.5 DEPTHWISE_CONV2D#8: BC != C*M && BC != 1
-    bc = dim(op.bias, 0)
-    c, m = first_known(dim(op.input, 3), dim(op.weight, 2)), dim(op.weight, 3)
-    cm = first_known(dim(op.output, 3), c * m if c is not None and m is not None else None)
+    bc = static_dim(op.bias, 0)
+    c, m = first_known(static_dim(op.input, 3), static_dim(op.weight, 2)), static_dim(op.weight, 3)
+    cm = first_known(static_dim(op.output, 3), c * m if c is not None and m is not None else None)
     if bc is not None and cm is not None and bc != cm and bc != 1:
         fail(op, f"bias has {bc} elements (BC) but must have C*M = {cm} or 1")
 
@@ -333,7 +332,7 @@ def _depthwise_bias(op):
 @spec_check(TransposeConv2DOp, "TRANSPOSE_CONV2D#3")
 def _transpose_conv_out_pad_y(op):
     # spec 2.3.10 TRANSPOSE_CONV2D#3: out_pad_top <= -KH || out_pad_bottom <= -KH
-    out_pad, kh = array_attr(op, "out_pad", 4), dim(op.weight, 1)
+    out_pad, kh = array_attr(op, "out_pad", 4), static_dim(op.weight, 1)
     if kh is None:
         return
     bad = [f"{n} = {v}" for n, v in zip(("out_pad_top", "out_pad_bottom"), out_pad[:2]) if v <= -kh]
@@ -344,7 +343,7 @@ def _transpose_conv_out_pad_y(op):
 @spec_check(TransposeConv2DOp, "TRANSPOSE_CONV2D#4")
 def _transpose_conv_out_pad_x(op):
     # spec 2.3.10 TRANSPOSE_CONV2D#4: out_pad_left <= -KW || out_pad_right <= -KW
-    out_pad, kw = array_attr(op, "out_pad", 4), dim(op.weight, 2)
+    out_pad, kw = array_attr(op, "out_pad", 4), static_dim(op.weight, 2)
     if kw is None:
         return
     bad = [f"{n} = {v}" for n, v in zip(("out_pad_left", "out_pad_right"), out_pad[2:]) if v <= -kw]
@@ -362,10 +361,10 @@ def _transpose_conv_size(op, k: int) -> None:
     out_pad, stride = array_attr(op, "out_pad", 4), array_attr(op, "stride", 2)
     what, i_sym, k_sym, _, s = _AXES_2D[k]
     pads = (("out_pad_top", "out_pad_bottom"), ("out_pad_left", "out_pad_right"))[k]
-    i_dim, k_dim, o_dim = dim(op.input, 1 + k), dim(op.weight, 1 + k), dim(op.output, 1 + k)
+    i_dim, k_dim, o_dim = static_dim(op.input, 1 + k), static_dim(op.weight, 1 + k), static_dim(op.output, 1 + k)
     if i_dim is None or k_dim is None:
         return
-    expected = (i_dim - 1) * stride[k] + out_pad[2 * k] + out_pad[2 * k + 1] + k_dim
+    expected = shapes.transpose_conv_size(i_dim, k_dim, out_pad[2 * k], out_pad[2 * k + 1], stride[k])
     terms = {i_sym: i_dim, k_sym: k_dim, f"stride_{s}": stride[k], pads[0]: out_pad[2 * k],
              pads[1]: out_pad[2 * k + 1]}
     check_exact_size(op, f"output {what}", o_dim,
@@ -390,7 +389,7 @@ def _transpose_conv_output_width(op):
 def _fft_power_of_two(op, axis: int, names: tuple[str, ...]) -> None:
     sym = "HW"[axis - 1]
     for name in names:
-        d = dim(getattr(op, name), axis)
+        d = static_dim(getattr(op, name), axis)
         if d is not None and not power_of_two(d):
             fail(op, f"{sym} = {d} ({name} dim {axis}) must be a power of two")
 

@@ -15,14 +15,12 @@ leaves to this module.
 from __future__ import annotations
 
 from tosa_xdsl.dialects.tosa.ops.type_conversion import RescaleOp
+from tosa_xdsl.ir.access import rank_of, shape_of, static_dim
 from tosa_xdsl.verification.common import (
     bool_attr,
     const_int,
-    dim,
-    dims,
     element,
     fail,
-    rank,
 )
 from tosa_xdsl.verification.registry import spec_check
 
@@ -149,7 +147,7 @@ def _rescale_u32_output(op):
 @spec_check(RescaleOp, "RESCALE#14")
 def _rescale_per_channel_rank(op):
     # spec 2.13.2 RESCALE#14: per_channel && rank(input) < 1
-    r = rank(op.input)
+    r = rank_of(op.input)
     if bool_attr(op, "per_channel") and r is not None and r < 1:
         fail(op, f"per_channel requires an input of rank >= 1, got rank {r}")
 
@@ -168,14 +166,14 @@ def _rescale_scale_arguments(op):
         fail(op, f"shift element type must be i8, got {got}")
     per_channel = bool_attr(op, "per_channel")
     if per_channel:
-        shape = dims(op.input)
-        nc = shape[-1] if shape else None
+        shape = shape_of(op.input)
+        nc = static_dim(op.input, -1)
         why = f"per_channel: NC = input dim {len(shape) - 1}" if shape else ""
     else:
         nc, why = 1, "per_channel = false: NC = 1"
     if nc is None:
         return
     for name in ("multiplier", "shift"):
-        n = dim(getattr(op, name), 0)
+        n = static_dim(getattr(op, name), 0)
         if n is not None and n != nc:
             fail(op, f"{name} has {n} elements but must have NC = {nc} ({why})")

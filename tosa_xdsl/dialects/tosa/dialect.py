@@ -4,8 +4,8 @@ in place of xDSL's partial `tosa`."""
 
 from xdsl.ir import Dialect
 
-from tosa_xdsl.ir import ATTRIBUTES
 from tosa_xdsl.dialects.tosa.ops import ALL_OPS
+from tosa_xdsl.ir import ATTRIBUTES
 
 Tosa = Dialect("tosa", list(ALL_OPS), list(ATTRIBUTES))
 

@@ -62,7 +62,7 @@ from xdsl.parser.core import ForwardDeclaredValue
 from xdsl.utils.lexer import Span, Token
 from xdsl.utils.mlir_lexer import MLIRTokenKind
 
-from tosa_xdsl.dialects.tosa.syntax import Clause, Kind
+from tosa_xdsl.dialects.tosa.clauses import Clause, Kind
 from tosa_xdsl.xdsl_patches import original
 
 if TYPE_CHECKING:
@@ -642,9 +642,9 @@ def _line_caches(parser: Parser) -> _LineCaches:
 
 
 def _ready(cls: Any, entry: tuple[dict[str, Attribute], dict[str, Attribute]]):
-    from tosa_xdsl.dialects.tosa.syntax import normalized_properties
-
     from xdsl.irdl import OptionalDef
+
+    from tosa_xdsl.dialects.tosa.syntax import normalized_properties
 
     props, attrs = entry
     clauses = cls.CLAUSES

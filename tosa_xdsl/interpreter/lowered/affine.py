@@ -12,7 +12,13 @@ from __future__ import annotations
 
 import numpy as np
 from xdsl.dialects import affine
-from xdsl.interpreter import InterpreterFunctions, ReturnedValues, impl, impl_terminator, register_impls
+from xdsl.interpreter import (
+    InterpreterFunctions,
+    ReturnedValues,
+    impl,
+    impl_terminator,
+    register_impls,
+)
 from xdsl.ir.affine import AffineMap
 
 from tosa_xdsl.interpreter.lowered.common import scalar_int

@@ -21,7 +21,6 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.interpreter import InterpreterFunctions, impl, register_impls
 
-from tosa_xdsl.ir import dense
 from tosa_xdsl.interpreter.lowered.common import (
     arr,
     compute_dtype,
@@ -36,6 +35,7 @@ from tosa_xdsl.interpreter.lowered.common import (
     width,
 )
 from tosa_xdsl.interpreter.values import dtype_of
+from tosa_xdsl.ir import dense
 
 _CONST_CACHE: dict[int, tuple[Any, np.ndarray]] = {}
 

@@ -16,7 +16,13 @@ from __future__ import annotations
 
 import numpy as np
 from xdsl.dialects import cf
-from xdsl.interpreter import InterpreterFunctions, Successor, impl, impl_terminator, register_impls
+from xdsl.interpreter import (
+    InterpreterFunctions,
+    Successor,
+    impl,
+    impl_terminator,
+    register_impls,
+)
 
 from tosa_xdsl.interpreter.lowered.common import scalar_int, sval, width
 

@@ -21,6 +21,7 @@ from xdsl.dialects.builtin import IndexType, IntegerType, Signedness, TensorType
 from xdsl.ir import Attribute
 
 from tosa_xdsl.interpreter.values import dtype_of
+from tosa_xdsl.ir.access import is_float
 
 
 def elem(t: Attribute) -> Attribute:
@@ -136,14 +137,10 @@ def compute_dtype(t: Attribute) -> np.dtype:
     return np.dtype(np.float64) if dtype == np.float64 else np.dtype(np.float32)
 
 
-def is_float_type(t: Attribute) -> bool:
-    return dtype_of(elem(t)).kind == "f" or dtype_of(elem(t)).name.startswith(("bfloat", "float8"))
-
-
 def cast_to(x: Any, src: Attribute, dst: Attribute, unsigned: bool = False) -> np.ndarray:
     """OpDSL TypeFn.cast_signed / cast_unsigned of value x (of element type src) to dst."""
     src, dst = elem(src), elem(dst)
-    fs, fd = is_float_type(src), is_float_type(dst)
+    fs, fd = is_float(src), is_float(dst)
     if not fs and not fd:
         ws = width(src)
         v = uval(x, ws) if unsigned else sval(x, ws)

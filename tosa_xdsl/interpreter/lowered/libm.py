@@ -5,12 +5,13 @@ implementation (interpreter/control_flow.py) looks up declarations without a bod
 
 from __future__ import annotations
 
-import math as pymath
 from collections.abc import Callable
 
 import numpy as np
 
-erf = np.vectorize(pymath.erf, otypes=[np.float64])  # float64 in, float64 out
+from tosa_xdsl.numerics import (
+    erf_fp64 as erf,  # float64 in, float64 out: tosa.erf's own
+)
 
 
 def _unary(dtype) -> Callable:

@@ -45,6 +45,7 @@ from xdsl.ir.affine import (
     AffineMap,
 )
 
+from tosa_xdsl.dialects import linalg_ext as extra
 from tosa_xdsl.interpreter.lowered.arith import _fmax_zero
 from tosa_xdsl.interpreter.lowered.common import (
     VectorizeFail,
@@ -53,7 +54,6 @@ from tosa_xdsl.interpreter.lowered.common import (
     compute_dtype,
     elem,
     from_bits,
-    is_float_type,
     sval,
     to_float,
     ubits,
@@ -61,7 +61,7 @@ from tosa_xdsl.interpreter.lowered.common import (
     width,
 )
 from tosa_xdsl.interpreter.values import dtype_of
-from tosa_xdsl.dialects import linalg_ext as extra
+from tosa_xdsl.ir.access import is_float
 
 # --------------------------------------------------------------------------- affine
 
@@ -225,7 +225,7 @@ def _maps(op) -> list[AffineMap]:
 
 
 def _add(a, b, t):
-    if is_float_type(t):
+    if is_float(t):
         cd = compute_dtype(t)
         return to_float(np.asarray(a).astype(cd) + np.asarray(b).astype(cd), t)
     w = width(t)
@@ -233,7 +233,7 @@ def _add(a, b, t):
 
 
 def _sub(a, b, t):
-    if is_float_type(t):
+    if is_float(t):
         cd = compute_dtype(t)
         return to_float(np.asarray(a).astype(cd) - np.asarray(b).astype(cd), t)
     w = width(t)
@@ -241,7 +241,7 @@ def _sub(a, b, t):
 
 
 def _mul(a, b, t):
-    if is_float_type(t):
+    if is_float(t):
         cd = compute_dtype(t)
         return to_float(np.asarray(a).astype(cd) * np.asarray(b).astype(cd), t)
     w = width(t)
@@ -249,7 +249,7 @@ def _mul(a, b, t):
 
 
 def _minmax(a, b, t, is_max: bool, unsigned: bool):
-    if is_float_type(t):
+    if is_float(t):
         cd = compute_dtype(t)
         return to_float(_fmax_zero(np.asarray(a).astype(cd), np.asarray(b).astype(cd), is_max, True), t)
     w = width(t)

@@ -9,15 +9,23 @@ result in rare halfway cases).
 
 from __future__ import annotations
 
-
 import numpy as np
 from xdsl.dialects import math
 from xdsl.interpreter import InterpreterFunctions, impl, register_impls
 
-from tosa_xdsl.interpreter.lowered.common import arr, compute_dtype, from_bits, sval, to_float, ubits, width
+from tosa_xdsl.interpreter.lowered.common import (
+    arr,
+    compute_dtype,
+    from_bits,
+    sval,
+    to_float,
+    ubits,
+    width,
+)
+from tosa_xdsl.interpreter.lowered.libm import (
+    erf as _erf,  # one erf for math.erf and @erff
+)
 from tosa_xdsl.interpreter.values import dtype_of
-
-from tosa_xdsl.interpreter.lowered.libm import erf as _erf  # one erf for math.erf and @erff
 
 
 def _unary(fn):

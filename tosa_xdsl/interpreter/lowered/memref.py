@@ -16,7 +16,13 @@ from xdsl.dialects.builtin import TensorType, UnitAttr
 from xdsl.interpreter import InterpreterFunctions, impl, register_impls
 
 from tosa_xdsl.interpreter.lowered.arith import constant_value
-from tosa_xdsl.interpreter.lowered.common import lookup_global, mixed, result_shape, scalar_int, slice_of
+from tosa_xdsl.interpreter.lowered.common import (
+    lookup_global,
+    mixed,
+    result_shape,
+    scalar_int,
+    slice_of,
+)
 from tosa_xdsl.interpreter.values import dtype_of
 
 

@@ -8,9 +8,9 @@ import numpy as np
 from xdsl.dialects import ml_program
 from xdsl.interpreter import InterpreterFunctions, impl, register_impls
 
+from tosa_xdsl.dialects.ml_program_ext import GlobalLoadOp, GlobalStoreOp
 from tosa_xdsl.interpreter.lowered.arith import constant_value
 from tosa_xdsl.interpreter.lowered.common import lookup_global
-from tosa_xdsl.dialects.ml_program_ext import GlobalLoadOp, GlobalStoreOp
 
 
 def _globals(interpreter) -> dict[str, np.ndarray]:

@@ -8,7 +8,13 @@ from __future__ import annotations
 
 import numpy as np
 from xdsl.dialects import scf
-from xdsl.interpreter import InterpreterFunctions, ReturnedValues, impl, impl_terminator, register_impls
+from xdsl.interpreter import (
+    InterpreterFunctions,
+    ReturnedValues,
+    impl,
+    impl_terminator,
+    register_impls,
+)
 
 from tosa_xdsl.interpreter.lowered.common import VectorizeFail
 from tosa_xdsl.interpreter.values import dtype_of

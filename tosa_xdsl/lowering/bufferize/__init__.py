@@ -27,7 +27,3 @@ Modules:
   deallocation         one memref.dealloc per memref.alloc
   common               pass name, diagnostics, tensor -> memref types
 """
-
-from tosa_xdsl.lowering.bufferize.one_shot_bufferize import OneShotBufferizePass
-
-__all__ = ["OneShotBufferizePass"]

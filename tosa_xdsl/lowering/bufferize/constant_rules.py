@@ -8,7 +8,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from xdsl.dialects import arith, memref
-from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, StringAttr, TensorType, UnitAttr
+from xdsl.dialects.builtin import (
+    DenseIntOrFPElementsAttr,
+    StringAttr,
+    TensorType,
+    UnitAttr,
+)
 
 from tosa_xdsl.lowering.bufferize.common import buffer_type, fail
 from tosa_xdsl.lowering.bufferize.in_place import Root

@@ -20,7 +20,13 @@ from tosa_xdsl.lowering.bufferize import (
     scf_rules,
     tensor_rules,
 )
-from tosa_xdsl.lowering.bufferize.common import PASS, buffer_type, fail, is_identity, is_tensor
+from tosa_xdsl.lowering.bufferize.common import (
+    PASS,
+    buffer_type,
+    fail,
+    is_identity,
+    is_tensor,
+)
 from tosa_xdsl.lowering.bufferize.in_place import InPlaceAnalysis, Root
 from tosa_xdsl.lowering.bufferize.linalg_rules import bufferize_linalg, is_linalg
 from tosa_xdsl.lowering.preconditions import require_static

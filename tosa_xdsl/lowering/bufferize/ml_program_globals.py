@@ -7,10 +7,15 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from xdsl.dialects import memref, ml_program
-from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, StringAttr, TensorType, UnitAttr
+from xdsl.dialects.builtin import (
+    DenseIntOrFPElementsAttr,
+    StringAttr,
+    TensorType,
+    UnitAttr,
+)
 
-from tosa_xdsl.lowering.bufferize.common import buffer_type, fail
 from tosa_xdsl.dialects.ml_program_ext import GlobalLoadOp, GlobalStoreOp
+from tosa_xdsl.lowering.bufferize.common import buffer_type, fail
 
 if TYPE_CHECKING:
     from tosa_xdsl.lowering.bufferize.converter import Converter

@@ -17,7 +17,10 @@ from xdsl.passes import ModulePass
 from tosa_xdsl.lowering.bufferize.common import fail
 from tosa_xdsl.lowering.bufferize.converter import Converter
 from tosa_xdsl.lowering.bufferize.deallocation import insert_deallocs
-from tosa_xdsl.lowering.bufferize.function_boundaries import OUT_PARAMS_ATTR, convert_function
+from tosa_xdsl.lowering.bufferize.function_boundaries import (
+    OUT_PARAMS_ATTR,
+    convert_function,
+)
 from tosa_xdsl.lowering.bufferize.ml_program_globals import convert_global
 
 

@@ -39,6 +39,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Operation, SSAValue
 
+from tosa_xdsl.dialects.llvm_ext import FPToSIOp, FPToUIOp, UIToFPOp
 from tosa_xdsl.lowering.to_llvm.emitter import (
     HANDLERS,
     Emitter,
@@ -50,7 +51,6 @@ from tosa_xdsl.lowering.to_llvm.emitter import (
     signed_int,
     value_type,
 )
-from tosa_xdsl.dialects.llvm_ext import FPToSIOp, FPToUIOp, UIToFPOp
 
 
 def _rt(op: Operation) -> Attribute:

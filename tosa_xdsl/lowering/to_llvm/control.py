@@ -11,7 +11,13 @@ from __future__ import annotations
 from xdsl.dialects import cf, func, llvm
 from xdsl.ir import Block, Operation, Region
 
-from tosa_xdsl.lowering.to_llvm.emitter import Emitter, ModuleState, fail, handles, value_type
+from tosa_xdsl.lowering.to_llvm.emitter import (
+    Emitter,
+    ModuleState,
+    fail,
+    handles,
+    value_type,
+)
 
 
 def function_type(op: Operation, inputs, outputs) -> llvm.LLVMFunctionType:

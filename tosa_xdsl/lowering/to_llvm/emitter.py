@@ -53,6 +53,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 
 from tosa_xdsl.dialects.llvm_ext import FPToUIOp
+from tosa_xdsl.ir.access import is_float  # noqa: F401 -- shared by the handler modules
 from tosa_xdsl.lowering.preconditions import cannot_lower
 
 PASS = "convert-to-llvm"
@@ -82,9 +83,6 @@ def handles(*types: type[Operation]):
 def is_small_float(t: Attribute) -> bool:
     return isinstance(t, SMALL_FLOATS)
 
-
-def is_float(t: Attribute) -> bool:
-    return isinstance(t, SMALL_FLOATS + NATIVE_FLOATS)
 
 
 def int_width(t: Attribute) -> int:

@@ -280,8 +280,8 @@ def global_initializer(op: memref.GlobalOp) -> tuple[Attribute, DenseIntOrFPElem
     if init is None or isinstance(init, UnitAttr):  # uninitialized: zeros
         zero = 0.0 if isinstance(st, (Float16Type, Float32Type, Float64Type)) else 0
         return array_t, DenseIntOrFPElementsAttr.from_list(TensorType(st, [n]), [zero] * n)
-    from tosa_xdsl.ir import dense
     from tosa_xdsl.interpreter.values import dtype_of
+    from tosa_xdsl.ir import dense
 
     values = np.asarray(dense.to_numpy(init)).astype(dtype_of(elem)).reshape(-1)
     if values.size == 1 and n != 1:  # a splat

@@ -14,48 +14,24 @@ from functools import partial
 from xdsl.builder import Builder
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import (
-    AnyFloat,
     Float8E4M3FNType,
     IndexType,
     IntegerAttr,
     IntegerType,
     Signedness,
-    UnitAttr,
 )
 from xdsl.dialects.linalg.ops import IndexOp
-from xdsl.dialects.utils.enum_attribute import EnumAttribute
 from xdsl.ir import Attribute, Operation, SSAValue
 
+from tosa_xdsl.dialects.tosa.ops.shape import ConstShapeOp
+from tosa_xdsl.ir.access import is_float, prop  # noqa: F401 -- shared by the chapter modules
 from tosa_xdsl.lowering import linalg_build as lb
 from tosa_xdsl.lowering.preconditions import cannot_lower
-from tosa_xdsl.dialects.tosa.ops.shape import ConstShapeOp
 
 PASS = "tosa-to-linalg"
 
 
 fail = partial(cannot_lower, PASS)  # fail(op, reason) -> LocatedError "<PASS>: cannot lower '<op>': <reason>"
-
-
-def prop(op: Operation, name: str, default=None):
-    """A property as a plain Python value (int, bool, enum string)."""
-    attr = op.properties.get(name)
-    if attr is None:
-        attr = op.attributes.get(name)
-    if attr is None:
-        return default
-    if isinstance(attr, IntegerAttr):
-        if attr.type == IntegerType(1):
-            return attr.value.data != 0
-        return attr.value.data
-    if isinstance(attr, UnitAttr):
-        return True
-    if isinstance(attr, EnumAttribute):
-        return str(attr.data)
-    return attr
-
-
-def is_float(t: Attribute) -> bool:
-    return isinstance(t, AnyFloat)
 
 
 def signless_int(op: Operation, t: Attribute, what: str) -> IntegerType:

@@ -34,8 +34,8 @@ from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 
 from tosa_xdsl.diagnostics import LocatedError
-from tosa_xdsl.lowering.preconditions import collect_lowerings, require_static
 from tosa_xdsl.dialects.tosa.ops.custom import CustomOp
+from tosa_xdsl.lowering.preconditions import collect_lowerings, require_static
 
 PASS = "tosa-to-linalg"
 

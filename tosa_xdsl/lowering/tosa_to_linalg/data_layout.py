@@ -12,11 +12,11 @@ from xdsl.ir import Operation
 from xdsl.ir.affine import AffineDimExpr, AffineExpr
 from xdsl.rewriter import Rewriter
 
-from tosa_xdsl.lowering import linalg_build as lb
-from tosa_xdsl.lowering.tosa_to_linalg.common import PASS, fail, prop, shape_values
-from tosa_xdsl.lowering.preconditions import checked_axis
-from tosa_xdsl.lowering.tosa_to_tensor import erase_dead_const_shapes
 from tosa_xdsl.dialects.tosa.ops.data_layout import ReverseOp, TileOp
+from tosa_xdsl.lowering import linalg_build as lb
+from tosa_xdsl.lowering.preconditions import checked_axis
+from tosa_xdsl.lowering.tosa_to_linalg.common import PASS, fail, prop, shape_values
+from tosa_xdsl.lowering.tosa_to_tensor import erase_dead_const_shapes
 
 
 def lower_reverse(op: ReverseOp) -> None:

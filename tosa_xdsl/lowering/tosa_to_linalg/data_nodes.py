@@ -9,8 +9,8 @@ from collections.abc import Callable
 from xdsl.ir import Operation
 from xdsl.rewriter import Rewriter
 
-from tosa_xdsl.lowering.tosa_to_linalg.common import fail
 from tosa_xdsl.dialects.tosa.ops.data_nodes import IdentityOp
+from tosa_xdsl.lowering.tosa_to_linalg.common import fail
 
 
 def lower_identity(op: IdentityOp) -> None:

@@ -49,7 +49,16 @@ from xdsl.ir.affine import AffineConstantExpr
 from xdsl.rewriter import Rewriter
 
 from tosa_xdsl import numerics as nx
-from tosa_xdsl.interpreter.common import tname  # numerics' name of a type ("fp16", "i8")
+from tosa_xdsl.dialects.tosa.ops import activation as act
+from tosa_xdsl.dialects.tosa.ops import comparison as cmp
+from tosa_xdsl.dialects.tosa.ops import elementwise_binary as eb
+from tosa_xdsl.dialects.tosa.ops import elementwise_ternary as et
+from tosa_xdsl.dialects.tosa.ops import elementwise_unary as eu
+from tosa_xdsl.dialects.tosa.ops.data_nodes import ConstOp
+from tosa_xdsl.dialects.tosa.ops.type_conversion import CastOp
+from tosa_xdsl.interpreter.common import (
+    tname,  # numerics' name of a type ("fp16", "i8")
+)
 from tosa_xdsl.lowering import linalg_build as lb
 from tosa_xdsl.lowering import numerics_ir as nir
 from tosa_xdsl.lowering.linalg_build import (
@@ -61,13 +70,6 @@ from tosa_xdsl.lowering.linalg_build import (
     parallel,
 )
 from tosa_xdsl.lowering.tosa_to_linalg.common import fail, is_float
-from tosa_xdsl.dialects.tosa.ops import activation as act
-from tosa_xdsl.dialects.tosa.ops import comparison as cmp
-from tosa_xdsl.dialects.tosa.ops import elementwise_binary as eb
-from tosa_xdsl.dialects.tosa.ops import elementwise_ternary as et
-from tosa_xdsl.dialects.tosa.ops import elementwise_unary as eu
-from tosa_xdsl.dialects.tosa.ops.data_nodes import ConstOp
-from tosa_xdsl.dialects.tosa.ops.type_conversion import CastOp
 
 Body = Callable[[Builder, Sequence[SSAValue]], SSAValue]
 

@@ -14,11 +14,19 @@ from xdsl.dialects.builtin import f32, i64
 from xdsl.ir import Operation, SSAValue
 from xdsl.rewriter import Rewriter
 
+from tosa_xdsl.dialects.tosa.ops.image import ResizeOp
 from tosa_xdsl.lowering import linalg_build as lb
 from tosa_xdsl.lowering import numerics_ir as nir
-from tosa_xdsl.lowering.tosa_to_linalg.common import fail, index, is_float, prop, shape_values, signless_int, to_index
+from tosa_xdsl.lowering.tosa_to_linalg.common import (
+    fail,
+    index,
+    is_float,
+    prop,
+    shape_values,
+    signless_int,
+    to_index,
+)
 from tosa_xdsl.lowering.tosa_to_tensor import erase_dead_const_shapes
-from tosa_xdsl.dialects.tosa.ops.image import ResizeOp
 
 
 def lower_resize(op: ResizeOp) -> None:

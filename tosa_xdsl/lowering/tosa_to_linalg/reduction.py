@@ -23,11 +23,17 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Operation, SSAValue
 from xdsl.rewriter import Rewriter
 
+from tosa_xdsl.dialects.tosa.ops import reduction as red
 from tosa_xdsl.lowering import linalg_build as lb
 from tosa_xdsl.lowering import numerics_ir as nir
-from tosa_xdsl.lowering.tosa_to_linalg.common import PASS, float_extreme, is_float, prop, reduce_along
 from tosa_xdsl.lowering.preconditions import checked_axis
-from tosa_xdsl.dialects.tosa.ops import reduction as red
+from tosa_xdsl.lowering.tosa_to_linalg.common import (
+    PASS,
+    float_extreme,
+    is_float,
+    prop,
+    reduce_along,
+)
 
 
 def expand_axis(src: SSAValue, out_shape: Sequence[int], axis: int) -> list[Operation]:

@@ -12,9 +12,9 @@ from xdsl.dialects import tensor
 from xdsl.ir import Operation
 from xdsl.rewriter import Rewriter
 
+from tosa_xdsl.dialects.tosa.ops.scatter_gather import GatherOp
 from tosa_xdsl.lowering import linalg_build as lb
 from tosa_xdsl.lowering.tosa_to_linalg.common import index, to_index
-from tosa_xdsl.dialects.tosa.ops.scatter_gather import GatherOp
 
 
 def lower_gather(op: GatherOp) -> None:

@@ -14,10 +14,10 @@ from xdsl.dialects.builtin import i32
 from xdsl.ir import Operation
 from xdsl.rewriter import Rewriter
 
+from tosa_xdsl.dialects.tosa.ops.elementwise_binary import TableOp
 from tosa_xdsl.lowering import linalg_build as lb
 from tosa_xdsl.lowering import numerics_ir as nir
 from tosa_xdsl.lowering.tosa_to_linalg.common import cidx, fail, signless_int, to_index
-from tosa_xdsl.dialects.tosa.ops.elementwise_binary import TableOp
 
 
 def lower_table(op: TableOp) -> None:

@@ -18,11 +18,20 @@ from xdsl.dialects.builtin import BFloat16Type, Float16Type, Float32Type, f64, i
 from xdsl.ir import Operation, SSAValue
 from xdsl.rewriter import Rewriter
 
+from tosa_xdsl.dialects.tosa.ops.tensor import ArgMaxOp, FFT2DOp, RFFT2DOp
 from tosa_xdsl.lowering import linalg_build as lb
 from tosa_xdsl.lowering import numerics_ir as nir
-from tosa_xdsl.lowering.tosa_to_linalg.common import PASS, cidx, fail, float_extreme, index, is_float, prop, reduce_along
 from tosa_xdsl.lowering.preconditions import checked_axis
-from tosa_xdsl.dialects.tosa.ops.tensor import ArgMaxOp, FFT2DOp, RFFT2DOp
+from tosa_xdsl.lowering.tosa_to_linalg.common import (
+    PASS,
+    cidx,
+    fail,
+    float_extreme,
+    index,
+    is_float,
+    prop,
+    reduce_along,
+)
 
 # ------------------------------------------------------------------ 2.3.1 ARGMAX
 

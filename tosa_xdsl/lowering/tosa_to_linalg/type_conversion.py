@@ -15,10 +15,10 @@ from xdsl.ir import Operation, SSAValue
 from xdsl.ir.affine import AffineConstantExpr
 from xdsl.rewriter import Rewriter
 
+from tosa_xdsl.dialects.tosa.ops.type_conversion import RescaleOp
 from tosa_xdsl.lowering import linalg_build as lb
 from tosa_xdsl.lowering import numerics_ir as nir
 from tosa_xdsl.lowering.tosa_to_linalg.common import fail, prop, signless_int
-from tosa_xdsl.dialects.tosa.ops.type_conversion import RescaleOp
 
 
 def _scalar_or_input(op, value: SSAValue, what: str, per_channel: bool, rank: int,

@@ -26,17 +26,20 @@ from xdsl.dialects.linalg.ops import FillOp
 from xdsl.dialects.linalg.ops import TransposeOp as LinalgTransposeOp
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 
-from tosa_xdsl.lowering.linalg_build import const_values, constant, element_type, empty, shape_of
+from tosa_xdsl.ir.access import is_float  # noqa: F401 -- shared by the per-op modules
+from tosa_xdsl.lowering.linalg_build import (
+    const_values,
+    constant,
+    element_type,
+    empty,
+    shape_of,
+)
 from tosa_xdsl.lowering.preconditions import cannot_lower
 
 PASS = "tosa-to-linalg-named"
 
 
 fail = partial(cannot_lower, PASS)  # fail(op, reason) -> LocatedError "<PASS>: cannot lower '<op>': <reason>"
-
-
-def is_float(t: Attribute) -> bool:
-    return isinstance(t, AnyFloat)
 
 
 def int_array(op: Operation, name: str) -> list[int]:

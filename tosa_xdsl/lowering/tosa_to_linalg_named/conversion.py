@@ -29,11 +29,11 @@ from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 
-from tosa_xdsl.lowering.tosa_to_linalg_named.common import PASS
-from tosa_xdsl.lowering.tosa_to_linalg_named.convolution import lower_conv2d
-from tosa_xdsl.lowering.preconditions import collect_lowerings, require_static
 from tosa_xdsl.dialects.tosa.ops.data_nodes import ConstOp
 from tosa_xdsl.dialects.tosa.ops.tensor import Conv2DOp
+from tosa_xdsl.lowering.preconditions import collect_lowerings, require_static
+from tosa_xdsl.lowering.tosa_to_linalg_named.common import PASS
+from tosa_xdsl.lowering.tosa_to_linalg_named.convolution import lower_conv2d
 
 
 def lowerings(prefer_conv2d_kernel_layout_hwcf: bool) -> dict[type[Operation], Callable[[Operation], None]]:

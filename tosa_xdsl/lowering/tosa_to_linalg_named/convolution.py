@@ -30,6 +30,12 @@ from xdsl.irdl import IRDLOperation
 from xdsl.rewriter import Rewriter
 
 from tosa_xdsl.dialects import linalg_ext as named
+from tosa_xdsl.dialects.tosa.ops.tensor import (
+    Conv2DOp,
+    Conv3DOp,
+    DepthwiseConv2DOp,
+    TransposeConv2DOp,
+)
 from tosa_xdsl.lowering.linalg_build import (
     constant,
     element_type,
@@ -55,7 +61,6 @@ from tosa_xdsl.lowering.tosa_to_linalg_named.common import (
     zero_point,
     zp_operand,
 )
-from tosa_xdsl.dialects.tosa.ops.tensor import Conv2DOp, Conv3DOp, DepthwiseConv2DOp, TransposeConv2DOp
 
 
 def _convert_tensor(v: SSAValue, to: Attribute, new_ops: list[Operation]) -> SSAValue:

@@ -10,9 +10,13 @@ from xdsl.ir import Operation
 from xdsl.rewriter import Rewriter
 
 from tosa_xdsl.dialects import linalg_ext as named
-from tosa_xdsl.lowering.linalg_build import element_type, shape_of
-from tosa_xdsl.lowering.tosa_to_linalg_named.common import filled, zero_point, zp_operand
 from tosa_xdsl.dialects.tosa.ops.tensor import MatMulOp
+from tosa_xdsl.lowering.linalg_build import element_type, shape_of
+from tosa_xdsl.lowering.tosa_to_linalg_named.common import (
+    filled,
+    zero_point,
+    zp_operand,
+)
 
 
 def lower_matmul(op: MatMulOp) -> None:

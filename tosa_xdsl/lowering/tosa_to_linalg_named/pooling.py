@@ -21,8 +21,9 @@ from xdsl.ir.affine import AffineDimExpr, AffineMap
 from xdsl.rewriter import Rewriter
 
 from tosa_xdsl import numerics as nx
-from tosa_xdsl.ir.enums import NanModeAttr
 from tosa_xdsl.dialects import linalg_ext as named
+from tosa_xdsl.dialects.tosa.ops.tensor import AvgPool2DOp, MaxPool2DOp
+from tosa_xdsl.ir.enums import NanModeAttr
 from tosa_xdsl.lowering.linalg_build import (
     constant,
     element_type,
@@ -33,6 +34,11 @@ from tosa_xdsl.lowering.linalg_build import (
     map_of,
     parallel,
     shape_of,
+)
+from tosa_xdsl.lowering.numerics_ir import (
+    apply_clip_s,
+    apply_scale_32,
+    reciprocal_scale,
 )
 from tosa_xdsl.lowering.tosa_to_linalg_named.common import (
     acc_type,
@@ -46,8 +52,6 @@ from tosa_xdsl.lowering.tosa_to_linalg_named.common import (
     static_cast,
     zero_point,
 )
-from tosa_xdsl.lowering.numerics_ir import apply_clip_s, apply_scale_32, reciprocal_scale
-from tosa_xdsl.dialects.tosa.ops.tensor import AvgPool2DOp, MaxPool2DOp
 
 
 def _pool_geometry(op) -> tuple[list[int], list[int], list[int]]:

@@ -9,9 +9,9 @@ from collections.abc import Callable
 from xdsl.ir import Operation
 from xdsl.rewriter import Rewriter
 
+from tosa_xdsl.dialects.tosa.ops.data_layout import TransposeOp
 from tosa_xdsl.lowering.linalg_build import shape_of
 from tosa_xdsl.lowering.tosa_to_linalg_named.common import fail, int_array, transposed
-from tosa_xdsl.dialects.tosa.ops.data_layout import TransposeOp
 
 
 def lower_transpose(op: TransposeOp) -> None:

@@ -2,17 +2,16 @@
 
 from __future__ import annotations
 
-from typing import ClassVar
-
 from abc import ABC
+from typing import ClassVar
 
 from xdsl.irdl import operand_def, result_def, traits_def
 from xdsl.traits import Pure
 
 from tosa_xdsl.dialects.tosa import syntax
-from tosa_xdsl.ir.types import AnyTensor
 from tosa_xdsl.dialects.tosa.ops.base import TosaOp, same_rank, tosa_op_definition
 from tosa_xdsl.dialects.tosa.ops.tensor import NAN_MODE
+from tosa_xdsl.ir.types import AnyTensor
 
 
 class ActivationOp(TosaOp, ABC):

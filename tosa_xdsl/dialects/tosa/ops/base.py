@@ -31,7 +31,8 @@ from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 
 from tosa_xdsl.dialects.tosa import syntax
-from tosa_xdsl.ir.types import AnyTensor, element_type
+from tosa_xdsl.ir.access import element_type, rank_of
+from tosa_xdsl.ir.types import AnyTensor
 
 # ERROR_IF checks per op class; filled by tosa_xdsl.verification at import.
 _ERROR_IF_CHECKS: dict[type[IRDLOperation], list[Callable[[IRDLOperation], None]]] = {}
@@ -133,17 +134,6 @@ class TosaOp(IRDLOperation, ABC):
                         f"'{self.name}' op {other_name} element type {actual} must equal "
                         f"{first_name} element type {expected}"
                     )
-
-
-def rank_of(value: SSAValue) -> int | None:
-    return value.type.get_num_dims() if isinstance(value.type, TensorType) else None
-
-
-def static_shape(value: SSAValue) -> Sequence[int] | None:
-    """Dims of a ranked tensor value, dynamic dims as -1; None when unranked."""
-    if isinstance(value.type, TensorType):
-        return [d if d >= 0 else -1 for d in value.type.get_shape()]
-    return None
 
 
 def broadcast_type(a: Attribute, b: Attribute) -> Attribute:

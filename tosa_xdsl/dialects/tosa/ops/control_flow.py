@@ -31,9 +31,9 @@ from xdsl.traits import HasParent, IsTerminator, RecursiveMemoryEffect
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.mlir_lexer import MLIRTokenKind
 
-from tosa_xdsl.ir.types import AnyTensor
 from tosa_xdsl.dialects.tosa.ops.base import TosaOp, tosa_op_definition
 from tosa_xdsl.dialects.tosa.syntax import parse_functional_type
+from tosa_xdsl.ir.types import AnyTensor
 
 
 def _parse_assignment_list(parser: Parser):

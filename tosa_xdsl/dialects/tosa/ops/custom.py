@@ -5,8 +5,8 @@ from __future__ import annotations
 from xdsl.irdl import traits_def, var_operand_def, var_result_def
 
 from tosa_xdsl.dialects.tosa import syntax
-from tosa_xdsl.ir.types import AnyTensor
 from tosa_xdsl.dialects.tosa.ops.base import TosaOp, tosa_op_definition
+from tosa_xdsl.ir.types import AnyTensor
 
 
 @tosa_op_definition

@@ -14,8 +14,9 @@ from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 
 from tosa_xdsl.dialects.tosa import syntax
-from tosa_xdsl.ir.types import AnyTensor, ShapeType, element_type
 from tosa_xdsl.dialects.tosa.ops.base import TosaOp, same_rank, tosa_op_definition
+from tosa_xdsl.ir.access import element_type
+from tosa_xdsl.ir.types import AnyTensor, ShapeType
 
 
 class _LayoutOp(TosaOp):

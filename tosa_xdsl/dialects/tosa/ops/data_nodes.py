@@ -8,8 +8,8 @@ from xdsl.traits import ConstantLike, Pure
 from xdsl.utils.exceptions import VerifyException
 
 from tosa_xdsl.dialects.tosa import syntax
-from tosa_xdsl.ir.types import AnyTensor
 from tosa_xdsl.dialects.tosa.ops.base import TosaOp, same_rank, tosa_op_definition
+from tosa_xdsl.ir.types import AnyTensor
 
 # Constant data: a dense literal or a `dense_resource<blob>` reference (MLIR's ElementsAttr).
 ElementsAttrConstr = base(DenseIntOrFPElementsAttr) | base(DenseResourceAttr)

@@ -6,9 +6,14 @@ from xdsl.irdl import operand_def, result_def, traits_def
 from xdsl.traits import Commutative, Pure
 
 from tosa_xdsl.dialects.tosa import syntax
-from tosa_xdsl.ir.types import AnyTensor
-from tosa_xdsl.dialects.tosa.ops.base import BinaryElementwiseOp, TosaOp, same_rank, tosa_op_definition
+from tosa_xdsl.dialects.tosa.ops.base import (
+    BinaryElementwiseOp,
+    TosaOp,
+    same_rank,
+    tosa_op_definition,
+)
 from tosa_xdsl.dialects.tosa.ops.tensor import NAN_MODE
+from tosa_xdsl.ir.types import AnyTensor
 
 
 @tosa_op_definition

@@ -5,8 +5,13 @@ from __future__ import annotations
 from xdsl.irdl import operand_def, result_def, traits_def
 from xdsl.traits import Pure
 
+from tosa_xdsl.dialects.tosa.ops.base import (
+    TosaOp,
+    require_bool,
+    same_rank,
+    tosa_op_definition,
+)
 from tosa_xdsl.ir.types import AnyTensor
-from tosa_xdsl.dialects.tosa.ops.base import TosaOp, require_bool, same_rank, tosa_op_definition
 
 
 @tosa_op_definition

@@ -6,9 +6,9 @@ from xdsl.irdl import operand_def, result_def, traits_def
 from xdsl.traits import Pure
 
 from tosa_xdsl.dialects.tosa import syntax
+from tosa_xdsl.dialects.tosa.ops.base import TosaOp, tosa_op_definition
 from tosa_xdsl.ir.enums import ResizeModeAttr
 from tosa_xdsl.ir.types import AnyTensor, ShapeType
-from tosa_xdsl.dialects.tosa.ops.base import TosaOp, tosa_op_definition
 
 
 @tosa_op_definition

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-
 from tosa_xdsl.dialects.tosa import syntax
 from tosa_xdsl.dialects.tosa.ops.base import ReductionOp, tosa_op_definition
 from tosa_xdsl.dialects.tosa.ops.tensor import NAN_MODE

@@ -8,8 +8,8 @@ from xdsl.traits import ConstantLike, Pure
 from xdsl.utils.exceptions import VerifyException
 
 from tosa_xdsl.dialects.tosa import syntax
-from tosa_xdsl.ir.types import ShapeType
 from tosa_xdsl.dialects.tosa.ops.base import TosaOp, tosa_op_definition
+from tosa_xdsl.ir.types import ShapeType
 
 
 @tosa_op_definition

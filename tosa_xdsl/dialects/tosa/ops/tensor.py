@@ -3,17 +3,16 @@ MATMUL, MAX_POOL2D, RFFT2D, TRANSPOSE_CONV2D."""
 
 from __future__ import annotations
 
-from typing import ClassVar
-
 from abc import ABC
+from typing import ClassVar
 
 from xdsl.irdl import operand_def, result_def, traits_def
 from xdsl.traits import Pure
 
 from tosa_xdsl.dialects.tosa import syntax
+from tosa_xdsl.dialects.tosa.ops.base import TosaOp, tosa_op_definition
 from tosa_xdsl.ir.enums import NanMode, NanModeAttr
 from tosa_xdsl.ir.types import AnyTensor
-from tosa_xdsl.dialects.tosa.ops.base import TosaOp, tosa_op_definition
 
 # nan_mode defaults to PROPAGATE and is then not printed (MLIR's DefaultValuedAttr).
 NAN_MODE = syntax.enum_("nan_mode", NanModeAttr, default=NanModeAttr(NanMode.PROPAGATE))

@@ -6,9 +6,9 @@ from xdsl.irdl import operand_def, result_def, traits_def
 from xdsl.traits import Pure
 
 from tosa_xdsl.dialects.tosa import syntax
+from tosa_xdsl.dialects.tosa.ops.base import TosaOp, same_rank, tosa_op_definition
 from tosa_xdsl.ir.enums import RoundingModeAttr
 from tosa_xdsl.ir.types import AnyTensor
-from tosa_xdsl.dialects.tosa.ops.base import TosaOp, same_rank, tosa_op_definition
 
 
 @tosa_op_definition

@@ -25,9 +25,9 @@ from xdsl.printer import Printer
 from xdsl.traits import SymbolOpInterface
 from xdsl.utils.exceptions import VerifyException
 
-from tosa_xdsl.ir.types import AnyTensor
 from tosa_xdsl.dialects.tosa.ops.base import TosaOp, tosa_op_definition
 from tosa_xdsl.dialects.tosa.ops.data_nodes import ElementsAttrConstr
+from tosa_xdsl.ir.types import AnyTensor
 
 
 def _parse_symbol_name(parser: Parser) -> str:
