@@ -71,7 +71,3 @@ def main(argv: list[str] | None = None) -> int:
         print("stale generated docs:", ", ".join(stale), file=sys.stderr)
         return 1
     return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

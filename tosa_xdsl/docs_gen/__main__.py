@@ -1,0 +1,7 @@
+"""`python -m tosa_xdsl.docs_gen [--check]`: see the package docstring."""
+
+import sys
+
+from tosa_xdsl.docs_gen import main
+
+sys.exit(main())
