@@ -31,7 +31,6 @@ class ActivationOp(TosaOp, ABC):
 @tosa_op_definition
 class ClampOp(ActivationOp):
     name = "tosa.clamp"
-    SPEC_NAME, SPEC_SECTION = "CLAMP", "2.4.1"
     # min_val/max_val are typed attributes of the element type: `0.0 : f32`, `-1 : i8`.
     CLAUSES = (syntax.attr("min_val"), syntax.attr("max_val"), NAN_MODE)
 
@@ -39,19 +38,16 @@ class ClampOp(ActivationOp):
 @tosa_op_definition
 class ErfOp(ActivationOp):
     name = "tosa.erf"
-    SPEC_NAME, SPEC_SECTION = "ERF", "2.4.2"
 
 
 @tosa_op_definition
 class SigmoidOp(ActivationOp):
     name = "tosa.sigmoid"
-    SPEC_NAME, SPEC_SECTION = "SIGMOID", "2.4.3"
 
 
 @tosa_op_definition
 class TanhOp(ActivationOp):
     name = "tosa.tanh"
-    SPEC_NAME, SPEC_SECTION = "TANH", "2.4.4"
 
 
 OPS = (ClampOp, ErfOp, SigmoidOp, TanhOp)

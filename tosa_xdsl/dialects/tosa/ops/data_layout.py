@@ -30,7 +30,6 @@ class _LayoutOp(TosaOp):
 @tosa_op_definition
 class ConcatOp(TosaOp):
     name = "tosa.concat"
-    SPEC_NAME, SPEC_SECTION = "CONCAT", "2.10.1"
     input1 = var_operand_def(AnyTensor)
     output = result_def(AnyTensor)
     traits = traits_def(Pure())
@@ -50,12 +49,10 @@ class ConcatOp(TosaOp):
 @tosa_op_definition
 class PadOp(_LayoutOp):
     name = "tosa.pad"
-    SPEC_NAME, SPEC_SECTION = "PAD", "2.10.2"
     input1 = operand_def(AnyTensor)
     padding = operand_def(ShapeType)
     pad_const = operand_def(AnyTensor)
     output = result_def(AnyTensor)
-    RANKS = {"pad_const": 1}
     SAME_ELEMENT_TYPE = (("input1", "pad_const", "output"),)
 
     def verify_structure(self) -> None:
@@ -66,7 +63,6 @@ class PadOp(_LayoutOp):
 @tosa_op_definition
 class ReshapeOp(_LayoutOp):
     name = "tosa.reshape"
-    SPEC_NAME, SPEC_SECTION = "RESHAPE", "2.10.3"
     input1 = operand_def(AnyTensor)
     shape = operand_def(ShapeType)
     output = result_def(AnyTensor)
@@ -75,7 +71,6 @@ class ReshapeOp(_LayoutOp):
 @tosa_op_definition
 class ReverseOp(_LayoutOp):
     name = "tosa.reverse"
-    SPEC_NAME, SPEC_SECTION = "REVERSE", "2.10.4"
     CLAUSES = (syntax.int32("axis"),)
 
     def verify_structure(self) -> None:
@@ -86,7 +81,6 @@ class ReverseOp(_LayoutOp):
 @tosa_op_definition
 class SliceOp(_LayoutOp):
     name = "tosa.slice"
-    SPEC_NAME, SPEC_SECTION = "SLICE", "2.10.5"
     input1 = operand_def(AnyTensor)
     start = operand_def(ShapeType)
     size = operand_def(ShapeType)
@@ -100,7 +94,6 @@ class SliceOp(_LayoutOp):
 @tosa_op_definition
 class TileOp(_LayoutOp):
     name = "tosa.tile"
-    SPEC_NAME, SPEC_SECTION = "TILE", "2.10.6"
     input1 = operand_def(AnyTensor)
     multiples = operand_def(ShapeType)
     output = result_def(AnyTensor)
@@ -113,7 +106,6 @@ class TileOp(_LayoutOp):
 @tosa_op_definition
 class TransposeOp(_LayoutOp):
     name = "tosa.transpose"
-    SPEC_NAME, SPEC_SECTION = "TRANSPOSE", "2.10.7"
     CLAUSES = (syntax.array("perms", element=i32),)
 
     def verify_structure(self) -> None:

@@ -14,7 +14,6 @@ class SelectOp(TosaOp):
     """output = input1 ? input2 : input3, with input1 boolean."""
 
     name = "tosa.select"
-    SPEC_NAME, SPEC_SECTION = "SELECT", "2.7.1"
     input1 = operand_def(AnyTensor)
     input2 = operand_def(AnyTensor)
     input3 = operand_def(AnyTensor)

@@ -16,7 +16,6 @@ class CastOp(TosaOp):
     """`input_unsigned` is upstream's (post-1.0) optional flag; absent means signed."""
 
     name = "tosa.cast"
-    SPEC_NAME, SPEC_SECTION = "CAST", "2.13.1"
     input = operand_def(AnyTensor)
     output = result_def(AnyTensor)
     traits = traits_def(Pure())
@@ -32,7 +31,6 @@ class RescaleOp(TosaOp):
     """multiplier/shift are tensors (per channel or [1]); zero points are tensor<1xT>."""
 
     name = "tosa.rescale"
-    SPEC_NAME, SPEC_SECTION = "RESCALE", "2.13.2"
     input = operand_def(AnyTensor)
     multiplier = operand_def(AnyTensor)
     shift = operand_def(AnyTensor)
@@ -47,7 +45,6 @@ class RescaleOp(TosaOp):
         syntax.boolean("input_unsigned"),
         syntax.boolean("output_unsigned"),
     )
-    RANKS = {"multiplier": 1, "shift": 1, "input_zp": 1, "output_zp": 1}
     SAME_ELEMENT_TYPE = (("input", "input_zp"), ("output", "output_zp"))
 
     def verify_structure(self) -> None:
