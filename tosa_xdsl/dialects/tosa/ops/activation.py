@@ -10,6 +10,7 @@ from xdsl.irdl import operand_def, result_def, traits_def
 from xdsl.traits import Pure
 
 from tosa_xdsl.dialects.tosa import syntax
+from tosa_xdsl.dialects.tosa.traits import CanonicalizationPatterns
 from tosa_xdsl.ir.types import AnyTensor
 from tosa_xdsl.dialects.tosa.ops.base import TosaOp, same_rank, tosa_op_definition
 from tosa_xdsl.dialects.tosa.ops.tensor import NAN_MODE
@@ -31,6 +32,7 @@ class ActivationOp(TosaOp, ABC):
 @tosa_op_definition
 class ClampOp(ActivationOp):
     name = "tosa.clamp"
+    traits = traits_def(Pure(), CanonicalizationPatterns("ClampFullRangeInt", "ClampClamp"))
     # min_val/max_val are typed attributes of the element type: `0.0 : f32`, `-1 : i8`.
     CLAUSES = (syntax.attr("min_val"), syntax.attr("max_val"), NAN_MODE)
 

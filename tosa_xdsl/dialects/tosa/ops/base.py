@@ -34,6 +34,7 @@ from xdsl.utils.exceptions import VerifyException
 
 from tosa_xdsl import spec_tables
 from tosa_xdsl.dialects.tosa import syntax
+from tosa_xdsl.dialects.tosa.traits import CanonicalizationPatterns
 from tosa_xdsl.ir.types import AnyTensor, element_type
 
 # ERROR_IF checks per op class; filled by tosa_xdsl.verification at import.
@@ -261,7 +262,8 @@ class ReductionOp(TosaOp, ABC):
 
     input = operand_def(AnyTensor)
     output = result_def(AnyTensor)
-    traits = traits_def(Pure())
+    # One pattern serves every reduction (declared here, shared by the subclasses).
+    traits = traits_def(Pure(), CanonicalizationPatterns("ReduceSize1"))
     CLAUSES: ClassVar = (syntax.int32("axis"),)
     SAME_ELEMENT_TYPE: ClassVar = (("input", "output"),)
 

@@ -14,6 +14,7 @@ from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 
 from tosa_xdsl.dialects.tosa import syntax
+from tosa_xdsl.dialects.tosa.traits import CanonicalizationPatterns
 from tosa_xdsl.ir.types import AnyTensor, ShapeType, element_type
 from tosa_xdsl.dialects.tosa.ops.base import TosaOp, same_rank, tosa_op_definition
 
@@ -32,7 +33,7 @@ class ConcatOp(TosaOp):
     name = "tosa.concat"
     input1 = var_operand_def(AnyTensor)
     output = result_def(AnyTensor)
-    traits = traits_def(Pure())
+    traits = traits_def(Pure(), CanonicalizationPatterns("ConcatSingle"))
     CLAUSES = (syntax.int32("axis"),)
 
     def verify_structure(self) -> None:
@@ -49,6 +50,7 @@ class ConcatOp(TosaOp):
 @tosa_op_definition
 class PadOp(_LayoutOp):
     name = "tosa.pad"
+    traits = traits_def(Pure(), CanonicalizationPatterns("PadZero"))
     input1 = operand_def(AnyTensor)
     padding = operand_def(ShapeType)
     pad_const = operand_def(AnyTensor)
@@ -63,6 +65,8 @@ class PadOp(_LayoutOp):
 @tosa_op_definition
 class ReshapeOp(_LayoutOp):
     name = "tosa.reshape"
+    traits = traits_def(Pure(), CanonicalizationPatterns(
+        "ReshapeIdentity", "ReshapeReshape", "ReshapeSplatConst"))
     input1 = operand_def(AnyTensor)
     shape = operand_def(ShapeType)
     output = result_def(AnyTensor)
@@ -71,6 +75,7 @@ class ReshapeOp(_LayoutOp):
 @tosa_op_definition
 class ReverseOp(_LayoutOp):
     name = "tosa.reverse"
+    traits = traits_def(Pure(), CanonicalizationPatterns("ReverseSize1"))
     CLAUSES = (syntax.int32("axis"),)
 
     def verify_structure(self) -> None:
@@ -81,6 +86,7 @@ class ReverseOp(_LayoutOp):
 @tosa_op_definition
 class SliceOp(_LayoutOp):
     name = "tosa.slice"
+    traits = traits_def(Pure(), CanonicalizationPatterns("SliceFull"))
     input1 = operand_def(AnyTensor)
     start = operand_def(ShapeType)
     size = operand_def(ShapeType)
@@ -94,6 +100,7 @@ class SliceOp(_LayoutOp):
 @tosa_op_definition
 class TileOp(_LayoutOp):
     name = "tosa.tile"
+    traits = traits_def(Pure(), CanonicalizationPatterns("TileOnes"))
     input1 = operand_def(AnyTensor)
     multiples = operand_def(ShapeType)
     output = result_def(AnyTensor)
@@ -106,6 +113,8 @@ class TileOp(_LayoutOp):
 @tosa_op_definition
 class TransposeOp(_LayoutOp):
     name = "tosa.transpose"
+    traits = traits_def(Pure(), CanonicalizationPatterns(
+        "TransposeIdentity", "TransposeTranspose", "TransposeSplatConst"))
     CLAUSES = (syntax.array("perms", element=i32),)
 
     def verify_structure(self) -> None:

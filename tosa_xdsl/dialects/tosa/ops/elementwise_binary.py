@@ -6,6 +6,7 @@ from xdsl.irdl import operand_def, result_def, traits_def
 from xdsl.traits import Commutative, Pure
 
 from tosa_xdsl.dialects.tosa import syntax
+from tosa_xdsl.dialects.tosa.traits import CanonicalizationPatterns
 from tosa_xdsl.ir.types import AnyTensor
 from tosa_xdsl.dialects.tosa.ops.base import BinaryElementwiseOp, TosaOp, same_rank, tosa_op_definition
 from tosa_xdsl.dialects.tosa.ops.tensor import NAN_MODE
@@ -14,7 +15,7 @@ from tosa_xdsl.dialects.tosa.ops.tensor import NAN_MODE
 @tosa_op_definition
 class AddOp(BinaryElementwiseOp):
     name = "tosa.add"
-    traits = traits_def(Pure(), Commutative())
+    traits = traits_def(Pure(), Commutative(), CanonicalizationPatterns("AddZero"))
 
 
 @tosa_op_definition
@@ -97,7 +98,7 @@ class MulOp(TosaOp):
     input2 = operand_def(AnyTensor)
     shift = operand_def(AnyTensor)
     output = result_def(AnyTensor)
-    traits = traits_def(Pure())
+    traits = traits_def(Pure(), CanonicalizationPatterns("MulOne"))
     SAME_ELEMENT_TYPE = (("input1", "input2"),)
 
     def verify_structure(self) -> None:
@@ -113,6 +114,7 @@ class PowOp(BinaryElementwiseOp):
 @tosa_op_definition
 class SubOp(BinaryElementwiseOp):
     name = "tosa.sub"
+    traits = traits_def(Pure(), CanonicalizationPatterns("SubZero"))
 
 
 @tosa_op_definition

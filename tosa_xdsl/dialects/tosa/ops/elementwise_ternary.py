@@ -5,6 +5,7 @@ from __future__ import annotations
 from xdsl.irdl import operand_def, result_def, traits_def
 from xdsl.traits import Pure
 
+from tosa_xdsl.dialects.tosa.traits import CanonicalizationPatterns
 from tosa_xdsl.ir.types import AnyTensor
 from tosa_xdsl.dialects.tosa.ops.base import TosaOp, require_bool, same_rank, tosa_op_definition
 
@@ -18,7 +19,7 @@ class SelectOp(TosaOp):
     input2 = operand_def(AnyTensor)
     input3 = operand_def(AnyTensor)
     output = result_def(AnyTensor)
-    traits = traits_def(Pure())
+    traits = traits_def(Pure(), CanonicalizationPatterns("SelectConstCondition", "SelectNot"))
     SAME_ELEMENT_TYPE = (("input2", "input3", "output"),)
 
     def verify_structure(self) -> None:

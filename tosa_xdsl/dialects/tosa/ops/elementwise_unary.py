@@ -5,6 +5,7 @@ from __future__ import annotations
 from xdsl.irdl import operand_def, result_def, traits_def
 from xdsl.traits import Pure
 
+from tosa_xdsl.dialects.tosa.traits import CanonicalizationPatterns
 from tosa_xdsl.ir.types import AnyTensor
 from tosa_xdsl.dialects.tosa.ops.base import TosaOp, UnaryElementwiseOp, same_rank, tosa_op_definition
 
@@ -63,7 +64,7 @@ class NegateOp(TosaOp):
     input1_zp = operand_def(AnyTensor)
     output_zp = operand_def(AnyTensor)
     output = result_def(AnyTensor)
-    traits = traits_def(Pure())
+    traits = traits_def(Pure(), CanonicalizationPatterns("NegateNegate"))
     SAME_ELEMENT_TYPE = (("input1", "input1_zp", "output_zp", "output"),)
 
     def verify_structure(self) -> None:

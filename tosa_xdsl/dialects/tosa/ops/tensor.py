@@ -11,6 +11,7 @@ from xdsl.irdl import operand_def, result_def, traits_def
 from xdsl.traits import Pure
 
 from tosa_xdsl.dialects.tosa import syntax
+from tosa_xdsl.dialects.tosa.traits import CanonicalizationPatterns
 from tosa_xdsl.ir.enums import NanMode, NanModeAttr
 from tosa_xdsl.ir.types import AnyTensor
 from tosa_xdsl.dialects.tosa.ops.base import TosaOp, tosa_op_definition
@@ -25,7 +26,7 @@ class ArgMaxOp(TosaOp):
     name = "tosa.argmax"
     input = operand_def(AnyTensor)
     output = result_def(AnyTensor)
-    traits = traits_def(Pure())
+    traits = traits_def(Pure(), CanonicalizationPatterns("ArgMaxSize1"))
     CLAUSES = (syntax.int32("axis"), NAN_MODE)
 
 
@@ -63,6 +64,7 @@ _CONV_CLAUSES = (
 @tosa_op_definition
 class Conv2DOp(_ConvOp):
     name = "tosa.conv2d"
+    traits = traits_def(Pure(), CanonicalizationPatterns("FoldPadIntoConv"))
     CLAUSES = _CONV_CLAUSES
 
 
@@ -75,6 +77,7 @@ class Conv3DOp(_ConvOp):
 @tosa_op_definition
 class DepthwiseConv2DOp(_ConvOp):
     name = "tosa.depthwise_conv2d"
+    traits = traits_def(Pure(), CanonicalizationPatterns("FoldPadIntoConv"))
     CLAUSES = _CONV_CLAUSES
 
 
@@ -107,7 +110,7 @@ class MaxPool2DOp(TosaOp):
     name = "tosa.max_pool2d"
     input = operand_def(AnyTensor)
     output = result_def(AnyTensor)
-    traits = traits_def(Pure())
+    traits = traits_def(Pure(), CanonicalizationPatterns("MaxPool1x1", "FoldPadIntoMaxPool"))
     CLAUSES = (syntax.array("kernel"), syntax.array("stride"), syntax.array("pad"), NAN_MODE)
     SAME_ELEMENT_TYPE = (("input", "output"),)
 

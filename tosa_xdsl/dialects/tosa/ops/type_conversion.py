@@ -6,6 +6,7 @@ from xdsl.irdl import operand_def, result_def, traits_def
 from xdsl.traits import Pure
 
 from tosa_xdsl.dialects.tosa import syntax
+from tosa_xdsl.dialects.tosa.traits import CanonicalizationPatterns
 from tosa_xdsl.ir.enums import RoundingModeAttr
 from tosa_xdsl.ir.types import AnyTensor
 from tosa_xdsl.dialects.tosa.ops.base import TosaOp, same_rank, tosa_op_definition
@@ -18,7 +19,7 @@ class CastOp(TosaOp):
     name = "tosa.cast"
     input = operand_def(AnyTensor)
     output = result_def(AnyTensor)
-    traits = traits_def(Pure())
+    traits = traits_def(Pure(), CanonicalizationPatterns("CastSameType"))
     CLAUSES = (syntax.boolean("input_unsigned", optional=True),)
 
     def verify_structure(self) -> None:
@@ -37,7 +38,7 @@ class RescaleOp(TosaOp):
     input_zp = operand_def(AnyTensor)
     output_zp = operand_def(AnyTensor)
     output = result_def(AnyTensor)
-    traits = traits_def(Pure())
+    traits = traits_def(Pure(), CanonicalizationPatterns("RescaleIdentity"))
     CLAUSES = (
         syntax.boolean("scale32"),
         syntax.enum_("rounding_mode", RoundingModeAttr),
