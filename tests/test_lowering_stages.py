@@ -29,6 +29,7 @@ scf after 5). The example model runs at stage 2 and natively, against the refere
 
 from __future__ import annotations
 
+import functools
 import re
 from pathlib import Path
 
@@ -258,8 +259,11 @@ def test_rank1_reductions_bufferize():
 
 # ------------------------------------------------------------------ stage 6: llvm, natively
 
-# operators whose lowering calls a libm function (math.exp/log/sin/cos/tanh/erf/powf/rsqrt)
-LIBM_OPS = {"ERF", "SIGMOID", "TANH", "COS", "EXP", "LOG", "POW", "SIN", "RSQRT"}
+# math functions the native code takes from the C library: neither it nor numpy rounds them
+# correctly, so their results may differ in the last places
+LIBM_MATH = {"math.exp", "math.exp2", "math.expm1", "math.log", "math.log2", "math.log10",
+             "math.log1p", "math.sin", "math.cos", "math.tan", "math.tanh", "math.erf",
+             "math.powf", "math.rsqrt", "math.atan", "math.atan2", "math.cbrt"}
 LIBM_ULPS = 2  # tests/test_jit.py: numpy vs the C library, last places
 
 
@@ -318,6 +322,16 @@ JIT_GROUPS = {
 }
 
 
+@functools.cache
+def calls_libm(op: str) -> bool:
+    """Does the linalg lowering of the operator's fragments compute a libm function?"""
+    subs = [s for s in JIT_SUBS.get(op, []) if s.expect == "VALID"]
+    if not subs:
+        return False
+    src, _ = E.batch(subs)
+    return any(o.name in LIBM_MATH for o in lower(src, LINALG).walk())
+
+
 def test_jit_groups_cover_every_fragment_operator():
     assert set(JIT_SUBS) == {op for ops in JIT_GROUPS.values() for op in ops}
 
@@ -331,7 +345,7 @@ def test_fragments_native(group: str):
     check_subs(subs, linalg, want)
     got = native(src, inputs)
     for s, g, w in zip(subs, E.split_outputs(subs, got), E.split_outputs(subs, linalg)):
-        assert_close_bits(g, w, LIBM_ULPS if s.op in LIBM_OPS else 0, f"{s.id} native")
+        assert_close_bits(g, w, LIBM_ULPS if calls_libm(s.op) else 0, f"{s.id} native")
 
 
 JIT_CASES = [c for c in C.all_cases(seed=4243, repeats=1)]
