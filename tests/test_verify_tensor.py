@@ -24,8 +24,8 @@ from xdsl.utils.exceptions import VerifyException
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from tosa_xdsl import spec_tables
 from tosa_xdsl.context import make_context  # noqa: E402
-from tosa_xdsl import spec_tables  # noqa: E402
 from tosa_xdsl.spec_tables import op_spec  # noqa: E402
 
 # -- a tiny graph builder (attribute-dictionary syntax: both tosa-opts read it) -------------

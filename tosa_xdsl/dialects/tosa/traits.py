@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 
 from xdsl.ir import Operation
 from xdsl.pattern_rewriter import RewritePattern
@@ -33,7 +33,7 @@ class CanonicalizationPatterns(HasCanonicalizationPatternsTrait):
         return ()  # per declaration, not per trait class: see get_patterns
 
 
-@lru_cache(maxsize=None)
+@cache
 def _patterns(names: tuple[str, ...]) -> tuple[RewritePattern, ...]:
     from tosa_xdsl.passes import canonicalization_patterns
 
