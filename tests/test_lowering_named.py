@@ -81,8 +81,6 @@ def _cases() -> list[Case]:
 
 
 CASES = _cases()
-OPS = ("tosa.conv2d", "tosa.conv3d", "tosa.depthwise_conv2d", "tosa.transpose_conv2d", "tosa.matmul",
-       "tosa.max_pool2d", "tosa.avg_pool2d", "tosa.transpose")
 
 
 def check(case: Case, pipeline: str = PIPELINE) -> None:

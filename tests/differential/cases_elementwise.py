@@ -41,6 +41,7 @@ import numpy as np
 from cases import MLIR_TYPE, a64, const, const_shape, ints, ttype  # noqa: F401  (shared helpers)
 
 from tosa_xdsl import numerics as nx
+from tosa_xdsl import spec_tables
 
 FLOAT3 = ("fp16", "fp32", "bf16")
 
@@ -834,12 +835,31 @@ def _rows(op: str) -> list[tuple[str, ...]]:
     return rows
 
 
-BINARY_OPS = ["ADD", "ARITHMETIC_RIGHT_SHIFT", "BITWISE_AND", "BITWISE_OR", "BITWISE_XOR", "INTDIV",
-              "LOGICAL_AND", "LOGICAL_LEFT_SHIFT", "LOGICAL_RIGHT_SHIFT", "LOGICAL_OR", "LOGICAL_XOR",
-              "MAXIMUM", "MINIMUM", "POW", "SUB", "EQUAL", "GREATER", "GREATER_EQUAL"]
-FLOAT_UNARY = ["ERF", "SIGMOID", "TANH", "CEIL", "COS", "EXP", "FLOOR", "LOG", "RECIPROCAL", "RSQRT", "SIN"]
-INT_UNARY = ["BITWISE_NOT", "CLZ", "LOGICAL_NOT"]
-REDUCE_OPS = ["REDUCE_ALL", "REDUCE_ANY", "REDUCE_MAX", "REDUCE_MIN", "REDUCE_PRODUCT", "REDUCE_SUM"]
+def chapter_ops(*sections: str) -> list[str]:
+    """The spec names of the operators of these chapters ("2.5", ...), in spec order."""
+    return [o.name for o in spec_tables.ops() if o.chapter_section in sections]
+
+
+def _spec_element_types(op: str) -> set[str]:
+    return {t for r in spec_tables.op_spec(op).type_rows for t in r.spec_types.values()}
+
+
+def _is_float_spec_type(t: str) -> bool:
+    return t.startswith(("fp", "bf"))
+
+
+# Which generator draws an operator follows from its chapter and its Supported Data Types:
+# elementwise binary and comparison operators share binary_sub, except MUL (its shift operand
+# and widening rows: mul_sub) and TABLE (a lookup, tests/differential/cases.py).
+BINARY_OPS = [op for op in chapter_ops("2.5", "2.8") if op not in ("MUL", "TABLE")]
+# unary operators (activation, elementwise unary) of floats only: unary_float_sub, which
+# needs the operator's data range and check in UNARY_FLOAT
+FLOAT_UNARY = [op for op in chapter_ops("2.4", "2.6")
+               if all(_is_float_spec_type(t) for t in _spec_element_types(op))]
+# elementwise unary operators of integers/bool only (ABS and NEGATE, of both, have their own)
+INT_UNARY = [op for op in chapter_ops("2.6")
+             if not any(_is_float_spec_type(t) for t in _spec_element_types(op))]
+REDUCE_OPS = chapter_ops("2.9")
 LAYOUT = {"CONCAT": concat_sub, "PAD": pad_sub, "RESHAPE": reshape_sub, "REVERSE": reverse_sub,
           "SLICE": slice_sub, "TILE": tile_sub, "TRANSPOSE": transpose_sub}
 NAN_MODES = ("PROPAGATE", "IGNORE")

@@ -43,7 +43,10 @@ from tosa_xdsl.passes._rewrite_utils import (
     perms_of,
     static_shape,
 )
-from tosa_xdsl.passes.canonicalize import TransposeIdentity, TransposeTranspose
+from tosa_xdsl.passes.canonicalization_patterns import (
+    TransposeIdentity,
+    TransposeTranspose,
+)
 
 
 def _valid_perms(op: dl.TransposeOp) -> list[int] | None:

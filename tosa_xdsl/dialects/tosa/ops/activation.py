@@ -11,6 +11,7 @@ from xdsl.traits import Pure
 from tosa_xdsl.dialects.tosa import syntax
 from tosa_xdsl.dialects.tosa.ops.base import TosaOp, same_rank, tosa_op_definition
 from tosa_xdsl.dialects.tosa.ops.tensor import NAN_MODE
+from tosa_xdsl.dialects.tosa.traits import CanonicalizationPatterns
 from tosa_xdsl.ir.types import AnyTensor
 
 
@@ -30,7 +31,7 @@ class ActivationOp(TosaOp, ABC):
 @tosa_op_definition
 class ClampOp(ActivationOp):
     name = "tosa.clamp"
-    SPEC_NAME, SPEC_SECTION = "CLAMP", "2.4.1"
+    traits = traits_def(Pure(), CanonicalizationPatterns("ClampFullRangeInt", "ClampClamp"))
     # min_val/max_val are typed attributes of the element type: `0.0 : f32`, `-1 : i8`.
     CLAUSES = (syntax.attr("min_val"), syntax.attr("max_val"), NAN_MODE)
 
@@ -38,19 +39,16 @@ class ClampOp(ActivationOp):
 @tosa_op_definition
 class ErfOp(ActivationOp):
     name = "tosa.erf"
-    SPEC_NAME, SPEC_SECTION = "ERF", "2.4.2"
 
 
 @tosa_op_definition
 class SigmoidOp(ActivationOp):
     name = "tosa.sigmoid"
-    SPEC_NAME, SPEC_SECTION = "SIGMOID", "2.4.3"
 
 
 @tosa_op_definition
 class TanhOp(ActivationOp):
     name = "tosa.tanh"
-    SPEC_NAME, SPEC_SECTION = "TANH", "2.4.4"
 
 
 OPS = (ClampOp, ErfOp, SigmoidOp, TanhOp)

@@ -2,16 +2,18 @@
 
 Every operator is an IRDL op deriving from `TosaOp`, which gives it
 - the custom syntax in both upstream spellings (tosa_xdsl.dialects.tosa.syntax), driven by `clauses`;
-- its spec identity (`spec_name`, `spec_section`) for diagnostics and generated docs;
+- its spec identity (`SPEC_NAME`, `SPEC_SECTION`) for diagnostics and generated docs, looked up
+  in tosa_xdsl.spec_tables by the MLIR op name when the class is defined;
 - layered verification: IRDL constraints, then `verify_structure` (what the Arguments table
-  fixes: ranks, which operands share an element type), then the spec's ERROR_IF checks
+  fixes: ranks, read from the spec tables too, and which operands share an element type), then
+  the spec's ERROR_IF checks
   registered per op class with `@error_if_check(OpClass)` (tosa_xdsl/verification/).
 """
 
 from __future__ import annotations
 
 from abc import ABC
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from typing import ClassVar
 
 from xdsl.dialects.builtin import TensorType
@@ -30,7 +32,9 @@ from xdsl.printer import Printer
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 
+from tosa_xdsl import spec_tables
 from tosa_xdsl.dialects.tosa import syntax
+from tosa_xdsl.dialects.tosa.traits import CanonicalizationPatterns
 from tosa_xdsl.ir.access import element_type, rank_of
 from tosa_xdsl.ir.types import AnyTensor
 
@@ -50,15 +54,16 @@ def error_if_check(*op_types: type[IRDLOperation]):
 
 
 _METADATA = (
-    "SPEC_NAME", "SPEC_SECTION", "CLAUSES", "RANKS", "SAME_ELEMENT_TYPE",
+    "IN_SPEC", "CLAUSES", "RANKS", "SAME_ELEMENT_TYPE",
     "PRINTS_GENERIC_IN_ATTR_DICT_STYLE",
 )
 
 
 def tosa_op_definition(cls: type[TosaOp]) -> type[TosaOp]:
-    """`irdl_op_definition` for TOSA ops: lets an op set the TosaOp metadata (SPEC_NAME,
-    CLAUSES, RANKS, ...) in its class body without repeating the ClassVar annotation IRDL
-    requires on every class that assigns a constant."""
+    """`irdl_op_definition` for TOSA ops: lets an op set the TosaOp metadata (CLAUSES,
+    SAME_ELEMENT_TYPE, ...) in its class body without repeating the ClassVar annotation IRDL
+    requires on every class that assigns a constant, and fills in what the spec tables know
+    (SPEC_NAME, SPEC_SECTION, RANKS) so that no op class retypes it."""
     annotations = cls.__dict__.get("__annotations__")
     if annotations is None:
         annotations = {}
@@ -75,16 +80,55 @@ def tosa_op_definition(cls: type[TosaOp]) -> type[TosaOp]:
             setattr(cls, clause.name, opt_prop_def(constraint, default_value=clause.default))
         else:
             setattr(cls, clause.name, prop_def(constraint))
-    return irdl_op_definition(cls)
+    defined = irdl_op_definition(cls)
+    if defined.IN_SPEC:
+        _set_spec_metadata(defined)
+    return defined
+
+
+def spec_argument_operand(argument: str, names: Collection[str]) -> str | None:
+    """Our operand/result name for the spec argument `argument`, None if the op has none.
+    MLIR spells the arguments as the spec does, except that it lower-cases MATMUL's A, B,
+    A_zp, B_zp."""
+    for name in (argument, argument.lower()):
+        if name in names:
+            return name
+    return None
+
+
+def _set_spec_metadata(cls: type[TosaOp]) -> None:
+    """SPEC_NAME and SPEC_SECTION of the spec operator named like the MLIR op
+    (`tosa.arithmetic_right_shift` -> ARITHMETIC_RIGHT_SHIFT, 2.5.2), and unless the class sets
+    RANKS itself, the fixed rank of each tensor argument whose Arguments row gives one number."""
+    spec = spec_tables.op_spec(cls.name)  # KeyError: not a TOSA 1.0.1 operator (set IN_SPEC)
+    cls.SPEC_NAME, cls.SPEC_SECTION = spec.name, spec.section
+    if "RANKS" in cls.__dict__:
+        return
+    definition = cls.get_irdl_definition()
+    names = {n for n, _ in definition.operands} | {n for n, _ in definition.results}
+    ranks = {}
+    for argument in spec.arguments:
+        # shape_t operands are !tosa.shape values, not tensors: their rank row is not a
+        # tensor rank. Attributes are properties, checked by their constraints.
+        if argument.kind == "Attribute" or not argument.type.startswith("T<"):
+            continue
+        name = spec_argument_operand(argument.name, names)
+        if name is not None and argument.rank.strip().isdigit():
+            ranks[name] = int(argument.rank)
+    cls.RANKS = ranks
 
 
 class TosaOp(IRDLOperation, ABC):
     """Base of every TOSA operator."""
 
+    # False for ops MLIR needs that the spec does not define (the region terminator tosa.yield).
+    IN_SPEC: ClassVar[bool] = True
+    # Set by tosa_op_definition from tosa_xdsl.spec_tables.
     SPEC_NAME: ClassVar[str] = ""
     SPEC_SECTION: ClassVar[str] = ""
     CLAUSES: ClassVar[tuple[syntax.Clause, ...]] = ()
-    # Operands/results that must have this rank (Arguments table), e.g. {"input": 4}.
+    # Operands/results that must have this rank (Arguments table), e.g. {"input": 4}; derived
+    # by tosa_op_definition from the spec tables unless a class sets it.
     RANKS: ClassVar[dict[str, int]] = {}
     # Groups of operand/result names that share one element type variable (e.g. in_t).
     SAME_ELEMENT_TYPE: ClassVar[tuple[tuple[str, ...], ...]] = ()
@@ -208,7 +252,8 @@ class ReductionOp(TosaOp, ABC):
 
     input = operand_def(AnyTensor)
     output = result_def(AnyTensor)
-    traits = traits_def(Pure())
+    # One pattern serves every reduction (declared here, shared by the subclasses).
+    traits = traits_def(Pure(), CanonicalizationPatterns("ReduceSize1"))
     CLAUSES: ClassVar = (syntax.int32("axis"),)
     SAME_ELEMENT_TYPE: ClassVar = (("input", "output"),)
 

@@ -103,7 +103,6 @@ def _check_yield(op: TosaOp, region_name: str, region: Region, types) -> None:
 @tosa_op_definition
 class CondIfOp(TosaOp):
     name = "tosa.cond_if"
-    SPEC_NAME, SPEC_SECTION = "COND_IF", "2.16.1"
     condition = operand_def(AnyTensor)
     input_list = var_operand_def(AnyTensor)
     output_list = var_result_def(AnyTensor)
@@ -175,7 +174,6 @@ class CondIfOp(TosaOp):
 @tosa_op_definition
 class WhileLoopOp(TosaOp):
     name = "tosa.while_loop"
-    SPEC_NAME, SPEC_SECTION = "WHILE_LOOP", "2.16.2"
     input_list = var_operand_def(AnyTensor)
     output_list = var_result_def(AnyTensor)
     cond_graph = region_def()
@@ -238,6 +236,8 @@ class YieldOp(TosaOp):
     """Terminator of COND_IF / WHILE_LOOP regions: the graph's outputs."""
 
     name = "tosa.yield"
+    # MLIR's region terminator: the spec has no YIELD operator (its graphs end in outputs).
+    IN_SPEC = False
     inputs = var_operand_def(AnyTensor)
     traits = lazy_traits_def(lambda: (IsTerminator(), HasParent(CondIfOp, WhileLoopOp)))
 

@@ -14,7 +14,6 @@ class CustomOp(TosaOp):
     """`operator_name` in `domain_name`; `implementation_attrs` is an opaque string."""
 
     name = "tosa.custom"
-    SPEC_NAME, SPEC_SECTION = "CUSTOM", "2.15.1"
     input_list = var_operand_def(AnyTensor)
     output_list = var_result_def(AnyTensor)
     traits = traits_def()

@@ -15,6 +15,7 @@ from xdsl.utils.exceptions import VerifyException
 
 from tosa_xdsl.dialects.tosa import syntax
 from tosa_xdsl.dialects.tosa.ops.base import TosaOp, same_rank, tosa_op_definition
+from tosa_xdsl.dialects.tosa.traits import CanonicalizationPatterns
 from tosa_xdsl.ir.access import element_type
 from tosa_xdsl.ir.types import AnyTensor, ShapeType
 
@@ -31,10 +32,9 @@ class _LayoutOp(TosaOp):
 @tosa_op_definition
 class ConcatOp(TosaOp):
     name = "tosa.concat"
-    SPEC_NAME, SPEC_SECTION = "CONCAT", "2.10.1"
     input1 = var_operand_def(AnyTensor)
     output = result_def(AnyTensor)
-    traits = traits_def(Pure())
+    traits = traits_def(Pure(), CanonicalizationPatterns("ConcatSingle"))
     CLAUSES = (syntax.int32("axis"),)
 
     def verify_structure(self) -> None:
@@ -51,12 +51,11 @@ class ConcatOp(TosaOp):
 @tosa_op_definition
 class PadOp(_LayoutOp):
     name = "tosa.pad"
-    SPEC_NAME, SPEC_SECTION = "PAD", "2.10.2"
+    traits = traits_def(Pure(), CanonicalizationPatterns("PadZero"))
     input1 = operand_def(AnyTensor)
     padding = operand_def(ShapeType)
     pad_const = operand_def(AnyTensor)
     output = result_def(AnyTensor)
-    RANKS = {"pad_const": 1}
     SAME_ELEMENT_TYPE = (("input1", "pad_const", "output"),)
 
     def verify_structure(self) -> None:
@@ -67,7 +66,8 @@ class PadOp(_LayoutOp):
 @tosa_op_definition
 class ReshapeOp(_LayoutOp):
     name = "tosa.reshape"
-    SPEC_NAME, SPEC_SECTION = "RESHAPE", "2.10.3"
+    traits = traits_def(Pure(), CanonicalizationPatterns(
+        "ReshapeIdentity", "ReshapeReshape", "ReshapeSplatConst"))
     input1 = operand_def(AnyTensor)
     shape = operand_def(ShapeType)
     output = result_def(AnyTensor)
@@ -76,7 +76,7 @@ class ReshapeOp(_LayoutOp):
 @tosa_op_definition
 class ReverseOp(_LayoutOp):
     name = "tosa.reverse"
-    SPEC_NAME, SPEC_SECTION = "REVERSE", "2.10.4"
+    traits = traits_def(Pure(), CanonicalizationPatterns("ReverseSize1"))
     CLAUSES = (syntax.int32("axis"),)
 
     def verify_structure(self) -> None:
@@ -87,7 +87,7 @@ class ReverseOp(_LayoutOp):
 @tosa_op_definition
 class SliceOp(_LayoutOp):
     name = "tosa.slice"
-    SPEC_NAME, SPEC_SECTION = "SLICE", "2.10.5"
+    traits = traits_def(Pure(), CanonicalizationPatterns("SliceFull"))
     input1 = operand_def(AnyTensor)
     start = operand_def(ShapeType)
     size = operand_def(ShapeType)
@@ -101,7 +101,7 @@ class SliceOp(_LayoutOp):
 @tosa_op_definition
 class TileOp(_LayoutOp):
     name = "tosa.tile"
-    SPEC_NAME, SPEC_SECTION = "TILE", "2.10.6"
+    traits = traits_def(Pure(), CanonicalizationPatterns("TileOnes"))
     input1 = operand_def(AnyTensor)
     multiples = operand_def(ShapeType)
     output = result_def(AnyTensor)
@@ -114,7 +114,8 @@ class TileOp(_LayoutOp):
 @tosa_op_definition
 class TransposeOp(_LayoutOp):
     name = "tosa.transpose"
-    SPEC_NAME, SPEC_SECTION = "TRANSPOSE", "2.10.7"
+    traits = traits_def(Pure(), CanonicalizationPatterns(
+        "TransposeIdentity", "TransposeTranspose", "TransposeSplatConst"))
     CLAUSES = (syntax.array("perms", element=i32),)
 
     def verify_structure(self) -> None:

@@ -21,7 +21,6 @@ class ConstOp(TosaOp):
     because older MLIR (and the tosa-tools translator) has no custom form for tosa.const."""
 
     name = "tosa.const"
-    SPEC_NAME, SPEC_SECTION = "CONST", "2.14.1"
     values = prop_def(ElementsAttrConstr)
     output = result_def(AnyTensor)
     traits = traits_def(Pure(), ConstantLike())
@@ -43,7 +42,6 @@ class ConstOp(TosaOp):
 @tosa_op_definition
 class IdentityOp(TosaOp):
     name = "tosa.identity"
-    SPEC_NAME, SPEC_SECTION = "IDENTITY", "2.14.2"
     input1 = operand_def(AnyTensor)
     output = result_def(AnyTensor)
     traits = traits_def(Pure())

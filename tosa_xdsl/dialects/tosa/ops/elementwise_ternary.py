@@ -11,6 +11,7 @@ from tosa_xdsl.dialects.tosa.ops.base import (
     same_rank,
     tosa_op_definition,
 )
+from tosa_xdsl.dialects.tosa.traits import CanonicalizationPatterns
 from tosa_xdsl.ir.types import AnyTensor
 
 
@@ -19,12 +20,11 @@ class SelectOp(TosaOp):
     """output = input1 ? input2 : input3, with input1 boolean."""
 
     name = "tosa.select"
-    SPEC_NAME, SPEC_SECTION = "SELECT", "2.7.1"
     input1 = operand_def(AnyTensor)
     input2 = operand_def(AnyTensor)
     input3 = operand_def(AnyTensor)
     output = result_def(AnyTensor)
-    traits = traits_def(Pure())
+    traits = traits_def(Pure(), CanonicalizationPatterns("SelectConstCondition", "SelectNot"))
     SAME_ELEMENT_TYPE = (("input2", "input3", "output"),)
 
     def verify_structure(self) -> None:

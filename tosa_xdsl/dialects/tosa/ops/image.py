@@ -16,7 +16,6 @@ class ResizeOp(TosaOp):
     """scale = [scale_y_n, scale_y_d, scale_x_n, scale_x_d], offset = [y, x], border = [y, x]."""
 
     name = "tosa.resize"
-    SPEC_NAME, SPEC_SECTION = "RESIZE", "2.12.1"
     input = operand_def(AnyTensor)
     scale = operand_def(ShapeType)
     offset = operand_def(ShapeType)
@@ -24,7 +23,6 @@ class ResizeOp(TosaOp):
     output = result_def(AnyTensor)
     traits = traits_def(Pure())
     CLAUSES = (syntax.enum_("mode", ResizeModeAttr),)
-    RANKS = {"input": 4, "output": 4}
 
 
 OPS = (ResizeOp,)

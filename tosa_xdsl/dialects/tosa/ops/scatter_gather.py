@@ -12,25 +12,21 @@ from tosa_xdsl.ir.types import AnyTensor
 @tosa_op_definition
 class GatherOp(TosaOp):
     name = "tosa.gather"
-    SPEC_NAME, SPEC_SECTION = "GATHER", "2.11.1"
     values = operand_def(AnyTensor)
     indices = operand_def(AnyTensor)
     output = result_def(AnyTensor)
     traits = traits_def(Pure())
-    RANKS = {"values": 3, "indices": 2, "output": 3}
     SAME_ELEMENT_TYPE = (("values", "output"),)
 
 
 @tosa_op_definition
 class ScatterOp(TosaOp):
     name = "tosa.scatter"
-    SPEC_NAME, SPEC_SECTION = "SCATTER", "2.11.2"
     values_in = operand_def(AnyTensor)
     indices = operand_def(AnyTensor)
     input = operand_def(AnyTensor)
     values_out = result_def(AnyTensor)
     traits = traits_def(Pure())
-    RANKS = {"values_in": 3, "indices": 2, "input": 3, "values_out": 3}
     SAME_ELEMENT_TYPE = (("values_in", "input", "values_out"),)
 
 

@@ -15,7 +15,6 @@ from tosa_xdsl.ir.types import ShapeType
 @tosa_op_definition
 class ConstShapeOp(TosaOp):
     name = "tosa.const_shape"
-    SPEC_NAME, SPEC_SECTION = "CONST_SHAPE", "2.18.1"
     values = prop_def(DenseIntOrFPElementsAttr)
     output = result_def(ShapeType)
     traits = traits_def(Pure(), ConstantLike())

@@ -11,6 +11,7 @@ from xdsl.traits import Pure
 
 from tosa_xdsl.dialects.tosa import syntax
 from tosa_xdsl.dialects.tosa.ops.base import TosaOp, tosa_op_definition
+from tosa_xdsl.dialects.tosa.traits import CanonicalizationPatterns
 from tosa_xdsl.ir.enums import NanMode, NanModeAttr
 from tosa_xdsl.ir.types import AnyTensor
 
@@ -22,24 +23,21 @@ LOCAL_BOUND = syntax.boolean("local_bound", optional=True, attr_dict_default=Fal
 @tosa_op_definition
 class ArgMaxOp(TosaOp):
     name = "tosa.argmax"
-    SPEC_NAME, SPEC_SECTION = "ARGMAX", "2.3.1"
     input = operand_def(AnyTensor)
     output = result_def(AnyTensor)
-    traits = traits_def(Pure())
+    traits = traits_def(Pure(), CanonicalizationPatterns("ArgMaxSize1"))
     CLAUSES = (syntax.int32("axis"), NAN_MODE)
 
 
 @tosa_op_definition
 class AvgPool2DOp(TosaOp):
     name = "tosa.avg_pool2d"
-    SPEC_NAME, SPEC_SECTION = "AVG_POOL2D", "2.3.2"
     input = operand_def(AnyTensor)
     input_zp = operand_def(AnyTensor)
     output_zp = operand_def(AnyTensor)
     output = result_def(AnyTensor)
     traits = traits_def(Pure())
     CLAUSES = (syntax.array("kernel"), syntax.array("stride"), syntax.array("pad"), syntax.type_("acc_type"))
-    RANKS = {"input": 4, "input_zp": 1, "output_zp": 1, "output": 4}
     SAME_ELEMENT_TYPE = (("input", "input_zp", "output_zp", "output"),)
 
 
@@ -65,86 +63,72 @@ _CONV_CLAUSES = (
 @tosa_op_definition
 class Conv2DOp(_ConvOp):
     name = "tosa.conv2d"
-    SPEC_NAME, SPEC_SECTION = "CONV2D", "2.3.3"
+    traits = traits_def(Pure(), CanonicalizationPatterns("FoldPadIntoConv"))
     CLAUSES = _CONV_CLAUSES
-    RANKS = {"input": 4, "weight": 4, "bias": 1, "input_zp": 1, "weight_zp": 1, "output": 4}
 
 
 @tosa_op_definition
 class Conv3DOp(_ConvOp):
     name = "tosa.conv3d"
-    SPEC_NAME, SPEC_SECTION = "CONV3D", "2.3.4"
     CLAUSES = _CONV_CLAUSES
-    RANKS = {"input": 5, "weight": 5, "bias": 1, "input_zp": 1, "weight_zp": 1, "output": 5}
 
 
 @tosa_op_definition
 class DepthwiseConv2DOp(_ConvOp):
     name = "tosa.depthwise_conv2d"
-    SPEC_NAME, SPEC_SECTION = "DEPTHWISE_CONV2D", "2.3.5"
+    traits = traits_def(Pure(), CanonicalizationPatterns("FoldPadIntoConv"))
     CLAUSES = _CONV_CLAUSES
-    RANKS = {"input": 4, "weight": 4, "bias": 1, "input_zp": 1, "weight_zp": 1, "output": 4}
 
 
 @tosa_op_definition
 class FFT2DOp(TosaOp):
     name = "tosa.fft2d"
-    SPEC_NAME, SPEC_SECTION = "FFT2D", "2.3.6"
     input_real = operand_def(AnyTensor)
     input_imag = operand_def(AnyTensor)
     output_real = result_def(AnyTensor)
     output_imag = result_def(AnyTensor)
     traits = traits_def(Pure())
     CLAUSES = (syntax.boolean("inverse"), LOCAL_BOUND)
-    RANKS = {"input_real": 3, "input_imag": 3, "output_real": 3, "output_imag": 3}
     SAME_ELEMENT_TYPE = (("input_real", "input_imag", "output_real", "output_imag"),)
 
 
 @tosa_op_definition
 class MatMulOp(TosaOp):
     name = "tosa.matmul"
-    SPEC_NAME, SPEC_SECTION = "MATMUL", "2.3.7"
     a = operand_def(AnyTensor)
     b = operand_def(AnyTensor)
     a_zp = operand_def(AnyTensor)
     b_zp = operand_def(AnyTensor)
     output = result_def(AnyTensor)
     traits = traits_def(Pure())
-    RANKS = {"a": 3, "b": 3, "a_zp": 1, "b_zp": 1, "output": 3}
     SAME_ELEMENT_TYPE = (("a", "a_zp"), ("b", "b_zp"))
 
 
 @tosa_op_definition
 class MaxPool2DOp(TosaOp):
     name = "tosa.max_pool2d"
-    SPEC_NAME, SPEC_SECTION = "MAX_POOL2D", "2.3.8"
     input = operand_def(AnyTensor)
     output = result_def(AnyTensor)
-    traits = traits_def(Pure())
+    traits = traits_def(Pure(), CanonicalizationPatterns("MaxPool1x1", "FoldPadIntoMaxPool"))
     CLAUSES = (syntax.array("kernel"), syntax.array("stride"), syntax.array("pad"), NAN_MODE)
-    RANKS = {"input": 4, "output": 4}
     SAME_ELEMENT_TYPE = (("input", "output"),)
 
 
 @tosa_op_definition
 class RFFT2DOp(TosaOp):
     name = "tosa.rfft2d"
-    SPEC_NAME, SPEC_SECTION = "RFFT2D", "2.3.9"
     input_real = operand_def(AnyTensor)
     output_real = result_def(AnyTensor)
     output_imag = result_def(AnyTensor)
     traits = traits_def(Pure())
     CLAUSES = (LOCAL_BOUND,)
-    RANKS = {"input_real": 3, "output_real": 3, "output_imag": 3}
     SAME_ELEMENT_TYPE = (("input_real", "output_real", "output_imag"),)
 
 
 @tosa_op_definition
 class TransposeConv2DOp(_ConvOp):
     name = "tosa.transpose_conv2d"
-    SPEC_NAME, SPEC_SECTION = "TRANSPOSE_CONV2D", "2.3.10"
     CLAUSES = (syntax.array("out_pad"), syntax.array("stride"), syntax.type_("acc_type"), LOCAL_BOUND)
-    RANKS = {"input": 4, "weight": 4, "bias": 1, "input_zp": 1, "weight_zp": 1, "output": 4}
 
 
 OPS = (ArgMaxOp, AvgPool2DOp, Conv2DOp, Conv3DOp, DepthwiseConv2DOp, FFT2DOp, MatMulOp,

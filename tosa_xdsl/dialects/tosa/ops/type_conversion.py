@@ -7,6 +7,7 @@ from xdsl.traits import Pure
 
 from tosa_xdsl.dialects.tosa import syntax
 from tosa_xdsl.dialects.tosa.ops.base import TosaOp, same_rank, tosa_op_definition
+from tosa_xdsl.dialects.tosa.traits import CanonicalizationPatterns
 from tosa_xdsl.ir.enums import RoundingModeAttr
 from tosa_xdsl.ir.types import AnyTensor
 
@@ -16,10 +17,9 @@ class CastOp(TosaOp):
     """`input_unsigned` is upstream's (post-1.0) optional flag; absent means signed."""
 
     name = "tosa.cast"
-    SPEC_NAME, SPEC_SECTION = "CAST", "2.13.1"
     input = operand_def(AnyTensor)
     output = result_def(AnyTensor)
-    traits = traits_def(Pure())
+    traits = traits_def(Pure(), CanonicalizationPatterns("CastSameType"))
     CLAUSES = (syntax.boolean("input_unsigned", optional=True),)
 
     def verify_structure(self) -> None:
@@ -32,14 +32,13 @@ class RescaleOp(TosaOp):
     """multiplier/shift are tensors (per channel or [1]); zero points are tensor<1xT>."""
 
     name = "tosa.rescale"
-    SPEC_NAME, SPEC_SECTION = "RESCALE", "2.13.2"
     input = operand_def(AnyTensor)
     multiplier = operand_def(AnyTensor)
     shift = operand_def(AnyTensor)
     input_zp = operand_def(AnyTensor)
     output_zp = operand_def(AnyTensor)
     output = result_def(AnyTensor)
-    traits = traits_def(Pure())
+    traits = traits_def(Pure(), CanonicalizationPatterns("RescaleIdentity"))
     CLAUSES = (
         syntax.boolean("scale32"),
         syntax.enum_("rounding_mode", RoundingModeAttr),
@@ -47,7 +46,6 @@ class RescaleOp(TosaOp):
         syntax.boolean("input_unsigned"),
         syntax.boolean("output_unsigned"),
     )
-    RANKS = {"multiplier": 1, "shift": 1, "input_zp": 1, "output_zp": 1}
     SAME_ELEMENT_TYPE = (("input", "input_zp"), ("output", "output_zp"))
 
     def verify_structure(self) -> None:

@@ -37,7 +37,6 @@ def _parse_symbol_name(parser: Parser) -> str:
 @tosa_op_definition
 class VariableOp(TosaOp):
     name = "tosa.variable"
-    SPEC_NAME, SPEC_SECTION = "VARIABLE", "2.17.1"
     sym_name = prop_def(StringAttr)
     var_shape = prop_def(DenseIntOrFPElementsAttr)
     type = prop_def(Attribute)
@@ -125,7 +124,6 @@ class _VariableAccessOp(TosaOp):
 @tosa_op_definition
 class VariableWriteOp(_VariableAccessOp):
     name = "tosa.variable_write"
-    SPEC_NAME, SPEC_SECTION = "VARIABLE_WRITE", "2.17.2"
     name_ = prop_def(StringAttr, prop_name="name")
     input1 = operand_def(AnyTensor)
 
@@ -155,7 +153,6 @@ class VariableWriteOp(_VariableAccessOp):
 @tosa_op_definition
 class VariableReadOp(_VariableAccessOp):
     name = "tosa.variable_read"
-    SPEC_NAME, SPEC_SECTION = "VARIABLE_READ", "2.17.3"
     name_ = prop_def(StringAttr, prop_name="name")
     output = result_def(AnyTensor)
 
