@@ -65,6 +65,8 @@ def _build_arg_parser() -> argparse.ArgumentParser:
     p.add_argument("--disable-verify", action="store_true", help="do not verify ops")
     p.add_argument("--no-implicit-module", action="store_true")
     p.add_argument("--list-passes", action="store_true", help="print the available passes and exit")
+    p.add_argument("--tosa-no-upgrade", action="store_true",
+                   help="reject pre-1.0 TOSA input instead of upgrading it to 1.0.1 on read")
     return p
 
 
@@ -124,11 +126,13 @@ class OptRun:
         if self.verifier is not None:
             self.verifier.start_chunk(parse_expectations(text, src.name, line - 1))
         with engine.activate():
-            module = driver.parse(engine, src, text, base)
+            # Parse and verify; pre-1.0 TOSA is upgraded on read (tosa_xdsl/frontends/legacy).
+            from tosa_xdsl.frontends.legacy.reader import read_chunk
+
+            module = read_chunk(driver, engine, src, text, base, upgrade=not self.args.tosa_no_upgrade,
+                                allow_unregistered=self.args.allow_unregistered_dialect)
             engine.flush()
             if module is None:
-                return None
-            if driver.options.verify and not driver.verify(engine, module):
                 return None
             if not driver.apply_passes(engine, module, self.passes):
                 return None
