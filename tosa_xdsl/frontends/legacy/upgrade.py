@@ -694,8 +694,8 @@ def _resize_mode(op: LegacyOp) -> Attribute:
 
     mode = op.attr("mode")
     if isinstance(mode, StringAttr):
-        try:
-            return ResizeModeAttr(ResizeMode(mode.data))
+        try:  # the pre-1.0 spec text spells NEAREST_NEIGHBOR as NEAREST
+            return ResizeModeAttr(ResizeMode("NEAREST_NEIGHBOR" if mode.data == "NEAREST" else mode.data))
         except ValueError:
             raise UpgradeError(op, f"'tosa.resize' mode \"{mode.data}\" is not NEAREST_NEIGHBOR or BILINEAR") from None
     if mode is not None:
