@@ -102,7 +102,6 @@ def _alarm(signum, frame):  # pragma: no cover - only on a hang
     raise _Timeout()
 
 
-@pytest.mark.timeout(60)
 def test_fuzz_legacy_reader(tmp_path):
     rng = random.Random(int(os.environ.get("LEGACY_FUZZ_SEED", "20261124")))
     deadline = time.monotonic() + float(os.environ.get("LEGACY_FUZZ_SECONDS", "8"))

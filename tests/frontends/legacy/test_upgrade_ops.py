@@ -474,3 +474,78 @@ func.func @main(%c: tensor<i1>, %a: tensor<2xi32>, %b: tensor<2xi32>) -> tensor<
     (f,) = run_old(text, np.array(False), a, b)
     np.testing.assert_array_equal(t, [4, -2])
     np.testing.assert_array_equal(f, a * b)
+
+
+# ------------------------------------------------- MLIR-era conventions the spec left out
+
+
+def test_rank_broadcast_of_llvm_era_elementwise_operands():
+    # LLVM <= 17 accepted numpy-style rank broadcasting (prepended 1s); pre-1.0 and 1.0 need
+    # equal ranks, so the upgrade reshapes the lower-rank operand.
+    a = RNG.standard_normal((2, 3)).astype(np.float32)
+    b = RNG.standard_normal(3).astype(np.float32)
+    text = """
+func.func @main(%a: tensor<2x3xf32>, %b: tensor<3xf32>) -> tensor<2x3xf32> {
+  %0 = "tosa.add"(%a, %b) : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}"""
+    (out,) = run_old(text, a, b)
+    np.testing.assert_array_equal(out, a + b)
+
+
+def test_mul_shift_is_ignored_below_int32():
+    # pre-1.0 2.5.14: `if (in_t == int32_t && shift > 0)` scales, else plain product
+    a = np.array([100, -7, 3], np.int16)
+    b = np.array([2, 3, -4], np.int16)
+    text = """
+func.func @main(%a: tensor<3xi16>, %b: tensor<3xi16>) -> tensor<3xi32> {
+  %0 = "tosa.mul"(%a, %b) {shift = 1 : i32} : (tensor<3xi16>, tensor<3xi16>) -> tensor<3xi32>
+  return %0 : tensor<3xi32>
+}"""
+    (out,) = run_old(text, a, b)
+    np.testing.assert_array_equal(out, a.astype(np.int32) * b)
+
+
+def test_llvm14_builtin_func_and_struct_quantization_info():
+    x = RNG.integers(-128, 128, (1, 2, 2, 1)).astype(np.int8)
+    text = """
+func @main(%x: tensor<1x2x2x1xi8>) -> tensor<1x2x2x1xi8> {
+  %0 = "tosa.negate"(%x) {quantization_info = {input_zp = 1 : i32, output_zp = 2 : i32}} : (tensor<1x2x2x1xi8>) -> tensor<1x2x2x1xi8>
+  return %0 : tensor<1x2x2x1xi8>
+}"""
+    (out,) = run_old(text, x)
+    np.testing.assert_array_equal(out, np.clip(-(x.astype(np.int64) - 1) + 2, -128, 127))
+
+
+def test_llvm18_cond_if_custom_form_with_captured_values():
+    text = """
+func.func @main(%a: tensor<f32>, %b: tensor<f32>, %c: tensor<i1>) -> tensor<f32> {
+  %0 = tosa.cond_if %c -> (tensor<f32>) {
+    %1 = tosa.add %a, %b : (tensor<f32>, tensor<f32>) -> tensor<f32>
+    tosa.yield %1 : tensor<f32>
+  } else {
+    %1 = tosa.sub %a, %b : (tensor<f32>, tensor<f32>) -> tensor<f32>
+    tosa.yield %1 : tensor<f32>
+  }
+  return %0 : tensor<f32>
+}"""
+    a, b = np.array(5.0, np.float32), np.array(2.0, np.float32)
+    assert run_old(text, a, b, np.array(True))[0] == 7.0
+    assert run_old(text, a, b, np.array(False))[0] == 3.0
+
+
+def test_llvm18_variable_read_write_become_1_0_names():
+    text = """
+module {
+  tosa.variable @v = dense<3.0> : tensor<f32>
+  func.func @main(%x: tensor<f32>) -> tensor<f32> {
+    %0 = tosa.variable.read @v : tensor<f32>
+    %1 = tosa.add %0, %x : (tensor<f32>, tensor<f32>) -> tensor<f32>
+    tosa.variable.write @v, %1 : tensor<f32>
+    return %1 : tensor<f32>
+  }
+}"""
+    names = ops_of(text)
+    assert "tosa.variable_read" in names and "tosa.variable_write" in names
+    (out,) = run_old(text, np.array(1.5, np.float32))
+    assert out == 4.5

@@ -21,11 +21,12 @@ file mixing old and new spellings reads too.
 
 from __future__ import annotations
 
+import re
 from typing import ClassVar
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import DictionaryAttr, IntegerAttr, i64
-from xdsl.ir import Dialect, ParametrizedAttribute
+from xdsl.ir import Attribute, Dialect, Operation, ParametrizedAttribute
 from xdsl.irdl import (
     IRDLOperation,
     irdl_attr_definition,
@@ -37,6 +38,9 @@ from xdsl.irdl import (
 )
 from xdsl.parser import AttrParser, Parser
 from xdsl.printer import Printer
+from xdsl.utils.mlir_lexer import MLIRTokenKind
+
+_LLVM18_COND_IF = re.compile(r"\s*%[\w$.#-]+\s*(->|\{)")
 
 # Every op name of MLIR's TOSA dialect in LLVM 14-18 (TosaOps.td, TosaUtilOps.td).
 LEGACY_OP_NAMES = (
@@ -48,13 +52,13 @@ LEGACY_OP_NAMES = (
     "max_pool2d", "maximum", "minimum", "mul", "negate", "pad", "pow", "reciprocal", "reduce_all",
     "reduce_any", "reduce_max", "reduce_min", "reduce_prod", "reduce_sum", "reluN", "rescale",
     "reshape", "resize", "reverse", "rfft2d", "rsqrt", "scatter", "select", "sigmoid", "slice", "sub",
-    "table", "tanh", "tile", "transpose", "transpose_conv2d", "variable", "variable.read",
-    "variable.write",
+    "table", "tanh", "tile", "transpose", "transpose_conv2d",
     # spelled in 1.0 only, accepted so mixed files read
-    "intdiv", "reduce_product", "const_shape", "variable_read", "variable_write", "cos", "sin",
+    "intdiv", "reduce_product", "const_shape", "cos", "sin",
 )
-# Reused from the 1.0 dialect: same operands, same syntax.
-SHARED_OP_NAMES = ("cond_if", "while_loop", "yield")
+# Reused from the 1.0 dialect: same operands, same syntax (LLVM 18's custom forms of these
+# are 1.0's). cond_if and the renamed variable accessors get small subclasses below.
+SHARED_OP_NAMES = ("while_loop", "yield", "variable", "variable_read", "variable_write")
 
 
 class LegacyOp(IRDLOperation):
@@ -112,6 +116,84 @@ def _legacy_op_class(short: str) -> type[LegacyOp]:
 
 
 LEGACY_OPS: tuple[type[LegacyOp], ...] = tuple(_legacy_op_class(n) for n in LEGACY_OP_NAMES)
+
+
+def _legacy_cond_if() -> type[LegacyOp]:
+    """`tosa.cond_if` as LLVM 18 printed it: `%cond [-> (types)] {then} [else {else}] attr-dict`
+    (no inputs: the regions use values from above), besides the 1.0 spelling and the
+    generic form. The upgrade re-creates it as a 1.0 CondIfOp."""
+    from tosa_xdsl.ops.control_flow import CondIfOp
+
+    class LegacyCondIfOp(LegacyOp):
+        name = "tosa.cond_if"
+
+        @classmethod
+        def parse(cls, parser: Parser) -> LegacyOp:
+            text = parser.lexer.input.content
+            if not _LLVM18_COND_IF.match(text, parser.pos):
+                return CondIfOp.parse.__func__(cls, parser)  # pyright: ignore[reportFunctionMemberAccess]
+            from xdsl.dialects.builtin import TensorType, i1
+            from xdsl.ir import Region
+
+            pos = parser.pos
+            cond = parser.parse_unresolved_operand()
+            result_types: list[Attribute] = []
+            if parser.parse_optional_punctuation("->"):
+                if parser._current_token.kind == MLIRTokenKind.L_PAREN:  # pyright: ignore[reportPrivateUsage]
+                    result_types = parser.parse_comma_separated_list(parser.Delimiter.PAREN, parser.parse_type)
+                else:
+                    result_types = [parser.parse_type()]
+            (cond_value,) = parser.resolve_operands([cond], [TensorType(i1, [])], pos)
+            then_graph = parser.parse_region()
+            else_graph = parser.parse_region() if parser.parse_optional_keyword("else") else Region()
+            attrs = parser.parse_optional_attr_dict()
+            return cls.create(operands=[cond_value], result_types=result_types,
+                              regions=[then_graph, else_graph], attributes=attrs)
+
+    LegacyCondIfOp.__module__ = __name__
+    return irdl_op_definition(LegacyCondIfOp)
+
+
+def _renamed(old_name: str, new_cls: type[Operation]) -> type[LegacyOp]:
+    """An old name of a 1.0 op with the same syntax (LLVM 18 `tosa.variable.read` is 1.0's
+    `tosa.variable_read`): parsed straight into the 1.0 class."""
+
+    def parse(cls, parser: Parser) -> Operation:
+        return new_cls.parse(parser)
+
+    cls = type("Legacy_" + old_name.replace(".", "_"), (LegacyOp,),
+               {"name": old_name, "__module__": __name__, "parse": classmethod(parse)})
+    return irdl_op_definition(cls)
+
+
+def _builtin_func_alias() -> list[type[Operation]]:
+    """LLVM 14 wrote functions as `func @f(...)` (builtin.func) with `return` and `call`
+    (std): read them as func.func / func.return / func.call."""
+    from xdsl.dialects import func
+
+    class BuiltinFunc(IRDLOperation):
+        name = "builtin.func"
+
+        @classmethod
+        def parse(cls, parser: Parser) -> Operation:
+            return func.FuncOp.parse(parser)
+
+    class BuiltinReturn(IRDLOperation):
+        name = "builtin.return"
+
+        @classmethod
+        def parse(cls, parser: Parser) -> Operation:
+            return func.ReturnOp.parse(parser)
+
+    class BuiltinCall(IRDLOperation):
+        name = "builtin.call"
+
+        @classmethod
+        def parse(cls, parser: Parser) -> Operation:
+            return func.CallOp.parse(parser)
+
+    BuiltinFunc.__module__ = BuiltinReturn.__module__ = BuiltinCall.__module__ = __name__
+    return [irdl_op_definition(c) for c in (BuiltinFunc, BuiltinReturn, BuiltinCall)]
 
 
 class _QuantInfoAttr(ParametrizedAttribute):
@@ -183,8 +265,12 @@ def legacy_tosa_dialect() -> Dialect:
     from tosa_xdsl.dialect import Tosa
     from tosa_xdsl.ir import ATTRIBUTES
 
+    from tosa_xdsl.ops.variable import VariableReadOp, VariableWriteOp
+
     shared = [op for op in Tosa.operations if op.name.removeprefix("tosa.") in SHARED_OP_NAMES]
-    return Dialect("tosa", [*LEGACY_OPS, *shared], [*ATTRIBUTES, *QUANT_INFO_ATTRS])
+    special = [_legacy_cond_if(), _renamed("tosa.variable.read", VariableReadOp),
+               _renamed("tosa.variable.write", VariableWriteOp)]
+    return Dialect("tosa", [*LEGACY_OPS, *shared, *special], [*ATTRIBUTES, *QUANT_INFO_ATTRS])
 
 
 def legacy_context(allow_unregistered: bool = False) -> Context:
@@ -197,4 +283,6 @@ def legacy_context(allow_unregistered: bool = False) -> Context:
     for name, factory in (("tosa", legacy_tosa_dialect), ("quant", lambda: LegacyQuant)):
         _drop_dialect(ctx, name)
         ctx.register_dialect(name, factory)
+    for op in _builtin_func_alias():
+        ctx.load_op(op)
     return ctx

@@ -39,7 +39,8 @@ class LegacyUniformQuantType(ParametrizedAttribute, TypeAttribute):
 
     @classmethod
     def parse_parameters(cls, parser: AttrParser):
-        start = parser.pos
+        # The body is kept in a canonical spelling (numbers re-printed), so the same type
+        # written as `1.0` and `1.000000e+00` is one type, as in MLIR.
         parser.parse_punctuation("<")
         storage_name = parser.parse_identifier("storage type (i8, u8, ...)")
         m = _STORAGE.match(storage_name)
@@ -47,32 +48,36 @@ class LegacyUniformQuantType(ParametrizedAttribute, TypeAttribute):
             parser.raise_error(f"unsupported quant storage type '{storage_name}'")
         width = int(m.group(2))
         signedness = Signedness.UNSIGNED if m.group(1) == "u" else Signedness.SIGNLESS
+        body = storage_name
         if parser.parse_optional_punctuation("<"):  # storage range <min:max>
-            parser.parse_integer()
+            lo = parser.parse_integer(allow_boolean=False)
             parser.parse_punctuation(":")
-            parser.parse_integer()
+            hi = parser.parse_integer(allow_boolean=False)
             parser.parse_punctuation(">")
+            body += f"<{lo}:{hi}>"
         parser.parse_punctuation(":")
-        parser.parse_type()  # expressed type
+        body += f":{parser.parse_type()}"
         if parser.parse_optional_punctuation(":"):
-            parser.parse_integer(allow_boolean=False, allow_negative=False)  # quantized axis
+            body += f":{parser.parse_integer(allow_boolean=False, allow_negative=False)}"  # quantized axis
         parser.parse_punctuation(",")
 
-        def scale_zp() -> None:
-            parser.parse_float() if not _int_next(parser) else parser.parse_integer()
+        def scale_zp() -> str:
+            scale = float(parser.parse_integer()) if _int_next(parser) else parser.parse_float()
+            text = repr(scale)
             if parser.parse_optional_punctuation(":"):
-                parser.parse_integer(allow_boolean=False)
+                text += f":{parser.parse_integer(allow_boolean=False)}"
+            return text
 
         if parser.parse_optional_punctuation("{"):
-            scale_zp()
+            items = [scale_zp()]
             while parser.parse_optional_punctuation(","):
-                scale_zp()
+                items.append(scale_zp())
             parser.parse_punctuation("}")
+            body += ", {" + ",".join(items) + "}"
         else:
-            scale_zp()
+            body += ", " + scale_zp()
         parser.parse_punctuation(">")
-        text = parser.lexer.input.content[start + 1 : parser.pos - 1]
-        return (IntegerType(width, signedness), StringAttr(" ".join(text.split())))
+        return (IntegerType(width, signedness), StringAttr(body))
 
     def print_parameters(self, printer: Printer) -> None:
         printer.print_string(f"<{self.body.data}>")

@@ -38,8 +38,7 @@ OLD_ATTRIBUTES = {
 OLD_NAMES = {
     "fully_connected": "removed in 1.0 (RESHAPE + CONV2D + RESHAPE)", "div": "renamed INTDIV in 1.0",
     "reduce_prod": "renamed REDUCE_PRODUCT in 1.0", "reluN": "removed in 1.0 (CLAMP)",
-    "apply_scale": "not a TOSA operator", "variable.read": "1.0: variable_read",
-    "variable.write": "1.0: variable_write",
+    "apply_scale": "not a TOSA operator",
 }
 # 1.0 operand counts of ops whose old form had fewer operands.
 NEW_OPERAND_COUNTS = {

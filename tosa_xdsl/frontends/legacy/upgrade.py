@@ -327,7 +327,12 @@ def _same(new_name: str | None = None, props: Callable[[LegacyOp], dict[str, Att
 
     def convert(op: LegacyOp, b: _Builder) -> Sequence[SSAValue]:
         cls = _op_class(new_name or op.name)
-        new = b.create(cls, op.operands, [r.type for r in op.results], props(op) if props else {})
+        if props is not None:
+            properties = props(op)
+        else:  # a 1.0 spelling read by the legacy reader: its properties may sit in the attr-dict
+            names = cls.get_irdl_definition().properties  # pyright: ignore[reportAttributeAccessIssue]
+            properties = {k: v for k, v in (*op.attributes.items(), *op.properties.items()) if k in names}
+        new = b.create(cls, op.operands, [r.type for r in op.results], properties)
         return new.results
 
     return convert
@@ -345,7 +350,7 @@ for _n in ("abs", "add", "bitwise_and", "bitwise_not", "bitwise_or", "bitwise_xo
            "equal", "erf", "exp", "floor", "gather", "greater", "greater_equal", "identity", "log",
            "logical_and", "logical_left_shift", "logical_not", "logical_or", "logical_right_shift",
            "logical_xor", "pow", "reciprocal", "rsqrt", "scatter", "select", "sigmoid", "sin", "sub",
-           "table", "tanh", "intdiv"):
+           "table", "tanh", "intdiv", "const_shape"):
     converts(_n)(_same())
 converts("div")(_same("tosa.intdiv"))
 converts("reduce_all", "reduce_any", "reduce_sum", "reverse", "concat")(_same(props=_axis_props))
@@ -385,11 +390,6 @@ def _const(op: LegacyOp, b: _Builder) -> Sequence[SSAValue]:
     return b.add(ConstOp(value)).results
 
 
-@converts("const_shape")
-def _const_shape(op: LegacyOp, b: _Builder) -> Sequence[SSAValue]:
-    return _same()(op, b)
-
-
 @converts("negate")
 def _negate(op: LegacyOp, b: _Builder) -> Sequence[SSAValue]:
     x = op.operands[0]
@@ -407,8 +407,12 @@ def _mul(op: LegacyOp, b: _Builder) -> Sequence[SSAValue]:
         shift = op.operands[2]
     else:
         value = _int(op, "shift", 0)
-        if value != 0 and _elem(op.operands[0]) != i32:
-            raise UpgradeError(op, f"'tosa.mul' shift {value} is only defined for i32 inputs")
+        if _elem(op.operands[0]) != i32:
+            # pre-1.0 2.5.14: the shift applies only when in_t == int32 (ignored otherwise);
+            # 1.0 requires it to be 0 there.
+            value = 0
+        if not 0 <= value <= 63:
+            raise UpgradeError(op, f"'tosa.mul' shift {value} is out of range")
         shift = b.const(value, i8)
     return b.create(_op_class("tosa.mul"), [op.operands[0], op.operands[1], shift],
                     [op.results[0].type]).results
@@ -754,18 +758,15 @@ def _custom(op: LegacyOp, b: _Builder) -> Sequence[SSAValue]:
     return b.create(_op_class("tosa.custom"), op.operands, [r.type for r in op.results], props).results
 
 
-for _n, _why in (
-    ("apply_scale", "'tosa.apply_scale' (an MLIR-internal helper op) has no TOSA 1.0 operator"),
-    ("variable", "pre-1.0 'tosa.variable' declarations are not upgraded (1.0 adds var_shape and type)"),
-    ("variable.read", "pre-1.0 'tosa.variable.read' is not upgraded (1.0: tosa.variable_read)"),
-    ("variable.write", "pre-1.0 'tosa.variable.write' is not upgraded (1.0: tosa.variable_write)"),
-    ("variable_read", "'tosa.variable_read' is not upgraded"),
-    ("variable_write", "'tosa.variable_write' is not upgraded"),
-):
-    def _no_equivalent(op: LegacyOp, b: _Builder, _why: str = _why) -> Sequence[SSAValue]:
-        raise UpgradeError(op, _why)
+@converts("cond_if")
+def _cond_if(op: LegacyOp, b: _Builder) -> Sequence[SSAValue]:
+    regions = [op.detach_region(r) for r in list(op.regions)]
+    return b.create(_op_class("tosa.cond_if"), op.operands, [r.type for r in op.results], {}, regions).results
 
-    converts(_n)(_no_equivalent)
+
+@converts("apply_scale")
+def _apply_scale(op: LegacyOp, b: _Builder) -> Sequence[SSAValue]:
+    raise UpgradeError(op, "'tosa.apply_scale' (an MLIR-internal helper op) has no TOSA 1.0 operator")
 
 
 # -------------------------------------------------------------------------------- the pass
@@ -807,11 +808,23 @@ def upgrade_module(module: ModuleOp) -> Counter[str]:
         Rewriter.erase_op(op)
         changed[op.name] += 1
     _drop_dead_constants(feeders)
+    ranked = _make_ranks_equal(module)
+    if ranked:
+        changed["rank-broadcast operands reshaped"] = ranked
     if failures:
         for err in failures:
             emit_error(err.op, str(err))
         raise failures[0]
     return changed
+
+
+def _make_ranks_equal(module: ModuleOp) -> int:
+    """MLIR's TOSA (LLVM <= 17) let elementwise operands differ in rank and broadcast them
+    numpy-style (1s prepended); 1.0 (and the pre-1.0 spec) need equal ranks. Same results:
+    reshape the lower-rank operands as tosa-make-broadcastable does."""
+    from tosa_xdsl.passes.make_broadcastable import BROADCASTING, make_broadcastable_op
+
+    return sum(1 for op in list(module.walk()) if type(op) in BROADCASTING and make_broadcastable_op(op))
 
 
 def _drop_dead_constants(feeders: Sequence[Operation]) -> None:
