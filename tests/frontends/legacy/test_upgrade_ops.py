@@ -549,3 +549,25 @@ module {
     assert "tosa.variable_read" in names and "tosa.variable_write" in names
     (out,) = run_old(text, np.array(1.5, np.float32))
     assert out == 4.5
+
+
+def test_transpose_conv2d_two_element_out_pad_of_the_pre_1_0_spec():
+    # 2.3.9 (pre-1.0): oy = iy * stride_y - out_pad_top + ky, writes outside [0, OH) dropped
+    x = RNG.standard_normal((1, 2, 2, 1)).astype(np.float32)
+    w = RNG.standard_normal((1, 2, 2, 1)).astype(np.float32)
+    b = np.array([0.5], np.float32)
+    text = """
+func.func @main(%x: tensor<1x2x2x1xf32>, %w: tensor<1x2x2x1xf32>, %b: tensor<1xf32>) -> tensor<1x3x4x1xf32> {
+  %0 = "tosa.transpose_conv2d"(%x, %w, %b) {out_pad = [1, 0], out_shape = [1, 3, 4, 1], stride = [2, 2]} : (tensor<1x2x2x1xf32>, tensor<1x2x2x1xf32>, tensor<1xf32>) -> tensor<1x3x4x1xf32>
+  return %0 : tensor<1x3x4x1xf32>
+}"""
+    (out,) = run_old(text, x, w, b)
+    expected = np.full((1, 3, 4, 1), 0.5, np.float32)
+    for iy in range(2):
+        for ix in range(2):
+            for ky in range(2):
+                for kx in range(2):
+                    oy, ox = iy * 2 - 1 + ky, ix * 2 - 0 + kx
+                    if 0 <= oy < 3 and 0 <= ox < 4:
+                        expected[0, oy, ox, 0] += x[0, iy, ix, 0] * w[0, ky, kx, 0]
+    np.testing.assert_allclose(out, expected, rtol=1e-6)
