@@ -122,7 +122,7 @@ def _legacy_cond_if() -> type[LegacyOp]:
     """`tosa.cond_if` as LLVM 18 printed it: `%cond [-> (types)] {then} [else {else}] attr-dict`
     (no inputs: the regions use values from above), besides the 1.0 spelling and the
     generic form. The upgrade re-creates it as a 1.0 CondIfOp."""
-    from tosa_xdsl.ops.control_flow import CondIfOp
+    from tosa_xdsl.dialects.tosa.ops.control_flow import CondIfOp
 
     class LegacyCondIfOp(LegacyOp):
         name = "tosa.cond_if"
@@ -262,10 +262,10 @@ QUANT_INFO_ATTRS = (ConvQuantAttr, UnaryQuantAttr, MatMulQuantAttr, PadQuantAttr
 
 
 def legacy_tosa_dialect() -> Dialect:
-    from tosa_xdsl.dialect import Tosa
+    from tosa_xdsl.dialects.tosa.dialect import Tosa
     from tosa_xdsl.ir import ATTRIBUTES
 
-    from tosa_xdsl.ops.variable import VariableReadOp, VariableWriteOp
+    from tosa_xdsl.dialects.tosa.ops.variable import VariableReadOp, VariableWriteOp
 
     shared = [op for op in Tosa.operations if op.name.removeprefix("tosa.") in SHARED_OP_NAMES]
     special = [_legacy_cond_if(), _renamed("tosa.variable.read", VariableReadOp),

@@ -112,32 +112,32 @@ def upgrade_text(text: str, name: str = "<string>") -> ModuleOp:
 # --------------------------------------------------------------------------- tosa-opt hook
 
 
-def read_chunk(driver: Any, engine: Any, src: Any, text: str, base: int) -> ModuleOp | None:
-    """Parse and verify one input chunk for tools/tosa_opt.py's Driver, upgrading pre-1.0
-    TOSA on read. Returns the module (verified unless --disable-verify) or None on error."""
-    from tosa_xdsl.diagnostics import DiagnosticEngine, Severity, emit_remark, op_loc
+def read_chunk(driver: Any, engine: Any, src: Any, text: str, base: int, *, upgrade: bool = True,
+               allow_unregistered: bool = False) -> ModuleOp | None:
+    """Parse and verify one input chunk with tosa_xdsl.driver.Driver, upgrading pre-1.0
+    TOSA on read (`upgrade=False`: pre-1.0 input is an error). Returns the module (verified
+    unless the driver's options say not to) or None after reporting an error."""
+    from tosa_xdsl.diagnostics import Diagnostic, DiagnosticEngine, Severity, emit_remark, op_loc
 
-    args = driver.args
+    verify = driver.options.verify
     first: list[Any] = []
     trial = DiagnosticEngine(first.append)
     trial.fallback = engine.fallback
     with trial.activate():
-        module = driver._parse(trial, src, text, base)  # pyright: ignore[reportPrivateUsage]
-        ok = module is not None and (args.disable_verify or driver._verify(trial, module))  # pyright: ignore[reportPrivateUsage]
+        module = driver.parse(trial, src, text, base)
+        ok = module is not None and (not verify or driver.verify(trial, module))
         trial.flush()
     if ok:
         _replay(first, engine)
         return module
 
-    legacy = _read_legacy_quietly(driver, src, text, base)
+    legacy = _read_legacy_quietly(driver, src, text, base, allow_unregistered)
     found = next(legacy_ops(legacy), None) if legacy is not None else None
     if legacy is None or found is None:
         _replay(first, engine)
         return None
     op, reason = found
-    if getattr(args, "tosa_no_upgrade", False):
-        from tosa_xdsl.diagnostics import Diagnostic
-
+    if not upgrade:
         engine.emit(Diagnostic(Severity.ERROR, f"pre-1.0 TOSA input: {reason}; not upgraded "
                                                "(--tosa-no-upgrade)", op_loc(op) or engine.fallback))
         return None
@@ -150,7 +150,7 @@ def read_chunk(driver: Any, engine: Any, src: Any, text: str, base: int) -> Modu
         return None  # every failure was emitted, located, to the active engine
     emit_remark(op_loc(legacy) or engine.fallback,
                 f"upgraded pre-1.0 TOSA to TOSA 1.0.1 ({PASS_NAME}): {describe(changed)}")
-    if not args.disable_verify and not driver._verify(engine, legacy):  # pyright: ignore[reportPrivateUsage]
+    if verify and not driver.verify(engine, legacy):
         return None
     return legacy
 
@@ -160,14 +160,14 @@ def _replay(diags: list[Any], engine: Any) -> None:
         engine.emit(diag)
 
 
-def _read_legacy_quietly(driver: Any, src: Any, text: str, base: int) -> ModuleOp | None:
+def _read_legacy_quietly(driver: Any, src: Any, text: str, base: int, allow_unregistered: bool) -> ModuleOp | None:
     from tosa_xdsl.diagnostics import DiagnosticEngine
     from tosa_xdsl.frontends.legacy.dialect import legacy_context
 
     saved = driver.ctx
-    driver.ctx = legacy_context(allow_unregistered=driver.args.allow_unregistered_dialect)
+    driver.ctx = legacy_context(allow_unregistered=allow_unregistered)
     try:
         with DiagnosticEngine().activate() as quiet:
-            return driver._parse(quiet, src, text, base)  # pyright: ignore[reportPrivateUsage]
+            return driver.parse(quiet, src, text, base)
     finally:
         driver.ctx = saved

@@ -56,6 +56,7 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from tosa_xdsl.frontends.legacy.dialect import LegacyOp, _QuantInfoAttr
+from tosa_xdsl.ir.access import element_type, is_float, shape_of
 from tosa_xdsl.frontends.legacy.quant_types import LegacyUniformQuantType
 
 PASS_NAME = "tosa-upgrade-to-1.0"
@@ -85,7 +86,7 @@ def _ints(op: LegacyOp, key: str, required: bool = True) -> list[int] | None:
     if isinstance(attr, ArrayAttr) and all(isinstance(a, IntegerAttr) for a in attr.data):
         return [int(a.value.data) for a in attr.data]  # pyright: ignore[reportAttributeAccessIssue]
     if isinstance(attr, DenseIntOrFPElementsAttr) and isinstance(attr.get_element_type(), IntegerType):
-        from tosa_xdsl.dense import to_numpy
+        from tosa_xdsl.ir.dense import to_numpy
 
         return [int(v) for v in to_numpy(attr).reshape(-1)]
     raise UpgradeError(op, f"'{op.name}' attribute '{key}' must be a list of integers, got {attr}")
@@ -210,20 +211,9 @@ def strip_quant_types(module: Operation) -> int:
     return count
 
 
-def _elem(value: SSAValue) -> Attribute:
-    t = value.type
-    if isinstance(t, (TensorType, UnrankedTensorType)):
-        return t.element_type
-    return t
-
-
 def _shape(value: SSAValue) -> list[int] | None:
-    t = value.type
-    return list(t.get_shape()) if isinstance(t, TensorType) else None
-
-
-def _is_float(t: Attribute) -> bool:
-    return isinstance(t, AnyFloat)
+    shape = shape_of(value)
+    return None if shape is None else list(shape)
 
 
 # ------------------------------------------------------------------------------- builder
@@ -243,8 +233,8 @@ class _Builder:
         return new
 
     def const(self, values: Any, element_type: Attribute, shape: Sequence[int] = (1,)) -> SSAValue:
-        from tosa_xdsl.dense import from_numpy
-        from tosa_xdsl.ops.data_nodes import ConstOp
+        from tosa_xdsl.ir.dense import from_numpy
+        from tosa_xdsl.dialects.tosa.ops.data_nodes import ConstOp
 
         t = TensorType(element_type, list(shape))
         try:
@@ -255,8 +245,8 @@ class _Builder:
 
     def zp(self, value: int, like: SSAValue, what: str) -> SSAValue:
         """A zero-point operand `tensor<1xT>` with T the element type of `like`."""
-        t = _elem(like)
-        if _is_float(t):
+        t = element_type(like)
+        if is_float(t):
             if value != 0:
                 raise UpgradeError(self.op, f"'{self.op.name}': {what} {value} on a floating-point tensor")
             return self.const(0.0, t)
@@ -314,7 +304,7 @@ def converts(*names: str):
 
 
 def _op_class(name: str) -> type[Operation]:
-    from tosa_xdsl.dialect import Tosa
+    from tosa_xdsl.dialects.tosa.dialect import Tosa
 
     for cls in Tosa.operations:
         if cls.name == name:
@@ -372,7 +362,7 @@ converts("cast")(_same(props=_cast_props))
 
 @converts("const")
 def _const(op: LegacyOp, b: _Builder) -> Sequence[SSAValue]:
-    from tosa_xdsl.ops.data_nodes import ConstOp
+    from tosa_xdsl.dialects.tosa.ops.data_nodes import ConstOp
 
     value = op.attr("values") or op.attr("value")
     if value is None:
@@ -407,7 +397,7 @@ def _mul(op: LegacyOp, b: _Builder) -> Sequence[SSAValue]:
         shift = op.operands[2]
     else:
         value = _int(op, "shift", 0)
-        if _elem(op.operands[0]) != i32:
+        if element_type(op.operands[0]) != i32:
             # pre-1.0 2.5.14: the shift applies only when in_t == int32 (ignored otherwise);
             # 1.0 requires it to be 0 there.
             value = 0
@@ -438,11 +428,11 @@ def _clamp_attr(value: float, t: Attribute, op: LegacyOp) -> Attribute:
 
 @converts("clamp")
 def _clamp(op: LegacyOp, b: _Builder) -> Sequence[SSAValue]:
-    t = _elem(op.operands[0])
+    t = element_type(op.operands[0])
     props: dict[str, Attribute] = {"nan_mode": op.attr("nan_mode") or _nan_propagate()}
     if op.attr("min_val") is not None:  # already 1.0
         props["min_val"], props["max_val"] = op.attr("min_val"), op.attr("max_val")  # type: ignore[assignment]
-    elif _is_float(t):
+    elif is_float(t):
         lo, hi = _float(op, "min_fp"), _float(op, "max_fp")
         props["min_val"], props["max_val"] = _clamp_attr(lo, t, op), _clamp_attr(hi, t, op)
     else:
@@ -453,8 +443,8 @@ def _clamp(op: LegacyOp, b: _Builder) -> Sequence[SSAValue]:
 
 @converts("reluN")
 def _relun(op: LegacyOp, b: _Builder) -> Sequence[SSAValue]:
-    t = _elem(op.operands[0])
-    hi = _float(op, "max_fp") if _is_float(t) else _int(op, "max_int")
+    t = element_type(op.operands[0])
+    hi = _float(op, "max_fp") if is_float(t) else _int(op, "max_int")
     props = {"min_val": _clamp_attr(0, t, op), "max_val": _clamp_attr(hi, t, op), "nan_mode": _nan_propagate()}
     return b.create(_op_class("tosa.clamp"), [op.operands[0]], [op.results[0].type], props).results
 
@@ -468,7 +458,7 @@ def _conv_like(new_name: str, kinds: Sequence[str]) -> Converter:
             zps = _zero_points(op, ("input_zp", "weight_zp"))
             input_zp, weight_zp = b.zp(zps["input_zp"], x, "input_zp"), b.zp(zps["weight_zp"], w, "weight_zp")
         props: dict[str, Attribute] = {k: _i64s(_ints(op, k) or []) for k in kinds}
-        props["acc_type"] = _acc_type(op, _elem(x), _elem(op.results[0]))
+        props["acc_type"] = _acc_type(op, element_type(x), element_type(op.results[0]))
         props["local_bound"] = BoolAttr.from_bool(_bool(op, "local_bound", False))
         return b.create(_op_class(new_name), [x, w, bias, input_zp, weight_zp], [op.results[0].type], props).results
 
@@ -502,7 +492,7 @@ def _transpose_conv2d(op: LegacyOp, b: _Builder) -> Sequence[SSAValue]:
         zps = _zero_points(op, ("input_zp", "weight_zp"))
         input_zp, weight_zp = b.zp(zps["input_zp"], x, "input_zp"), b.zp(zps["weight_zp"], w, "weight_zp")
     props = {"out_pad": _i64s(out_pad), "stride": _i64s(_ints(op, "stride") or []),
-             "acc_type": _acc_type(op, _elem(x), _elem(op.results[0])),
+             "acc_type": _acc_type(op, element_type(x), element_type(op.results[0])),
              "local_bound": BoolAttr.from_bool(_bool(op, "local_bound", False))}
     out_shape = _ints(op, "out_shape", required=False)
     res = _shape(op.results[0])
@@ -526,15 +516,15 @@ def _fully_connected(op: LegacyOp, b: _Builder) -> Sequence[SSAValue]:
     xs, ws, os_ = _shape(x), _shape(w), _shape(op.results[0])
     if xs is None or ws is None or os_ is None or len(xs) != 2 or len(ws) != 2 or min(xs + ws) < 0:
         raise UpgradeError(op, "'tosa.fully_connected' needs static rank-2 input and weight shapes")
-    out_elem = _elem(op.results[0])
+    out_elem = element_type(op.results[0])
     n, oc = xs[0], ws[0]
-    x4 = make_reshape(x, TensorType(_elem(x), [xs[0], 1, 1, xs[1]]))
-    w4 = make_reshape(w, TensorType(_elem(w), [ws[0], 1, 1, ws[1]]))
+    x4 = make_reshape(x, TensorType(element_type(x), [xs[0], 1, 1, xs[1]]))
+    w4 = make_reshape(w, TensorType(element_type(w), [ws[0], 1, 1, ws[1]]))
     for new in (*x4, *w4):
         b.add(new)
     zps = _zero_points(op, ("input_zp", "weight_zp"))
     props = {"pad": _i64s([0, 0, 0, 0]), "stride": _i64s([1, 1]), "dilation": _i64s([1, 1]),
-             "acc_type": _acc_type(op, _elem(x), out_elem), "local_bound": BoolAttr.from_bool(False)}
+             "acc_type": _acc_type(op, element_type(x), out_elem), "local_bound": BoolAttr.from_bool(False)}
     conv = b.create(_op_class("tosa.conv2d"),
                     [x4[-1].results[0], w4[-1].results[0], bias,
                      b.zp(zps["input_zp"], x, "input_zp"), b.zp(zps["weight_zp"], w, "weight_zp")],
@@ -564,9 +554,9 @@ def _avg_pool2d(op: LegacyOp, b: _Builder) -> Sequence[SSAValue]:
     else:
         zps = _zero_points(op, ("input_zp", "output_zp"))
         in_zp, out_zp = b.zp(zps["input_zp"], x, "input_zp"), b.zp(zps["output_zp"], op.results[0], "output_zp")
-    in_elem = _elem(x)
+    in_elem = element_type(x)
     acc = op.attr("acc_type") or (i32 if isinstance(in_elem, IntegerType) else
-                                  (f32 if in_elem == bf16 else _elem(op.results[0])))
+                                  (f32 if in_elem == bf16 else element_type(op.results[0])))
     props = {k: _i64s(_ints(op, k) or []) for k in ("kernel", "stride", "pad")}
     props["acc_type"] = acc  # type: ignore[assignment]
     return b.create(_op_class("tosa.avg_pool2d"), [x, in_zp, out_zp], [op.results[0].type], props).results
@@ -645,20 +635,20 @@ def _pad(op: LegacyOp, b: _Builder) -> Sequence[SSAValue]:
     if isinstance(padding.type, ShapeType) and len(op.operands) == 3:
         return _same()(op, b)
     flat = _const_values(op, padding, "padding operand")  # [rank, 2] row-major = 1.0 order
-    t = _elem(x)
+    t = element_type(x)
     if len(op.operands) >= 3:
         pad_const = op.operands[2]
         pshape = _shape(pad_const)
         if pshape != [1]:
             from tosa_xdsl.passes._rewrite_utils import make_reshape
 
-            for new in make_reshape(pad_const, TensorType(_elem(pad_const), [1])):
+            for new in make_reshape(pad_const, TensorType(element_type(pad_const), [1])):
                 b.add(new)
             pad_const = b.ops[-1].results[0]
     else:
         # No pad_const: the pad value is the input zero point (pad_quant) or 0.
         zp = _zero_points(op, ("input_zp",))["input_zp"]
-        pad_const = b.const(0.0 if _is_float(t) else zp, t)
+        pad_const = b.const(0.0 if is_float(t) else zp, t)
     return b.create(_op_class("tosa.pad"), [x, b.shape(flat), pad_const], [op.results[0].type]).results
 
 
@@ -669,7 +659,7 @@ def _rescale(op: LegacyOp, b: _Builder) -> Sequence[SSAValue]:
     if len(op.operands) == 5:
         return _same()(op, b)
     x, out = op.operands[0], op.results[0]
-    in_t, out_t = _elem(x), _elem(out)
+    in_t, out_t = element_type(x), element_type(out)
     for t, side in ((in_t, "input"), (out_t, "output")):
         if isinstance(t, IntegerType) and t.signedness.data == Signedness.UNSIGNED:
             raise UpgradeError(op, f"'tosa.rescale' with an unsigned {side} type ({t}): TOSA 1.0 reads "
@@ -830,7 +820,7 @@ def _make_ranks_equal(module: ModuleOp) -> int:
 def _drop_dead_constants(feeders: Sequence[Operation]) -> None:
     """Old PAD/TRANSPOSE read their padding/perms from tosa.const ops that are now unused
     (only constants that fed an upgraded op: the graph's own unused constants stay)."""
-    from tosa_xdsl.ops.data_nodes import ConstOp
+    from tosa_xdsl.dialects.tosa.ops.data_nodes import ConstOp
 
     seen: set[int] = set()
     for op in feeders:
