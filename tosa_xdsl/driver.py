@@ -17,6 +17,7 @@ we mean to give).
 
 from __future__ import annotations
 
+import re
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -43,6 +44,9 @@ def build_pipeline(spec: str) -> list[ModulePass]:
 
     if not spec.strip():
         return []
+    # Upstream spells `specification_version=1.1.draft` unquoted; xDSL's option lexer only
+    # knows numbers and quoted strings, so quote a bare version.
+    spec = re.sub(r'(specification_version=)([0-9][0-9A-Za-z_.]*)', r'\1"\2"', spec)
     try:
         return list(PassPipeline.parse_spec(all_passes(), spec).passes)
     except (Exception, BaseException) as err:  # ArgSpecParseError is a BaseException

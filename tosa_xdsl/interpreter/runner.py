@@ -262,9 +262,14 @@ class Session:
         self.interpreter = build_interpreter(module)
         self.warnings: list[TosaRunError] = []
         self._warned: set[tuple[int, str]] = set()
+        # TOSA 1.0.2's graph_result of the last call (a value, threaded through nested
+        # COND_IF/WHILE_LOOP graphs): "valid", "unpredictable" or "error".
+        self.graph_result = "valid"
         self.interpreter.warn = self._warn
 
     def _warn(self, diag: TosaRunError) -> None:
+        if diag.kind == "unpredictable":
+            self.graph_result = "unpredictable"
         key = (id(diag.op), diag.message)
         if key not in self._warned:
             self._warned.add(key)
@@ -275,6 +280,7 @@ class Session:
         values = check_inputs(fn, inputs)
         interpreter = self.interpreter
         interpreter.op_stack = []
+        self.graph_result = "valid"
         with contextlib.ExitStack() as stack:
             stack.enter_context(np.errstate(all="ignore"))
             if self.allow_unpredictable:
@@ -284,8 +290,8 @@ class Session:
                     for t in io_types(fn)[1][:out_param_count(fn)]]
             try:
                 results = [*outs, *interpreter.call_op(fn, (*values, *outs))]
-            except TosaRunError:
-                raise
+            except TosaRunError as err:
+                raise self._graph_result_of(err) from None
             except RecursionError:
                 raise TosaRunError("internal", "graph nested too deeply (Python recursion limit)",
                                    interpreter.current_op) from None
@@ -293,6 +299,17 @@ class Session:
                 raise TosaRunError("internal", f"internal error: {type(err).__name__}: {err}",
                                    interpreter.current_op or fn) from err
         return list(results)
+
+
+    def _graph_result_of(self, err: TosaRunError) -> TosaRunError:
+        """Spec 4.3 (1.0.2): ERROR_IF does not register once graph_result is unpredictable
+        (a REQUIRE failed earlier under allow_unpredictable): the result stays unpredictable."""
+        if err.kind == "error" and self.graph_result == "unpredictable":
+            return TosaRunError("unpredictable", f"graph is unpredictable (a REQUIRE failed earlier); "
+                                f"then {err.message}", err.op, err.condition)
+        if err.kind in ("error", "unpredictable"):
+            self.graph_result = err.kind
+        return err
 
 
 def run(module: ModuleOp, inputs: Sequence[Any], entry: str = "main", *,

@@ -443,8 +443,8 @@ def max_pool2d(x, kernel, stride, pad, *, in_t: str, nan_mode: str = "PROPAGATE"
 
 
 def argmax(x, axis: int, *, in_t: str, nan_mode: str = "PROPAGATE",
-           out_shape: Sequence[int] | None = None) -> np.ndarray:
-    """ARGMAX (spec 2.3.1): index of the first maximum along axis, as i32."""
+           out_shape: Sequence[int] | None = None, out_t: str = "i32") -> np.ndarray:
+    """ARGMAX (spec 2.3.1): index of the first maximum along axis, as out_t (i32)."""
     x = np.asarray(x)
     nx.error_if(axis < 0 or axis >= x.ndim, "axis < 0 || axis >= rank(shape1)")
     shape = x.shape[:axis] + x.shape[axis + 1:]
@@ -452,17 +452,23 @@ def argmax(x, axis: int, *, in_t: str, nan_mode: str = "PROPAGATE",
     if x.shape[axis] == 0:
         return np.zeros(shape, np.int32)
     if not _is_fp(in_t):
-        return np.argmax(nx.sign_extend(x, in_t), axis=axis).astype(np.int32)
-    v = x.astype(np.float64)
-    if str(nan_mode) == "IGNORE":
-        nan = np.isnan(v)
-        best = np.max(np.where(nan, -np.inf, v), axis=axis, keepdims=True)
-        hit = ~nan & (v == best)  # first non-NaN maximum; all-NaN rows give index 0
-        return np.argmax(hit, axis=axis).astype(np.int32)
-    # PROPAGATE: NaN compares greater than everything, the first NaN wins; otherwise the
-    # first maximum (np.argmax treats NaN the same way and breaks ties by first index;
-    # -0.0 == +0.0 keeps the first)
-    return np.argmax(v, axis=axis).astype(np.int32)
+        index = np.argmax(nx.sign_extend(x, in_t), axis=axis)
+    else:
+        v = x.astype(np.float64)
+        if str(nan_mode) == "IGNORE":
+            nan = np.isnan(v)
+            best = np.max(np.where(nan, -np.inf, v), axis=axis, keepdims=True)
+            hit = ~nan & (v == best)  # first non-NaN maximum; all-NaN rows give index 0
+            index = np.argmax(hit, axis=axis)
+        else:
+            # PROPAGATE: NaN compares greater than everything, the first NaN wins; otherwise
+            # the first maximum (np.argmax treats NaN the same way and breaks ties by first
+            # index; -0.0 == +0.0 keeps the first)
+            index = np.argmax(v, axis=axis)
+    # TOSA 1.0.2: REQUIRE(i <= maximum<out_t>()) where the maximum is recorded. The recorded
+    # indices only grow, so checking the final one is the same condition.
+    nx.require(index <= nx.maximum_s(out_t), "i <= maximum<out_t>()")
+    return index.astype(np.int32)
 
 
 # --------------------------------------------------------------------------------------
@@ -532,7 +538,8 @@ class TensorFunctions(InterpreterFunctions):
     def run_argmax(self, interpreter, op, args):
         (x,) = args
         return (argmax(x, prop(op, "axis"), in_t=tname(op.input),
-                       nan_mode=prop(op, "nan_mode", "PROPAGATE"), out_shape=shape_of(op.output)),)
+                       nan_mode=prop(op, "nan_mode", "PROPAGATE"), out_shape=shape_of(op.output),
+                       out_t=tname(op.output)),)
 
     @impl(T.AvgPool2DOp)
     def run_avg_pool2d(self, interpreter, op, args):

@@ -26,7 +26,9 @@ EXTENSIONS = (
     "doubleround", "inexactround", "dynamic",
 )
 LEVELS = ("8k", "none")
-SPEC_VERSIONS = ("1.0",)
+# As upstream MLIR's TosaSpecificationVersion: "1.0" (the 1.0.x releases, now 1.0.2) and
+# "1.1.draft" (accepted and recorded; checked with the 1.0.2 rules, 1.1 additions are not known).
+SPEC_VERSIONS = ("1.0", "1.1.draft")
 
 
 @irdl_attr_definition

@@ -4,7 +4,8 @@
 
 Options (xDSL pipeline syntax: options separated by spaces, list values by commas - the
 same spelling as upstream's `--tosa-attach-target="profiles=pro_int,pro_fp level=none"`):
-  specification_version  1.0 (the only version this toolkit knows; default)
+  specification_version  1.0 (default; the 1.0.x releases, checked with the 1.0.2 rules) or
+                         1.1.draft (accepted and recorded as upstream does; 1.1 additions unknown)
   level                  8k | none (default 8k)
   profiles               pro_int, pro_fp (default both)
   extensions             int16, int4, bf16, fp8e4m3, fp8e5m2, fft, variable, controlflow,

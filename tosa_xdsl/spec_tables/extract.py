@@ -290,7 +290,9 @@ def extract(text: str, spec_name: str = "tosa-1.0.1-spec.md") -> dict[str, dict]
     known = {p["name"] for p in profiles["profiles"]} | {e["name"] for e in profiles["extensions"]}
     profiles.update(extract_appendix_b(doc, profiles))
     operators = extract_operators(doc, known)
-    return {
+    from tosa_xdsl.spec_tables import errata  # the 1.0.2 changes on top of the 1.0.1 text
+
+    return errata.apply({
         "operators.json": operators,
         "helpers.json": extract_helpers(doc, operators["operators"]),
         "levels.json": extract_levels(doc),
@@ -298,7 +300,7 @@ def extract(text: str, spec_name: str = "tosa-1.0.1-spec.md") -> dict[str, dict]
         "enums.json": extract_enums(doc),
         "source.json": {"spec_file": spec_name,
                         "sha256": hashlib.sha256(text.encode()).hexdigest()},
-    }
+    })
 
 
 def dumps(data: dict) -> str:
