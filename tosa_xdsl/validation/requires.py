@@ -10,7 +10,9 @@ warnings, never errors:
   value2 > 0` when both inputs are constant;
 - GATHER#R1 / SCATTER#R1 `0 <= k < K`: constant indices out of range; SCATTER#R2: duplicate
   constant indices in one batch (an output written twice);
-- RESCALE (apply_scale_32/16 in 4.5.5): constant multiplier < 0, constant shift outside [2, 62].
+- RESCALE (apply_scale_32/16 in 4.5.5): constant multiplier < 0, constant shift outside [2, 62];
+- ARGMAX (TOSA 1.0.2) `i <= maximum<out_t>()`: an axis longer than maximum<out_t>() + 1, so
+  the index of the maximum may not fit out_t (data-dependent: a warning that it can fail).
 """
 
 from __future__ import annotations
@@ -140,8 +142,23 @@ def _rescale(op, warn):
         warn("2 <= shift && shift <= 62", f"constant shift has {_fmt(s[(s < 2) | (s > 62)])}")
 
 
+def _argmax(op, warn):
+    from tosa_xdsl.ir.access import static_dim
+    from tosa_xdsl.numerics import maximum_s
+
+    axis = op.properties.get("axis")
+    out_t = element(op.output)
+    if axis is None or out_t is None or not out_t.startswith("i"):
+        return
+    length = static_dim(op.input, axis.value.data)
+    if length is not None and length - 1 > maximum_s(out_t):
+        warn("i <= maximum<out_t>()",
+             f"the axis has {length} elements, so the index of the maximum can exceed "
+             f"{maximum_s(out_t)} ({out_t})")
+
+
 _CHECKS: dict[str, Callable] = {
     "INTDIV": _intdiv, "ARITHMETIC_RIGHT_SHIFT": _shift, "LOGICAL_LEFT_SHIFT": _shift,
     "LOGICAL_RIGHT_SHIFT": _shift, "MUL": _mul, "POW": _pow, "GATHER": _gather,
-    "SCATTER": _scatter, "RESCALE": _rescale,
+    "SCATTER": _scatter, "RESCALE": _rescale, "ARGMAX": _argmax,
 }
