@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from xdsl.dialects.builtin import ModuleOp, TensorType, UnrankedTensorType
+from xdsl.dialects.builtin import ArrayAttr, IntegerAttr, ModuleOp, TensorType, UnrankedTensorType, i32
 from xdsl.ir import Operation
 
 from tosa_xdsl.frontends.legacy.dialect import LegacyOp
@@ -69,10 +69,16 @@ def legacy_reason(op: Operation) -> str | None:
         return "'tosa.resize' has the pre-1.0 attributes scale/offset/border (1.0: !tosa.shape operands)"
     if short == "custom" and op.attr("config") is not None:
         return "'tosa.custom' has the pre-1.0 attribute config (1.0: domain_name)"
+    if short == "pad" and len(op.operands) >= 2 and not _is_shape(op.operands[1]):
+        return "'tosa.pad' takes its padding as a tensor (1.0: a !tosa.shape operand)"
     expected = NEW_OPERAND_COUNTS.get(short)
     if expected is not None and len(op.operands) != expected:
-        if not (short == "pad" and len(op.operands) == 3 and _is_shape(op.operands[1])):
-            return f"'{op.name}' has {len(op.operands)} operands (pre-1.0 form; 1.0 has {expected})"
+        return f"'{op.name}' has {len(op.operands)} operands (pre-1.0 form; 1.0 has {expected})"
+    for key, value in (*op.properties.items(), *op.attributes.items()):
+        if isinstance(value, ArrayAttr) and value.data and all(isinstance(v, IntegerAttr) for v in value.data):
+            return f"'{op.name}' attribute {key} is an integer list [...] (1.0: array<i64: ...>)"
+        if key == "axis" and isinstance(value, IntegerAttr) and value.type != i32:
+            return f"'{op.name}' attribute axis is {value.type} (1.0: i32)"
     return None
 
 

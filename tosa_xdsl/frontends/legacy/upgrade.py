@@ -763,9 +763,10 @@ def _apply_scale(op: LegacyOp, b: _Builder) -> Sequence[SSAValue]:
 
 
 def upgrade_module(module: ModuleOp) -> Counter[str]:
-    """Upgrade every legacy op in `module` in place; returns how many of each old op name
-    were converted. Raises UpgradeError (the first) after emitting every failure."""
+    """Upgrade every legacy op in `module` in place; returns how many ops of each name were
+    in a pre-1.0 spelling. Raises UpgradeError (the first) after emitting every failure."""
     from tosa_xdsl.diagnostics import emit_error
+    from tosa_xdsl.frontends.legacy.reader import legacy_reason
 
     changed: Counter[str] = Counter()
     stripped = strip_quant_types(module)
@@ -778,6 +779,7 @@ def upgrade_module(module: ModuleOp) -> Counter[str]:
             continue
         convert = CONVERTERS.get(op.op_name)
         builder = _Builder(op, [])
+        old_spelling = legacy_reason(op) is not None
         try:
             if convert is None:
                 raise UpgradeError(op, f"'{op.name}' has no TOSA 1.0 equivalent")
@@ -796,7 +798,8 @@ def upgrade_module(module: ModuleOp) -> Counter[str]:
             old.replace_all_uses_with(new)
         feeders.extend(o.owner for o in op.operands if isinstance(o.owner, Operation))
         Rewriter.erase_op(op)
-        changed[op.name] += 1
+        if old_spelling:  # ops already spelled as in 1.0 are rebuilt but not counted
+            changed[op.name] += 1
     _drop_dead_constants(feeders)
     ranked = _make_ranks_equal(module)
     if ranked:
