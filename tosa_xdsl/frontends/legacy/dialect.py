@@ -154,12 +154,22 @@ def _legacy_cond_if() -> type[LegacyOp]:
     return irdl_op_definition(LegacyCondIfOp)
 
 
+OLD_SPELLING = "_tosa_legacy_spelling"
+
+
+def mark_old_spelling(op: Operation, what: str) -> Operation:
+    """Note on an op parsed straight into a current class that its text was an old
+    spelling (reader.legacy_reason reports it; xDSL ops take Python attributes)."""
+    setattr(op, OLD_SPELLING, what)
+    return op
+
+
 def _renamed(old_name: str, new_cls: type[Operation]) -> type[LegacyOp]:
     """An old name of a 1.0 op with the same syntax (LLVM 18 `tosa.variable.read` is 1.0's
     `tosa.variable_read`): parsed straight into the 1.0 class."""
 
     def parse(cls, parser: Parser) -> Operation:
-        return new_cls.parse(parser)
+        return mark_old_spelling(new_cls.parse(parser), f"'{old_name}' (1.0: '{new_cls.name}')")
 
     cls = type("Legacy_" + old_name.replace(".", "_"), (LegacyOp,),
                {"name": old_name, "__module__": __name__, "parse": classmethod(parse)})
@@ -176,21 +186,21 @@ def _builtin_func_alias() -> list[type[Operation]]:
 
         @classmethod
         def parse(cls, parser: Parser) -> Operation:
-            return func.FuncOp.parse(parser)
+            return mark_old_spelling(func.FuncOp.parse(parser), "'func' (LLVM 14 builtin.func; now func.func)")
 
     class BuiltinReturn(IRDLOperation):
         name = "builtin.return"
 
         @classmethod
         def parse(cls, parser: Parser) -> Operation:
-            return func.ReturnOp.parse(parser)
+            return mark_old_spelling(func.ReturnOp.parse(parser), "'return' (LLVM 14 std.return)")
 
     class BuiltinCall(IRDLOperation):
         name = "builtin.call"
 
         @classmethod
         def parse(cls, parser: Parser) -> Operation:
-            return func.CallOp.parse(parser)
+            return mark_old_spelling(func.CallOp.parse(parser), "'call' (LLVM 14 std.call)")
 
     BuiltinFunc.__module__ = BuiltinReturn.__module__ = BuiltinCall.__module__ = __name__
     return [irdl_op_definition(c) for c in (BuiltinFunc, BuiltinReturn, BuiltinCall)]

@@ -16,7 +16,7 @@ from typing import Any
 from xdsl.dialects.builtin import ArrayAttr, IntegerAttr, ModuleOp, TensorType, UnrankedTensorType, i32
 from xdsl.ir import Operation
 
-from tosa_xdsl.frontends.legacy.dialect import LegacyOp
+from tosa_xdsl.frontends.legacy.dialect import OLD_SPELLING, LegacyOp
 from tosa_xdsl.frontends.legacy.quant_types import LegacyUniformQuantType
 
 # Attributes that only pre-1.0 ops carried (1.0 has operands or other names for them).
@@ -53,6 +53,9 @@ def legacy_reason(op: Operation) -> str | None:
     for t in [*(r.type for r in op.results), *(o.type for o in op.operands)]:
         if isinstance(t, (TensorType, UnrankedTensorType)) and isinstance(t.element_type, LegacyUniformQuantType):
             return f"'{op.name}' uses the quantized element type {t.element_type} (removed in 1.0)"
+    marked = getattr(op, OLD_SPELLING, None)
+    if marked is not None:
+        return f"{marked} is a pre-1.0 spelling"
     if not isinstance(op, LegacyOp):
         return None
     short = op.op_name
