@@ -31,7 +31,7 @@ OLD_CLAMP = """func.func @main(%x: tensor<4xi8>) -> tensor<4xi8> {
 def test_upgrade_on_read_prints_remark_and_1_0(tmp_path):
     code, out, err = run_opt(tmp_path, OLD_CLAMP, "--tosa-syntax=attr-dict")
     assert code == 0, err
-    assert "in.mlir:1:1: remark: upgraded pre-1.0 TOSA to TOSA 1.0.1 (tosa-upgrade-to-1.0): 1 tosa.clamp" in err
+    assert "in.mlir:2:8: remark: upgraded pre-1.0 TOSA to TOSA 1.0.1 (tosa-upgrade-to-1.0): 1 tosa.clamp" in err
     assert "min_val = 0 : i8" in out and "max_val = 6 : i8" in out and "min_int" not in out
 
 
@@ -159,3 +159,26 @@ def test_bad_quant_attribute_is_a_parse_error_of_the_1_0_reader(tmp_path):
 """
     code, _, err = run_opt(tmp_path, text)
     assert code == 1 and "Traceback" not in err and "error:" in err
+
+
+def test_llvm14_function_syntax_alone_is_upgraded(tmp_path):
+    text = """func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = "tosa.abs"(%x) : (tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+"""
+    code, out, err = run_opt(tmp_path, text)
+    assert code == 0, err
+    assert "remark: upgraded pre-1.0 TOSA" in err and "func.func @main" in out
+
+
+def test_split_input_file_upgrades_per_chunk(tmp_path):
+    new = """func.func @a(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = tosa.abs %x : (tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+"""
+    code, out, err = run_opt(tmp_path, new + "// -----\n" + OLD_CLAMP, "--split-input-file")
+    assert code == 0, err
+    assert err.count("remark:") == 1 and "in.mlir:7:8: remark" in err
+    assert "tosa.abs" in out and "min_val" in out

@@ -157,7 +157,8 @@ def read_chunk(driver: Any, engine: Any, src: Any, text: str, base: int, *, upgr
         changed = upgrade_module(legacy)
     except UpgradeError:
         return None  # every failure was emitted, located, to the active engine
-    emit_remark(op_loc(legacy) or engine.fallback,
+    # located at the first old spelling (the module of a split chunk has no line of its own)
+    emit_remark(op_loc(op) or op_loc(legacy) or engine.fallback,
                 f"upgraded pre-1.0 TOSA to TOSA 1.0.1 ({PASS_NAME}): {describe(changed)}")
     if verify and not driver.verify(engine, legacy):
         return None
