@@ -101,12 +101,12 @@ NO_EQUIVALENT = [
   return %0 : tensor<3x2xf32>
 }
 """, "in.mlir:2:8: error: 'tosa.transpose' perms operand is not a constant"),
-    # unsigned quantized RESCALE (graph signature would change)
-    ("""func.func @main(%x: tensor<4x!quant.uniform<u8:f32, 0.1:128>>) -> tensor<4xi8> {
-  %0 = "tosa.rescale"(%x) {double_round = false, input_zp = 128 : i32, multiplier = [1073741824 : i32], output_zp = 0 : i32, per_channel = false, scale32 = true, shift = [30 : i32]} : (tensor<4x!quant.uniform<u8:f32, 0.1:128>>) -> tensor<4xi8>
+    # unsigned 32-bit RESCALE data: 1.0 has unsigned RESCALE data of 8 and 16 bits only
+    ("""func.func @main(%x: tensor<4x!quant.uniform<u32:f32, 0.1:0>>) -> tensor<4xi8> {
+  %0 = "tosa.rescale"(%x) {double_round = false, input_zp = 0 : i32, multiplier = [1073741824 : i32], output_zp = 0 : i32, per_channel = false, scale32 = true, shift = [30 : i32]} : (tensor<4x!quant.uniform<u32:f32, 0.1:0>>) -> tensor<4xi8>
   return %0 : tensor<4xi8>
 }
-""", "in.mlir:2:8: error: 'tosa.rescale' with an unsigned input type"),
+""", "in.mlir:2:8: error: 'tosa.rescale' with an unsigned input type ui32"),
     # floating-point RESIZE whose stride is no ratio of small integers
     ("""func.func @main(%x: tensor<1x3x3x1xf32>) -> tensor<1x4x4x1xf32> {
   %0 = "tosa.resize"(%x) {mode = "BILINEAR", offset = [0, 0], offset_fp = [0.0 : f32, 0.0 : f32], output_size = [4, 4], shift = 0 : i32, stride = [0, 0], stride_fp = [0.7071 : f32, 0.7071 : f32]} : (tensor<1x3x3x1xf32>) -> tensor<1x4x4x1xf32>
@@ -128,7 +128,7 @@ NO_EQUIVALENT = [
 ]
 
 
-@pytest.mark.parametrize("text,message", NO_EQUIVALENT, ids=["pad", "transpose", "rescale-u8", "resize-fp",
+@pytest.mark.parametrize("text,message", NO_EQUIVALENT, ids=["pad", "transpose", "rescale-u32", "resize-fp",
                                                              "apply_scale", "reshape-dynamic"])
 def test_no_1_0_equivalent_is_a_located_error(tmp_path, text, message):
     code, out, err = run_opt(tmp_path, text)

@@ -571,3 +571,25 @@ func.func @main(%x: tensor<1x2x2x1xf32>, %w: tensor<1x2x2x1xf32>, %b: tensor<1xf
                     if 0 <= oy < 3 and 0 <= ox < 4:
                         expected[0, oy, ox, 0] += x[0, iy, ix, 0] * w[0, ky, kx, 0]
     np.testing.assert_allclose(out, expected, rtol=1e-6)
+
+
+def test_rescale_of_unsigned_8_bit_data_becomes_signless_with_unsigned_flags():
+    # The TFLite uint8-model pattern: u8 in -> i8 -> u8 out. 1.0 keeps the bits in signless
+    # i8 tensors (the graph's signature becomes i8) and reads them unsigned by the flags.
+    text = """
+func.func @main(%x: tensor<5x!quant.uniform<u8:f32, 0.1:128>>) -> (tensor<5xi8>, tensor<5x!quant.uniform<u8:f32, 0.1:128>>) {
+  %0 = "tosa.rescale"(%x) {double_round = false, input_zp = 128 : i32, multiplier = [1073741824 : i32], output_zp = -3 : i32, per_channel = false, scale32 = true, shift = [30 : i32]} : (tensor<5x!quant.uniform<u8:f32, 0.1:128>>) -> tensor<5xi8>
+  %1 = "tosa.rescale"(%0) {double_round = false, input_zp = -3 : i32, multiplier = [1518500250 : i32], output_zp = 128 : i32, per_channel = false, scale32 = true, shift = [30 : i32]} : (tensor<5xi8>) -> tensor<5x!quant.uniform<u8:f32, 0.1:128>>
+  return %0, %1 : tensor<5xi8>, tensor<5x!quant.uniform<u8:f32, 0.1:128>>
+}"""
+    u8 = np.array([0, 100, 128, 200, 255], np.uint8)
+    signed, unsigned_bits = run_old(text, u8.view(np.int8))
+    # 2.13.2 (pre-1.0): value - input_zp, apply_scale_32, + output_zp, clip to out_t
+    mid = np.clip(apply_scale_32(u8.astype(np.int64) - 128, 1 << 30, 30, False) - 3, -128, 127)
+    np.testing.assert_array_equal(signed, mid)
+    back = np.clip(apply_scale_32(mid.astype(np.int64) + 3, 1518500250, 30, False) + 128, 0, 255)
+    np.testing.assert_array_equal(np.asarray(unsigned_bits).view(np.uint8), back)
+    module = upgrade_text(text)
+    flags = [(bool(op.properties["input_unsigned"].value.data), bool(op.properties["output_unsigned"].value.data))
+             for op in module.walk() if op.name == "tosa.rescale"]
+    assert flags == [(True, False), (False, True)]

@@ -10,7 +10,7 @@ semantic change with its test):
 - RESCALE double_round -> rounding_mode; DIV -> INTDIV; REDUCE_PROD -> REDUCE_PRODUCT;
   reluN -> CLAMP; FULLY_CONNECTED -> RESHAPE + CONV2D + RESHAPE;
 - `!quant.uniform` element types -> their storage type; `tosa.const` `value` -> `values`.
-An op with no 1.0 equivalent (a non-constant PAD padding or TRANSPOSE perms, unsigned
+An op with no 1.0 equivalent (a non-constant PAD padding or TRANSPOSE perms, 32-bit unsigned
 quantized RESCALE, a floating-point RESIZE whose stride is not a ratio, ...) gets a located
 error, and the pass fails after reporting every such op.
 """
@@ -225,6 +225,7 @@ class _Builder:
 
     op: LegacyOp
     ops: list[Operation]
+    unsigned_values: list[SSAValue]  # unsigned RESCALE data, to retype as signless
 
     def add(self, new: Operation) -> Operation:
         if new.location is None or type(new.location).__name__ == "UnknownLoc":
@@ -660,11 +661,18 @@ def _rescale(op: LegacyOp, b: _Builder) -> Sequence[SSAValue]:
         return _same()(op, b)
     x, out = op.operands[0], op.results[0]
     in_t, out_t = element_type(x), element_type(out)
-    for t, side in ((in_t, "input"), (out_t, "output")):
-        if isinstance(t, IntegerType) and t.signedness.data == Signedness.UNSIGNED:
-            raise UpgradeError(op, f"'tosa.rescale' with an unsigned {side} type ({t}): TOSA 1.0 reads "
-                                   "unsigned data as signless with input_unsigned/output_unsigned, "
-                                   "which changes the graph's signature; not upgraded")
+    # Unsigned data (u8/u16 quantized types, LLVM-era `ui8`): 1.0 keeps it in signless i8/i16
+    # tensors and says so with input_unsigned/output_unsigned; the values are retyped after
+    # the upgrade (`_UNSIGNED_VALUES`), function signatures with them.
+    unsigned = {}
+    for value, t, side in ((x, in_t, "input"), (out, out_t, "output")):
+        is_unsigned = isinstance(t, IntegerType) and t.signedness.data == Signedness.UNSIGNED
+        if is_unsigned and t.width.data not in (8, 16):
+            raise UpgradeError(op, f"'tosa.rescale' with an unsigned {side} type {t}: TOSA 1.0 has "
+                                   "unsigned RESCALE data of 8 and 16 bits only")
+        unsigned[side] = is_unsigned
+        if is_unsigned and side == "input":
+            b.unsigned_values.append(value)
     scale32 = _bool(op, "scale32")
     double_round = _bool(op, "double_round", False)
     per_channel = _bool(op, "per_channel", False)
@@ -674,13 +682,26 @@ def _rescale(op: LegacyOp, b: _Builder) -> Sequence[SSAValue]:
         raise UpgradeError(op, "'tosa.rescale' multiplier and shift must be non-empty and of equal length")
     zps = {"input_zp": _int(op, "input_zp", 0), "output_zp": _int(op, "output_zp", 0)}
     mode = RoundingMode.DOUBLE_ROUND if double_round else RoundingMode.SINGLE_ROUND
+    def zero_point(value: int, like: SSAValue, side: str) -> SSAValue:
+        if not unsigned[side]:
+            return b.zp(value, like, f"{side}_zp")
+        t = element_type(like)
+        assert isinstance(t, IntegerType)
+        if not 0 <= value < (1 << t.width.data):
+            raise UpgradeError(op, f"'tosa.rescale' {side}_zp {value} is outside the unsigned range of {t}")
+        return b.const(value, IntegerType(t.width.data))  # the same bits, signless
+
     operands = [x, b.const(multiplier, i32 if scale32 else i16, [len(multiplier)]),
                 b.const(shift, i8, [len(shift)]),
-                b.zp(zps["input_zp"], x, "input_zp"), b.zp(zps["output_zp"], out, "output_zp")]
+                zero_point(zps["input_zp"], x, "input"), zero_point(zps["output_zp"], out, "output")]
     props = {"scale32": BoolAttr.from_bool(scale32), "rounding_mode": RoundingModeAttr(mode),
-             "per_channel": BoolAttr.from_bool(per_channel), "input_unsigned": BoolAttr.from_bool(False),
-             "output_unsigned": BoolAttr.from_bool(False)}
-    return b.create(_op_class("tosa.rescale"), operands, [out.type], props).results
+             "per_channel": BoolAttr.from_bool(per_channel),
+             "input_unsigned": BoolAttr.from_bool(unsigned["input"]),
+             "output_unsigned": BoolAttr.from_bool(unsigned["output"])}
+    new = b.create(_op_class("tosa.rescale"), operands, [out.type], props)
+    if unsigned["output"]:
+        b.unsigned_values.append(new.results[0])
+    return new.results
 
 
 def _resize_mode(op: LegacyOp) -> Attribute:
@@ -774,11 +795,12 @@ def upgrade_module(module: ModuleOp) -> Counter[str]:
         changed["!quant.uniform types"] = stripped
     failures: list[UpgradeError] = []
     feeders: list[Operation] = []  # constants the old ops read (padding, perms)
+    unsigned_values: list[SSAValue] = []
     for op in list(module.walk()):
         if not isinstance(op, LegacyOp):
             continue
         convert = CONVERTERS.get(op.op_name)
-        builder = _Builder(op, [])
+        builder = _Builder(op, [], unsigned_values)
         old_spelling = legacy_reason(op) is not None
         try:
             if convert is None:
@@ -801,6 +823,8 @@ def upgrade_module(module: ModuleOp) -> Counter[str]:
         if old_spelling:  # ops already spelled as in 1.0 are rebuilt but not counted
             changed[op.name] += 1
     _drop_dead_constants(feeders)
+    if unsigned_values:
+        changed["unsigned values made signless"] = _make_signless(module, unsigned_values)
     ranked = _make_ranks_equal(module)
     if ranked:
         changed["rank-broadcast operands reshaped"] = ranked
@@ -809,6 +833,38 @@ def upgrade_module(module: ModuleOp) -> Counter[str]:
             emit_error(err.op, str(err))
         raise failures[0]
     return changed
+
+
+def _make_signless(module: ModuleOp, values: Sequence[SSAValue]) -> int:
+    """Retype unsigned RESCALE data (ui8/ui16) as signless i8/i16 (same bits; the RESCALE
+    says unsigned), including unsigned constants, and bring function types up to date."""
+    from xdsl.dialects import func
+
+    from tosa_xdsl.dialects.tosa.ops.data_nodes import ConstOp
+    from tosa_xdsl.ir.dense import from_numpy, to_numpy
+
+    done: set[int] = set()
+    for value in values:
+        t = value.type
+        if id(value) in done or not isinstance(t, TensorType):
+            continue
+        done.add(id(value))
+        signless = TensorType(IntegerType(t.element_type.width.data), t.get_shape(), t.encoding)  # pyright: ignore
+        owner = value.owner
+        if isinstance(owner, ConstOp):
+            data = to_numpy(owner.values)  # pyright: ignore[reportArgumentType]
+            owner.properties["values"] = from_numpy(data.astype(np.int64), signless)
+        _retype(value, signless)
+    for op in module.walk():
+        if isinstance(op, func.FuncOp) and op.body.blocks:
+            outputs = list(op.function_type.outputs.data)
+            last = op.body.blocks[-1].last_op
+            if isinstance(last, func.ReturnOp) and len(last.operands) == len(outputs):
+                outputs = [v.type for v in last.operands]
+            new = FunctionType.from_lists([a.type for a in op.body.blocks[0].args], outputs)
+            if new != op.function_type:
+                op.properties["function_type"] = new
+    return len(done)
 
 
 def _make_ranks_equal(module: ModuleOp) -> int:
