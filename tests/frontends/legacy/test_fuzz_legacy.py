@@ -45,6 +45,29 @@ SEEDS = [
 }""",
 ]
 
+SEEDS += [
+    """func @main(%c: tensor<i1>, %a: tensor<f32>, %b: tensor<f32>) -> tensor<f32> {
+  %0 = tosa.cond_if %c -> (tensor<f32>) {
+    %1 = tosa.add %a, %b : (tensor<f32>, tensor<f32>) -> tensor<f32>
+    tosa.yield %1 : tensor<f32>
+  } else {
+    %1 = "tosa.div"(%a, %b) : (tensor<f32>, tensor<f32>) -> tensor<f32>
+    tosa.yield %1 : tensor<f32>
+  }
+  return %0 : tensor<f32>
+}""",
+    """module {
+  tosa.variable @v = dense<3.0> : tensor<f32>
+  func.func @main(%x: tensor<5x!quant.uniform<u8:f32, 0.1:128>>) -> tensor<5xi8> {
+    %r = tosa.variable.read @v : tensor<f32>
+    tosa.variable.write @v, %r : tensor<f32>
+    %0 = "tosa.rescale"(%x) {double_round = false, input_zp = 128 : i32, multiplier = [1073741824 : i32], output_zp = -3 : i32, per_channel = false, scale32 = true, shift = [30 : i32]} : (tensor<5x!quant.uniform<u8:f32, 0.1:128>>) -> tensor<5xi8>
+    %1 = "tosa.custom"(%0) {identifier = "x", config = "y"} : (tensor<5xi8>) -> tensor<5xi8>
+    return %1 : tensor<5xi8>
+  }
+}""",
+]
+
 HUGE = ["9223372036854775807", "-9223372036854775808", "4294967296", "99999999999999999999", "-1", "0"]
 TOKENS = ["quantization_info", "new_shape", "#tosa.conv_quant<", "!quant.uniform<", "[", "]", "{", "}",
           "(", ")", ",", ":", "%x", "tensor<", "x", "dense<", "array<i64:", "\"tosa.div\"", "tosa.custom"]
