@@ -1,4 +1,4 @@
-"""The TOSA 1.0.1 specification's tables, as typed read-only data.
+"""The TOSA 1.0.1 specification's tables, with the 1.0.2 errata (errata.py), as typed read-only data.
 
 This is the single source of truth for what the spec tabulates: per operator the
 arguments, the supported data types per profile/extension, the compile-time-constant
