@@ -28,6 +28,7 @@ import re
 import sys
 from pathlib import Path
 
+from . import errata
 from ._document import SpecDocument, clean_cell, squash
 from ._pseudocode import KINDS, enclosing_functions, find_conditions
 
@@ -290,8 +291,7 @@ def extract(text: str, spec_name: str = "tosa-1.0.1-spec.md") -> dict[str, dict]
     known = {p["name"] for p in profiles["profiles"]} | {e["name"] for e in profiles["extensions"]}
     profiles.update(extract_appendix_b(doc, profiles))
     operators = extract_operators(doc, known)
-    from tosa_xdsl.spec_tables import errata  # the 1.0.2 changes on top of the 1.0.1 text
-
+    # the 1.0.2 changes on top of the 1.0.1 text
     return errata.apply({
         "operators.json": operators,
         "helpers.json": extract_helpers(doc, operators["operators"]),

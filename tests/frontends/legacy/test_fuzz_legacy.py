@@ -112,7 +112,7 @@ def _plain_reader_crashes(text: str) -> bool:
         Parser(make_context(), text).parse_module()
     except ParseError:
         return False
-    except Exception:
+    except Exception:  # noqa: BLE001 - any crash of the plain reader is what we look for
         return True
     return False
 

@@ -273,9 +273,8 @@ QUANT_INFO_ATTRS = (ConvQuantAttr, UnaryQuantAttr, MatMulQuantAttr, PadQuantAttr
 
 def legacy_tosa_dialect() -> Dialect:
     from tosa_xdsl.dialects.tosa.dialect import Tosa
-    from tosa_xdsl.ir import ATTRIBUTES
-
     from tosa_xdsl.dialects.tosa.ops.variable import VariableReadOp, VariableWriteOp
+    from tosa_xdsl.ir import ATTRIBUTES
 
     shared = [op for op in Tosa.operations if op.name.removeprefix("tosa.") in SHARED_OP_NAMES]
     special = [_legacy_cond_if(), _renamed("tosa.variable.read", VariableReadOp),

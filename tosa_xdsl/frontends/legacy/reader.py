@@ -13,7 +13,14 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from xdsl.dialects.builtin import ArrayAttr, IntegerAttr, ModuleOp, TensorType, UnrankedTensorType, i32
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    IntegerAttr,
+    ModuleOp,
+    TensorType,
+    UnrankedTensorType,
+    i32,
+)
 from xdsl.ir import Operation
 
 from tosa_xdsl.frontends.legacy.dialect import OLD_SPELLING, LegacyOp
@@ -126,7 +133,13 @@ def read_chunk(driver: Any, engine: Any, src: Any, text: str, base: int, *, upgr
     """Parse and verify one input chunk with tosa_xdsl.driver.Driver, upgrading pre-1.0
     TOSA on read (`upgrade=False`: pre-1.0 input is an error). Returns the module (verified
     unless the driver's options say not to) or None after reporting an error."""
-    from tosa_xdsl.diagnostics import Diagnostic, DiagnosticEngine, Severity, emit_remark, op_loc
+    from tosa_xdsl.diagnostics import (
+        Diagnostic,
+        DiagnosticEngine,
+        Severity,
+        emit_remark,
+        op_loc,
+    )
 
     verify = driver.options.verify
     first: list[Any] = []
@@ -151,7 +164,12 @@ def read_chunk(driver: Any, engine: Any, src: Any, text: str, base: int, *, upgr
                                                "(--tosa-no-upgrade)", op_loc(op) or engine.fallback))
         return None
 
-    from tosa_xdsl.frontends.legacy.upgrade import PASS_NAME, UpgradeError, describe, upgrade_module
+    from tosa_xdsl.frontends.legacy.upgrade import (
+        PASS_NAME,
+        UpgradeError,
+        describe,
+        upgrade_module,
+    )
 
     try:
         changed = upgrade_module(legacy)

@@ -33,9 +33,7 @@ from xdsl.dialects.builtin import (
     DenseIntOrFPElementsAttr,
     DictionaryAttr,
     FloatAttr,
-    FloatData,
     FunctionType,
-    IntAttr,
     IntegerAttr,
     IntegerType,
     ModuleOp,
@@ -44,20 +42,19 @@ from xdsl.dialects.builtin import (
     TensorType,
     UnrankedTensorType,
     bf16,
-    f16,
     f32,
     i8,
     i16,
     i32,
     i64,
 )
-from xdsl.ir import Attribute, Block, Operation, SSAValue
+from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from tosa_xdsl.frontends.legacy.dialect import LegacyOp, _QuantInfoAttr
-from tosa_xdsl.ir.access import element_type, is_float, shape_of
 from tosa_xdsl.frontends.legacy.quant_types import LegacyUniformQuantType
+from tosa_xdsl.ir.access import element_type, is_float, shape_of
 
 PASS_NAME = "tosa-upgrade-to-1.0"
 
@@ -234,8 +231,8 @@ class _Builder:
         return new
 
     def const(self, values: Any, element_type: Attribute, shape: Sequence[int] = (1,)) -> SSAValue:
-        from tosa_xdsl.ir.dense import from_numpy
         from tosa_xdsl.dialects.tosa.ops.data_nodes import ConstOp
+        from tosa_xdsl.ir.dense import from_numpy
 
         t = TensorType(element_type, list(shape))
         try:
@@ -809,7 +806,7 @@ def upgrade_module(module: ModuleOp) -> Counter[str]:
         except UpgradeError as err:
             failures.append(err)
             continue
-        except Exception as err:  # malformed old op (wrong operand count, ...): located
+        except Exception as err:  # noqa: BLE001 - a malformed old op (wrong operand count, ...) gets a located error, never a traceback
             failures.append(UpgradeError(op, f"cannot upgrade '{op.name}': {type(err).__name__}: {err}"))
             continue
         if len(replacements) != len(op.results):
