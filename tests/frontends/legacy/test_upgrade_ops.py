@@ -593,3 +593,53 @@ func.func @main(%x: tensor<5x!quant.uniform<u8:f32, 0.1:128>>) -> (tensor<5xi8>,
     flags = [(bool(op.properties["input_unsigned"].value.data), bool(op.properties["output_unsigned"].value.data))
              for op in module.walk() if op.name == "tosa.rescale"]
     assert flags == [(True, False), (False, True)]
+
+
+def reciprocal_scale(value: int) -> tuple[int, int]:
+    """Pre-1.0 spec 1.8.2 reciprocal_scale."""
+    k = (value - 1).bit_length()  # 32 - count_leading_zeros(value - 1)
+    numerator = ((1 << 30) + 1) << k
+    return numerator // value, 30 + k
+
+
+def test_avg_pool2d_int8_unary_quant_with_padding():
+    x = RNG.integers(-128, 128, (1, 4, 5, 2)).astype(np.int8)
+    text = """
+func.func @main(%x: tensor<1x4x5x2xi8>) -> tensor<1x4x5x2xi8> {
+  %0 = "tosa.avg_pool2d"(%x) {kernel = [3, 3], pad = [1, 1, 1, 1], quantization_info = #tosa.unary_quant<input_zp = -3, output_zp = 5>, stride = [1, 1]} : (tensor<1x4x5x2xi8>) -> tensor<1x4x5x2xi8>
+  return %0 : tensor<1x4x5x2xi8>
+}"""
+    (out,) = run_old(text, x)
+    # 2.3.2 (pre-1.0): sum of (value - input_zp) over the window inside the input, then
+    # apply_scale_32 by reciprocal_scale(count), + output_zp, clipped
+    expected = np.zeros_like(x)
+    for oy in range(4):
+        for ox in range(5):
+            ys = range(max(oy - 1, 0), min(oy + 2, 4))
+            xs = range(max(ox - 1, 0), min(ox + 2, 5))
+            count = len(ys) * len(xs)
+            mult, shift = reciprocal_scale(count)
+            for c in range(2):
+                acc = sum(int(x[0, y, xx, c]) + 3 for y in ys for xx in xs)
+                scaled = int(apply_scale_32(np.array([acc]), mult, shift, False)[0])
+                expected[0, oy, ox, c] = min(max(scaled + 5, -128), 127)
+    np.testing.assert_array_equal(out, expected)
+
+
+def test_depthwise_conv2d_conv_quant():
+    x = RNG.integers(-128, 128, (1, 3, 3, 2)).astype(np.int8)
+    w = RNG.integers(-128, 128, (2, 2, 2, 1)).astype(np.int8)  # [KH, KW, C, M]
+    b = np.array([10, -10], np.int32)
+    text = """
+func.func @main(%x: tensor<1x3x3x2xi8>, %w: tensor<2x2x2x1xi8>, %b: tensor<2xi32>) -> tensor<1x2x2x2xi32> {
+  %0 = tosa.depthwise_conv2d %x, %w, %b {dilation = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, quantization_info = #tosa.conv_quant<input_zp = 4, weight_zp = -6>, stride = array<i64: 1, 1>} : (tensor<1x3x3x2xi8>, tensor<2x2x2x1xi8>, tensor<2xi32>) -> tensor<1x2x2x2xi32>
+  return %0 : tensor<1x2x2x2xi32>
+}"""
+    (out,) = run_old(text, x, w, b)
+    expected = np.zeros((1, 2, 2, 2), np.int64)
+    for oy in range(2):
+        for ox in range(2):
+            for c in range(2):
+                window = x[0, oy:oy + 2, ox:ox + 2, c].astype(np.int64) - 4
+                expected[0, oy, ox, c] = b[c] + (window * (w[:, :, c, 0].astype(np.int64) + 6)).sum()
+    np.testing.assert_array_equal(out, expected)
