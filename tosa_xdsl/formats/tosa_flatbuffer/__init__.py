@@ -1,0 +1,62 @@
+"""TOSA flatbuffers (`.tosa`, file identifier `TOSA`): read and write them as Arm's
+serialization library and translator do. See docs/tosa-flatbuffer.md.
+
+- `deserialize(data, ctx=None, filename="<input>") -> ModuleOp` (verified);
+- `serialize(module, version=(1, 1, 0, True)) -> bytes`;
+- errors are `TosaFlatbufferError` with a one-line message.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .reader import FlatbufferError, decode
+from .schema import FILE_IDENTIFIER, NEWEST_VERSION
+
+
+class TosaFlatbufferError(Exception):
+    """A .tosa file we cannot read or a module we cannot write (one-line message)."""
+
+
+def is_tosa_flatbuffer(data: bytes) -> bool:
+    return len(data) >= 8 and bytes(data[4:8]) == FILE_IDENTIFIER
+
+
+def deserialize(data: bytes | bytearray | memoryview, ctx: Any = None,
+                filename: str = "<input>", verify: bool = True) -> Any:
+    """A .tosa file's bytes -> a verified builtin.module (func.func @main)."""
+    from xdsl.utils.exceptions import VerifyException
+
+    from tosa_xdsl.context import make_context
+
+    from .to_ir import graph_to_module
+
+    ctx = ctx or make_context()
+    try:
+        module = graph_to_module(decode(data), ctx)
+    except FlatbufferError as e:
+        raise TosaFlatbufferError(str(e)) from None
+    except RecursionError:
+        raise TosaFlatbufferError("graph nested too deeply") from None
+    if verify:
+        try:
+            module.verify()
+        except VerifyException as e:
+            first = str(e).strip().splitlines()[0] if str(e).strip() else "verification failed"
+            raise TosaFlatbufferError(f"the graph does not verify: {first}") from None
+    return module
+
+
+def serialize(module: Any, version: tuple[int, int, int, bool] = NEWEST_VERSION) -> bytes:
+    """A TOSA module (func.func @main, else the first function) -> .tosa bytes."""
+    from .from_ir import SerializeError, module_to_graph
+    from .writer import encode
+
+    try:
+        graph = module_to_graph(module, version)
+    except SerializeError as e:
+        raise TosaFlatbufferError(str(e)) from None
+    return encode(graph)
+
+
+__all__ = ["TosaFlatbufferError", "deserialize", "serialize", "is_tosa_flatbuffer"]
