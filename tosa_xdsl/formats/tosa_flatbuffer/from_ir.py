@@ -67,7 +67,8 @@ class _Serializer:
         if isinstance(ty, UnrankedTensorType):
             elt, shape, unranked = ty.element_type, [], True
         elif isinstance(ty, TensorType):
-            elt, shape, unranked = ty.element_type, [int(d) for d in ty.get_shape()], False
+            # dynamic dimensions are -1 in the flatbuffer
+            elt, shape, unranked = ty.element_type, [max(int(d), -1) for d in ty.get_shape()], False
         else:
             raise SerializeError(f"value '{name}' has type {ty}, not a tensor")
         code = dtypes.dtype_of(elt)
@@ -119,7 +120,10 @@ class _Serializer:
 
     # ------------------------------------------------------------------ blocks
     def block(self, block: Block, region_name: str, in_names: list[str] | None,
-              out_names: list[str] | None) -> None:
+              out_names: list[str] | None, captured: list[SSAValue] = (),  # type: ignore[assignment]
+              pass_through: bool = False) -> None:
+        """One region of one block. `captured`: values from outside that become extra block
+        inputs (and, with `pass_through`, extra outputs: a WHILE_LOOP's loop-carried copy)."""
         fb: dict[str, Any] = {"name": region_name if region_name == "main" else f"{region_name}_bb0",
                               "operators": [], "tensors": [], "shapes": []}
         self.regions.append({"name": region_name, "blocks": [fb]})
@@ -129,39 +133,35 @@ class _Serializer:
             self.names[arg] = name
             self.add_value_entry(fb, name, arg.type)
             inputs.append(name)
+        outer_names = {v: self.names[v] for v in captured}
+        for v in captured:
+            name = self.fresh("TosaInput")
+            self.names[v] = name
+            self.add_value_entry(fb, name, v.type)
+            inputs.append(name)
         term = block.last_op
         returned = list(term.operands) if term is not None else []
-        # Outputs written directly by the op that computes them, as Arm's serializer does.
+        # An op computing a block output writes it under the output's name (as Arm's
+        # serializer does); block inputs and values from outside are listed by their name.
         out_for: dict[SSAValue, str] = {}
-        outputs = []
         for i, v in enumerate(returned):
-            name = out_names[i] if out_names and out_names[i] else self.fresh("TosaOutput")
-            outputs.append(name)
             owner = v.owner
             if isinstance(owner, Operation) and owner.parent_block() is block and v not in out_for:
-                out_for[v] = name
-            else:  # a block argument, a value returned twice or one from outside
-                self.pending_identity.append((v, name))
+                out_for[v] = out_names[i] if out_names and out_names[i] else self.fresh("TosaOutput")
         for op in block.ops:
             if op is term:
                 break
             self.operation(op, fb, out_for)
-        for v, name in self.pending_identity:
-            self.add_value_entry(fb, name, v.type)
-            fb["operators"].append({"op": _OP_CODE["IDENTITY"],
-                                    "attribute_type": _OP_CODE["IDENTITY"], "attribute": {},
-                                    "inputs": [self.names[v]], "outputs": [name]})
-        self.pending_identity = []
+        outputs = [self.name_of(v, term) for v in returned]  # type: ignore[arg-type]
+        if pass_through:
+            outputs += [self.names[v] for v in captured]
+        self.names.update(outer_names)
         fb["inputs"], fb["outputs"] = inputs, outputs
-
-    pending_identity: list[tuple[SSAValue, str]] = []
 
     def add_value_entry(self, fb: dict[str, Any], name: str, ty: Attribute,
                         data: bytes | None = None) -> None:
         if isinstance(ty, ShapeType):
-            fb["shapes"].append({"name": name, "rank": ty.length.data
-                                 if hasattr(ty.length, "data") else int(ty.length),  # type: ignore[attr-defined]
-                                 "data": data})
+            fb["shapes"].append({"name": name, "rank": ty.rank.data, "data": data})
         else:
             fb["tensors"].append(self.tensor_entry(name, ty, data))
 
@@ -183,21 +183,28 @@ class _Serializer:
                 data = self.constant_bytes(op.properties["values"], op.properties["values"].type)  # type: ignore[attr-defined]
             self.add_value_entry(fb, name, r.type, data)
         attribute = self.attribute(op, opname)
+        in_names = [self.name_of(v, op) for v in op.operands]
         if opname in ("COND_IF", "WHILE_LOOP"):
+            # TOSA regions see only their inputs: values the regions use from outside
+            # become extra inputs (and, for a loop, extra loop-carried outputs).
+            captured = _captured(op)
+            in_names += [self.name_of(v, op) for v in captured]
+            loop = opname == "WHILE_LOOP"
+            if loop:
+                for v in captured:
+                    name = self.fresh("layer")
+                    self.add_value_entry(fb, name, v.type)
+                    out_names.append(name)
             keys = ("then_graph", "else_graph") if opname == "COND_IF" else ("cond_graph", "body_graph")
             base = f"{op.name}_{self.region_ids}"
             self.region_ids += 1
             for key, region in zip(keys, op.regions):
                 name = f"{base}_{key.split('_')[0]}"
                 attribute[key] = name
-                saved = self.pending_identity
-                self.pending_identity = []
-                self.block(region.block, name, None, None)
-                self.pending_identity = saved
+                self.block(region.block, name, None, None, captured,
+                           pass_through=loop and key == "body_graph")
         fb["operators"].append({"op": _OP_CODE[opname], "attribute_type": _OP_CODE[opname],
-                                "attribute": attribute,
-                                "inputs": [self.name_of(v, op) for v in op.operands],
-                                "outputs": out_names})
+                                "attribute": attribute, "inputs": in_names, "outputs": out_names})
 
     def name_of(self, v: SSAValue, op: Operation) -> str:
         if v not in self.names:
@@ -245,13 +252,32 @@ class _Serializer:
             return [g.data if isinstance(g, StringAttr) else "" for g in got] if len(got) == n else None
 
         body = fn.body.block
-        self.pending_identity = []
         self.block(body, "main", names(fn.arg_attrs, len(body.args)),
                    names(fn.res_attrs, len(fn.function_type.outputs.data)))
         self.regions[0]["blocks"][0]["tensors"][:0] = list(self.variables.values())
         major, minor, patch, draft = version
         return {"version": {"_major": major, "_minor": minor, "_patch": patch, "_draft": draft},
                 "regions": self.regions}
+
+
+def _captured(op: Operation) -> list[SSAValue]:
+    """Values used inside op's regions but defined outside op, in first-use order."""
+    inside: set[SSAValue] = set()
+    used: dict[SSAValue, None] = {}
+    for region in op.regions:
+        for inner in region.walk():
+            for blk in inner.regions:
+                for b in blk.blocks:
+                    inside.update(b.args)
+            inside.update(inner.results)
+        for b in region.blocks:
+            inside.update(b.args)
+    for region in op.regions:
+        for inner in region.walk():
+            for v in inner.operands:
+                if v not in inside:
+                    used.setdefault(v, None)
+    return list(used)
 
 
 def module_to_graph(module: ModuleOp, version: tuple[int, int, int, bool] = schema.NEWEST_VERSION

@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
     ArrayAttr,
     BoolAttr,
     DenseArrayBase,
@@ -89,7 +90,7 @@ class _Builder:
         shape = t.get("shape") or []
         if any(d < -1 for d in shape):
             raise FlatbufferError(f"tensor '{t['name']}': bad shape {shape}")
-        return TensorType(elt, shape)
+        return TensorType(elt, [DYNAMIC_INDEX if d == -1 else d for d in shape])
 
     def _constant(self, t: dict[str, Any], ty: Attribute) -> Attribute:
         if not isinstance(ty, TensorType) or any(d < 0 for d in ty.get_shape()):

@@ -24,6 +24,8 @@ class _Encoder:
         self.b = flatbuffers.Builder(max(1024, size_hint))
 
     def bytes_vector(self, data: bytes | memoryview, align: int) -> int:
+        if align == 8 and len(data) % 8:  # Arm's writer pads tensor data to 8 bytes
+            data = bytes(data) + bytes(8 - len(data) % 8)
         b, n = self.b, len(data)
         b.StartVector(1, n, align)
         b.head = b.head - n
