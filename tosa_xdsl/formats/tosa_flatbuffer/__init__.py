@@ -38,13 +38,24 @@ def deserialize(data: bytes | bytearray | memoryview, ctx: Any = None,
         raise TosaFlatbufferError(str(e)) from None
     except RecursionError:
         raise TosaFlatbufferError("graph nested too deeply") from None
+    except Exception as e:  # a bug of ours: still one line, never a traceback
+        raise TosaFlatbufferError(f"internal error: {type(e).__name__}: {_first_line(e)}") from None
     if verify:
         try:
             module.verify()
         except VerifyException as e:
-            first = str(e).strip().splitlines()[0] if str(e).strip() else "verification failed"
-            raise TosaFlatbufferError(f"the graph does not verify: {first}") from None
+            raise TosaFlatbufferError(f"the graph does not verify: {_first_line(e)}") from None
+        except RecursionError:
+            raise TosaFlatbufferError("graph nested too deeply") from None
+        except Exception as e:
+            raise TosaFlatbufferError(f"the graph does not verify: internal error: "
+                                      f"{type(e).__name__}: {_first_line(e)}") from None
     return module
+
+
+def _first_line(e: BaseException) -> str:
+    lines = [ln.strip() for ln in str(e).splitlines() if ln.strip()]
+    return lines[0] if lines else type(e).__name__
 
 
 def serialize(module: Any, version: tuple[int, int, int, bool] = NEWEST_VERSION) -> bytes:
