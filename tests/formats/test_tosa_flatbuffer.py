@@ -372,3 +372,27 @@ def test_explicit_variable_operators_are_read():
     lines = body_lines(deserialize(encode(graph)))
     assert lines[0] == "tosa.variable @v = dense<[1, 2]> : tensor<2xi8>"
     assert lines[1].startswith("tosa.variable_write @v, %0") and lines[2].startswith("%1 = tosa.variable_read @v")
+
+
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+EXECUTORCH = sorted(p.stem[len("executorch_"):] for p in FIXTURES.glob("executorch_*.tosa"))
+
+
+@pytest.mark.parametrize("name", EXECUTORCH)
+def test_executorch_files(name):
+    """.tosa files written by ExecuTorch 1.5.1's Arm backend (TOSA-1.0+FP, schema 1.0.0;
+    tests/formats/make_executorch_fixtures.py): our reader and interpreter give PyTorch's
+    outputs, and the reference model runs the file and our re-serialization alike."""
+    data = (FIXTURES / f"executorch_{name}.tosa").read_bytes()
+    inputs = [np.load(p) for p in sorted(FIXTURES.glob(f"executorch_{name}_input_*.npy"))]
+    torch_out = [np.load(p) for p in sorted(FIXTURES.glob(f"executorch_{name}_expected_*.npy"))]
+    module = deserialize(data)
+    assert module.attributes["tosa.fbs_version"].data == "1.0.0"
+    ours = run(module, inputs)
+    for g, w in zip(ours, torch_out):
+        np.testing.assert_allclose(g, w, rtol=1e-5, atol=1e-6)
+    if AVAILABLE:
+        ref = reference_run(data, inputs)
+        _assert_bits(reference_run(serialize(module), inputs), ref, "re-serialized")
+        for g, w in zip(ours, ref):
+            np.testing.assert_allclose(g, w, rtol=1e-5, atol=1e-6)
