@@ -70,14 +70,15 @@ def detect(data: bytes) -> Format | None:
     return None
 
 
+# Control characters never found in MLIR text (tab, newlines, form feed and ESC allowed).
+_BINARY_BYTES = bytes(b for b in range(32) if b not in b"\t\n\r\x0c\x1b")
+
+
 def is_text(data: bytes) -> bool:
-    if b"\x00" in data:
-        return False
-    try:
-        data.decode("utf-8")
-    except UnicodeDecodeError:
-        return False
-    return True
+    """MLIR text: no control characters. Invalid UTF-8 alone (a Latin-1 comment) still
+    counts as text; the parser reports it where it matters."""
+    b = bytes(data)
+    return len(b.translate(None, _BINARY_BYTES)) == len(b)
 
 
 def unknown_message() -> str:
@@ -153,7 +154,7 @@ def load(source: str | Path | bytes | bytearray | memoryview, ctx: Any = None,
     ctx = ctx if ctx is not None else make_context()
     module = load_binary(data, ctx, name)
     if module is None:
-        module = _parse_text(data.decode("utf-8"), ctx, name)
+        module = _parse_text(data.decode("utf-8", errors="replace"), ctx, name)
     if verify:
         try:
             module.verify()
