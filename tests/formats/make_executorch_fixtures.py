@@ -1,7 +1,8 @@
 """Hand-run: write .tosa fixtures with ExecuTorch's Arm backend (the TOSA flatbuffers
 ExecuTorch 1.5 produces), plus each model's input and PyTorch's output as .npy.
 
-    pip install "torch==2.13.0+cpu" && pip install --no-deps executorch==1.5.1
+    pip install "torch==2.13.0+cpu" ruamel.yaml tabulate torchao==0.18.*
+    pip install --no-deps executorch==1.5.1
     python tests/formats/make_executorch_fixtures.py
 
 Writes tests/formats/fixtures/executorch_<name>.tosa / _input_<i>.npy / _expected_<i>.npy;

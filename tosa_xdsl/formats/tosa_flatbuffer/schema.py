@@ -2,8 +2,8 @@
 
 One description serves every schema version we read: flatbuffers are forward and
 backward compatible by construction (a field missing from a table's vtable reads as its
-default), so the 1.1-draft schema (tosa-tools 2026.5/2026.8), which only appends enum
-values and table fields to 1.0 (ExecuTorch 1.5 / tosa-tools 2026.2), reads both. Fields
+default), so the 1.1-draft schema (tosa-tools 2026.2 to 2026.8 write 1.1.0 draft), which
+only appends enum values and table fields to 1.0 (ExecuTorch 1.5 writes 1.0.0), reads both. Fields
 are listed in declaration order: a field's vtable slot is its position, a union takes
 two slots (`<name>_type` then `<name>`). tests/formats/test_tosa_flatbuffer.py checks
 this file against the `tosa.fbs` shipped with the installed tosa-tools.
@@ -17,7 +17,7 @@ from __future__ import annotations
 FILE_IDENTIFIER = b"TOSA"
 
 # Schema versions this module knows: (major, minor) -> what wrote it.
-KNOWN_VERSIONS = {(1, 0): "TOSA 1.0 (tosa-tools 2026.2, ExecuTorch 1.5)",
+KNOWN_VERSIONS = {(1, 0): "TOSA 1.0 (ExecuTorch 1.5)",
                   (1, 1): "TOSA 1.1 draft (tosa-tools 2026.5, 2026.8)"}
 NEWEST_VERSION = (1, 1, 0, True)  # major, minor, patch, draft
 
