@@ -7,12 +7,12 @@ from __future__ import annotations
 import os
 import subprocess
 import tempfile
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Sequence
 
 import numpy as np
-
 import oracle
+
 from tosa_xdsl.formats.tosa_flatbuffer import schema
 from tosa_xdsl.formats.tosa_flatbuffer.reader import decode
 
@@ -59,7 +59,7 @@ def reference_run(data: bytes, inputs: Sequence, precise: bool = False) -> list[
         (t / "g.tosa").write_bytes(data)
         ifm = []
         for i, (name, x) in enumerate(zip(in_names, inputs)):
-            np.save(t / f"in{i}.npy", oracle._to_storage(x, types[name]))  # noqa: SLF001
+            np.save(t / f"in{i}.npy", oracle._to_storage(x, types[name]))
             ifm.append(str(t / f"in{i}.npy"))
         ofm = [str(t / f"out{i}.npy") for i in range(len(out_names))]
         cmd = [oracle.REFERENCE_MODEL, "--tosa_file", t / "g.tosa", "--output_dir", t,
@@ -68,8 +68,8 @@ def reference_run(data: bytes, inputs: Sequence, precise: bool = False) -> list[
             cmd += ["--ifm_name", ",".join(in_names), "--ifm_file", ",".join(ifm)]
         if precise:
             cmd += ["-p", "1"]
-        p = oracle._run(cmd, 60, env={**os.environ, "TOSA_MODEL_NO_BACKTRACE": "1"})  # noqa: SLF001
+        p = oracle._run(cmd, 60, env={**os.environ, "TOSA_MODEL_NO_BACKTRACE": "1"})
         if p.returncode != 0:
             raise oracle.OracleToolError("reference model did not say VALID", cmd, p.returncode,
                                          p.stdout, p.stderr)
-        return [oracle._from_storage(np.load(f), types[n]) for f, n in zip(ofm, out_names)]  # noqa: SLF001
+        return [oracle._from_storage(np.load(f), types[n]) for f, n in zip(ofm, out_names)]

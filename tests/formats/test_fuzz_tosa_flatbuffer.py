@@ -15,8 +15,12 @@ import pytest
 from xdsl.parser import Parser
 
 from tosa_xdsl.context import make_context
-from tosa_xdsl.formats.tosa_flatbuffer import TosaFlatbufferError, deserialize, schema, serialize
-from tosa_xdsl.formats.tosa_flatbuffer.reader import decode
+from tosa_xdsl.formats.tosa_flatbuffer import (
+    TosaFlatbufferError,
+    deserialize,
+    schema,
+    serialize,
+)
 from tosa_xdsl.formats.tosa_flatbuffer.writer import encode
 
 SEEDS = [

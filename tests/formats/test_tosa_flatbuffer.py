@@ -18,16 +18,21 @@ import pytest
 from xdsl.parser import Parser
 
 from tosa_xdsl.context import make_context
-from tosa_xdsl.formats.tosa_flatbuffer import TosaFlatbufferError, deserialize, schema, serialize
+from tosa_xdsl.formats.tosa_flatbuffer import (
+    TosaFlatbufferError,
+    deserialize,
+    schema,
+    serialize,
+)
 from tosa_xdsl.formats.tosa_flatbuffer.reader import decode
 from tosa_xdsl.formats.tosa_flatbuffer.writer import encode
 from tosa_xdsl.interpreter import run
 from tosa_xdsl.printing import print_ir
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import oracle  # noqa: E402
-from arm_tosa import AVAILABLE, arm_deserialize, arm_serialize, reference_run  # noqa: E402
-from lowering_harness import bits_equal  # noqa: E402
+import oracle
+from arm_tosa import AVAILABLE, arm_deserialize, arm_serialize, reference_run
+from lowering_harness import bits_equal
 
 ROOT = Path(__file__).resolve().parents[2]
 DIALECT = ROOT / "tests" / "filecheck" / "dialect"
@@ -82,7 +87,7 @@ def body_lines(module) -> list[str]:
 
 def _fbs_tables(text: str) -> dict[str, list[tuple[str, str]]]:
     tables = {}
-    for m in re.finditer(r"table (\w+) \{(.*?)\}", text, re.S):
+    for m in re.finditer(r"table (\w+) \{(.*?)\}", text, re.DOTALL):
         fields = []
         for line in m.group(2).splitlines():
             line = line.split("//")[0].strip()
@@ -95,7 +100,7 @@ def _fbs_tables(text: str) -> dict[str, list[tuple[str, str]]]:
 
 
 def _fbs_enum(text: str, name: str) -> list[str]:
-    body = re.search(rf"(?:enum {name}\s*:\s*\w+|union {name})\s*\{{(.*?)\}}", text, re.S).group(1)
+    body = re.search(rf"(?:enum {name}\s*:\s*\w+|union {name})\s*\{{(.*?)\}}", text, re.DOTALL).group(1)
     return [e.split("=")[0].strip() for e in body.split(",") if e.split("//")[0].strip()]
 
 

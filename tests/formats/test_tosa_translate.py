@@ -8,12 +8,12 @@ import sys
 from pathlib import Path
 
 import pytest
-
-from tosa_xdsl.formats.tosa_flatbuffer.reader import decode
 from tosa_xdsl.tools.tosa_translate import main
 
+from tosa_xdsl.formats.tosa_flatbuffer.reader import decode
+
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from arm_tosa import AVAILABLE, arm_deserialize  # noqa: E402
+from arm_tosa import AVAILABLE, arm_deserialize
 
 TRANSLATE = str(Path(sys.executable).parent / "tosa-translate")
 MLIR = """func.func @main(%a: tensor<1x4xf32>) -> tensor<1x4xf32> {

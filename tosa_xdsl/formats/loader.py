@@ -22,9 +22,10 @@ bytes; other bytes get `<file>: error: not MLIR text, MLIR bytecode or a TOSA fl
 from __future__ import annotations
 
 import importlib
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 BYTECODE_MAGIC = b"ML\xefR"
 

@@ -70,4 +70,4 @@ def serialize(module: Any, version: tuple[int, int, int, bool] = NEWEST_VERSION)
     return encode(graph)
 
 
-__all__ = ["TosaFlatbufferError", "deserialize", "serialize", "is_tosa_flatbuffer"]
+__all__ = ["TosaFlatbufferError", "deserialize", "is_tosa_flatbuffer", "serialize"]

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections import ChainMap
 from typing import Any
 
-import numpy as np
+from xdsl.context import Context
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     ArrayAttr,
@@ -25,6 +25,7 @@ from xdsl.dialects.builtin import (
     DictionaryAttr,
     FloatAttr,
     FunctionType,
+    IndexType,
     IntegerAttr,
     IntegerType,
     ModuleOp,
@@ -33,7 +34,6 @@ from xdsl.dialects.builtin import (
     UnrankedTensorType,
     i32,
 )
-from xdsl.context import Context
 from xdsl.dialects.func import FuncOp, ReturnOp
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 
@@ -77,7 +77,10 @@ class _Builder:
         # Regions may be shared by several ops: cap the ops built so sharing cannot explode.
         self.op_budget = 4 * total_ops + 1024
         self.variables: dict[str, Operation] = {}  # tensor name -> tosa.variable
-        self.active: list[str] = []
+        self.active: list[str] = []  # regions being built (innermost last)
+        # tensors and shapes visible in the block being built (a region sees its parents')
+        self.tensors: ChainMap = ChainMap()
+        self.shapes: ChainMap = ChainMap()
 
     # ------------------------------------------------------------------ tensors
     def _tensor_type(self, t: dict[str, Any]) -> Attribute:
@@ -167,8 +170,7 @@ class _Builder:
         """Fill `block` with the block's operators; returns the values of its outputs."""
         tensors = {t["name"]: t for t in fb_block.get("tensors") or []}
         shapes = {s["name"]: s for s in fb_block.get("shapes") or []}
-        self.tensors, self.shapes = ChainMap(tensors, getattr(self, "tensors", {})), \
-            ChainMap(shapes, getattr(self, "shapes", {}))
+        self.tensors, self.shapes = self.tensors.new_child(tensors), self.shapes.new_child(shapes)
         for name, t in tensors.items():  # every variable, used or not, as Arm declares them
             if t.get("variable"):
                 self._variable(name)
@@ -255,7 +257,6 @@ class _Builder:
         if name in self.shapes:
             s = self.shapes[name]
             rank = s.get("rank", 0)
-            from xdsl.dialects.builtin import IndexType
             values = self._constant({"name": name, "type": dtypes.dtype_value("SHAPE"),
                                      "data": s.get("data")}, TensorType(IndexType(), [rank]))
         else:
