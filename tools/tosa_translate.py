@@ -9,8 +9,8 @@ Exactly one translation flag. Importers read their format and print MLIR text
 loader recognises (MLIR text, MLIR bytecode, a TOSA flatbuffer, ...: tosa_xdsl.formats.loader)
 and write their format. `-` is stdin / stdout (the default for both).
 
-Exit codes: 0 success; 1 bad input (`FILE: error: ...` or `FILE:LINE:COL: error: ...`,
-one line); 2 bad command line (unknown flag, no or two translations, unreadable input
+Exit codes: 0 success; 1 bad input (`FILE:LINE:COL: error: ...` with the source line, as
+tosa-opt prints them, or one line `FILE: error: ...` for binary input); 2 bad command line (unknown flag, no or two translations, unreadable input
 file, unwritable output).
 
 More translations plug in by adding a `Translation` to TRANSLATIONS (an importer gives
@@ -146,10 +146,20 @@ def translate(t: Translation, data: bytes, name: str, args: argparse.Namespace) 
         except (Exception, RecursionError) as err:
             raise InputError(_one_line(name, err)) from None
         return _print(module, args)
-    try:
-        module = loader.load(data, ctx, name, verify=not args.no_verify)
-    except loader.LoadError as err:
-        raise InputError(str(err)) from None
+    if args.no_verify:
+        try:
+            module = loader.load(data, ctx, name, verify=False)
+        except loader.LoadError as err:
+            raise InputError(str(err)) from None
+    else:
+        # tosa-run's reader: tosa-opt's located parse and verify diagnostics (printed to
+        # stderr as they come), binary inputs through the loader.
+        from tosa_xdsl.tools.tosa_run import load_module
+
+        loaded = load_module(name, data.decode("utf-8", errors="replace"), [], data)
+        if loaded is None:
+            raise InputError("")
+        module = loaded.module
     assert t.exporter is not None
     try:
         out = _function(t.exporter)(module)
@@ -178,7 +188,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         payload = translate(chosen[0], data, name, args)
     except InputError as err:
-        sys.stderr.write(f"{err}\n")
+        if str(err):  # empty: the diagnostics are already printed
+            sys.stderr.write(f"{err}\n")
         return 1
     except KeyboardInterrupt:
         return 130
