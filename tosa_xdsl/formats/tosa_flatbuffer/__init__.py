@@ -25,15 +25,13 @@ def is_tosa_flatbuffer(data: bytes) -> bool:
 def deserialize(data: bytes | bytearray | memoryview, ctx: Any = None,
                 filename: str = "<input>", verify: bool = True) -> Any:
     """A .tosa file's bytes -> a verified builtin.module (func.func @main)."""
-    from xdsl.utils.exceptions import VerifyException
-
     from tosa_xdsl.context import make_context
 
     from .to_ir import graph_to_module
 
     ctx = ctx or make_context()
     try:
-        module = graph_to_module(decode(data), ctx)
+        module, origin = graph_to_module(decode(data), ctx)
     except FlatbufferError as e:
         raise TosaFlatbufferError(str(e)) from None
     except RecursionError:
@@ -41,16 +39,29 @@ def deserialize(data: bytes | bytearray | memoryview, ctx: Any = None,
     except Exception as e:  # a bug of ours: still one line, never a traceback
         raise TosaFlatbufferError(f"internal error: {type(e).__name__}: {_first_line(e)}") from None
     if verify:
-        try:
-            module.verify()
-        except VerifyException as e:
-            raise TosaFlatbufferError(f"the graph does not verify: {_first_line(e)}") from None
-        except RecursionError:
-            raise TosaFlatbufferError("graph nested too deeply") from None
-        except Exception as e:
-            raise TosaFlatbufferError(f"the graph does not verify: internal error: "
-                                      f"{type(e).__name__}: {_first_line(e)}") from None
+        _verify(module, origin)
     return module
+
+
+def _verify(module: Any, origin: dict[Any, str]) -> None:
+    """Verify op by op, so the first failure names the flatbuffer operator it came from."""
+    from xdsl.utils.exceptions import VerifyException
+
+    try:
+        ops = list(module.walk())
+        for op in ops:
+            try:
+                op.verify(verify_nested_ops=False)
+            except VerifyException as e:
+                where = f"{origin[op]}: " if op in origin else ""
+                raise TosaFlatbufferError(f"{where}{_first_line(e)}") from None
+    except RecursionError:
+        raise TosaFlatbufferError("graph nested too deeply") from None
+    except TosaFlatbufferError:
+        raise
+    except Exception as e:
+        raise TosaFlatbufferError(f"the graph does not verify: internal error: "
+                                  f"{type(e).__name__}: {_first_line(e)}") from None
 
 
 def _first_line(e: BaseException) -> str:

@@ -78,6 +78,8 @@ class _Builder:
         self.op_budget = 4 * total_ops + 1024
         self.variables: dict[str, Operation] = {}  # tensor name -> tosa.variable
         self.active: list[str] = []  # regions being built (innermost last)
+        # where each op came from, for diagnostics: "block 'main' operator #3 (ADD) at loc(...)"
+        self.origin: dict[Operation, str] = {}
         # tensors and shapes visible in the block being built (a region sees its parents')
         self.tensors: ChainMap = ChainMap()
         self.shapes: ChainMap = ChainMap()
@@ -178,8 +180,10 @@ class _Builder:
             scope[name] = block.insert_arg(self.value_type(name, "block input"), len(block.args))
         for i, fb_op in enumerate(fb_block.get("operators") or []):
             where = f"block '{fb_block.get('name')}' operator #{i}"
+            loc = (fb_op.get("location") or {}).get("text")
             for op in self.operation(fb_op, scope, where):
                 block.add_op(op)
+                self.origin[op] = f"{where} ({schema.OPS[fb_op['op']]})" + (f" at {loc}" if loc else "")
         return [self.lookup(scope, n, f"block '{fb_block.get('name')}' output")
                 for n in fb_block.get("outputs") or []]
 
@@ -323,8 +327,10 @@ class _Builder:
         return module
 
 
-def graph_to_module(graph: dict[str, Any], ctx: Context) -> ModuleOp:
-    """The module for a decoded TosaGraph. Raises FlatbufferError on anything malformed
-    (the caller verifies the module: operator-level errors come from our verifiers)."""
+def graph_to_module(graph: dict[str, Any], ctx: Context) -> tuple[ModuleOp, dict[Operation, str]]:
+    """The module for a decoded TosaGraph, and where each op came from (for diagnostics).
+    Raises FlatbufferError on anything malformed (the caller verifies the module:
+    operator-level errors come from our verifiers)."""
     version_text = check_version(graph["version"])
-    return _Builder(graph, ctx).module(version_text)
+    builder = _Builder(graph, ctx)
+    return builder.module(version_text), builder.origin
