@@ -401,3 +401,18 @@ def test_executorch_files(name):
         _assert_bits(reference_run(serialize(module), inputs), ref, "re-serialized")
         for g, w in zip(ours, ref):
             np.testing.assert_allclose(g, w, rtol=1e-5, atol=1e-6)
+
+
+def test_verify_errors_name_the_flatbuffer_operator():
+    mlir = """func.func @main(%a: tensor<3xi32>) -> tensor<3xi32> {
+      %0 = tosa.add %a, %a : (tensor<3xi32>, tensor<3xi32>) -> tensor<3xi32>
+      return %0 : tensor<3xi32>
+    }"""
+    graph = decode(serialize(parse(mlir)))
+    blk = graph["regions"][0]["blocks"][0]
+    next(t for t in blk["tensors"] if t["name"] == "TosaOutput_0")["type"] = 7  # FP32
+    blk["operators"][0]["location"] = {"text": 'loc("m.mlir":2:12)'}
+    with pytest.raises(TosaFlatbufferError) as e:
+        deserialize(encode(graph))
+    assert str(e.value) == ("block 'main' operator #0 (ADD) at loc(\"m.mlir\":2:12): 'tosa.add' op "
+                            "output element type f32 must equal input1 element type i32")
