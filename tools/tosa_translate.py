@@ -79,6 +79,8 @@ def build_arg_parser() -> argparse.ArgumentParser:
     p.add_argument("--tosa-syntax", choices=("keyword", "attr-dict"), default="keyword",
                    help="custom syntax of printed TOSA ops (attr-dict: MLIR 22, tosa-tools)")
     p.add_argument("--print-op-generic", action="store_true", help="print ops in generic form")
+    p.add_argument("--mlir-print-debuginfo", action="store_true",
+                   help="print locations (a .tosa keeps each operator's `loc(\"file\":line:col)`)")
     p.add_argument("--tosa-schema-version", choices=sorted(SCHEMA_VERSIONS), default="1.1",
                    help="TOSA flatbuffer schema version to write (default 1.1 draft, as "
                         "tosa-tools 2026.x writes)")
@@ -120,7 +122,7 @@ def _print(module: Any, args: argparse.Namespace) -> bytes:
     from tosa_xdsl.printing import print_ir
 
     style = "generic" if args.print_op_generic else args.tosa_syntax
-    return (print_ir(module, style=style) + "\n").encode()
+    return (print_ir(module, style=style, print_debuginfo=args.mlir_print_debuginfo) + "\n").encode()
 
 
 def _one_line(name: str, err: BaseException) -> str:

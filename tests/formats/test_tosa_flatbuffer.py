@@ -416,3 +416,20 @@ def test_verify_errors_name_the_flatbuffer_operator():
         deserialize(encode(graph))
     assert str(e.value) == ("block 'main' operator #0 (ADD) at loc(\"m.mlir\":2:12): 'tosa.add' op "
                             "output element type f32 must equal input1 element type i32")
+
+
+@needs_arm
+def test_locations_both_ways():
+    """Arm's serializer writes each operator's `loc("file":line:col)`; we read it into the
+    op's location and write it back the same way."""
+    mlir = "func.func @main(%a: tensor<2xf32>) -> tensor<2xf32> {\n" \
+           "  %0 = tosa.abs %a : (tensor<2xf32>) -> tensor<2xf32>\n" \
+           "  return %0 : tensor<2xf32>\n}\n"
+    arm = arm_serialize(mlir)
+    arm_locs = [o["location"]["text"] for o in decode(arm)["regions"][0]["blocks"][0]["operators"]]
+    assert arm_locs == ['loc("' + arm_locs[0].split('"')[1] + '":2:8)']
+    module = deserialize(arm)
+    (op,) = [o for o in module.walk() if o.name == "tosa.abs"]
+    assert (op.location.line.data, op.location.column.data) == (2, 8)
+    ours = [o["location"]["text"] for o in decode(serialize(module))["regions"][0]["blocks"][0]["operators"]]
+    assert ours == arm_locs

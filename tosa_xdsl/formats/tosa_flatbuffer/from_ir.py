@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 from xdsl.dialects.builtin import (
     DenseArrayBase,
+    FileLineColLoc,
     FloatAttr,
     IntegerAttr,
     ModuleOp,
@@ -204,7 +205,8 @@ class _Serializer:
                 self.block(region.block, name, None, None, captured,
                            pass_through=loop and key == "body_graph")
         fb["operators"].append({"op": _OP_CODE[opname], "attribute_type": _OP_CODE[opname],
-                                "attribute": attribute, "inputs": in_names, "outputs": out_names})
+                                "attribute": attribute, "inputs": in_names, "outputs": out_names,
+                                "location": _location(op)})
 
     def name_of(self, v: SSAValue, op: Operation) -> str:
         if v not in self.names:
@@ -258,6 +260,15 @@ class _Serializer:
         major, minor, patch, draft = version
         return {"version": {"_major": major, "_minor": minor, "_patch": patch, "_draft": draft},
                 "regions": self.regions}
+
+
+def _location(op: Operation) -> dict[str, str] | None:
+    """OpLocation as Arm's serializer writes it: `loc("file":line:col)`."""
+    loc = op.location
+    if isinstance(loc, FileLineColLoc):
+        name = loc.filename.data.replace("\\", "\\\\").replace('"', '\\"')
+        return {"text": f'loc("{name}":{loc.line.data}:{loc.column.data})'}
+    return None
 
 
 def _captured(op: Operation) -> list[SSAValue]:

@@ -13,6 +13,7 @@ one (how Arm's serializer writes VARIABLE_WRITE / VARIABLE_READ) or the explicit
 
 from __future__ import annotations
 
+import re
 from collections import ChainMap
 from typing import Any
 
@@ -23,9 +24,11 @@ from xdsl.dialects.builtin import (
     BoolAttr,
     DenseArrayBase,
     DictionaryAttr,
+    FileLineColLoc,
     FloatAttr,
     FunctionType,
     IndexType,
+    IntAttr,
     IntegerAttr,
     IntegerType,
     ModuleOp,
@@ -45,6 +48,7 @@ from . import dtypes, schema
 from .reader import FlatbufferError
 
 TENSOR_NAME = "tosa.tensor_name"
+_LOC = re.compile(r'loc\("((?:[^"\\]|\\.)*)":(\d{1,9}):(\d{1,9})\)')
 MAX_REGION_DEPTH = 64
 # Flatbuffer enum spellings that differ from our dialect's.
 _ENUM_SPELLING = {"NEAREST": "NEAREST_NEIGHBOR"}
@@ -184,6 +188,9 @@ class _Builder:
             for op in self.operation(fb_op, scope, where):
                 block.add_op(op)
                 self.origin[op] = f"{where} ({schema.OPS[fb_op['op']]})" + (f" at {loc}" if loc else "")
+                if loc and (m := _LOC.fullmatch(loc)):  # Arm's serializer writes loc("f":l:c)
+                    file = re.sub(r"\\(.)", r"\1", m[1])
+                    op.location = FileLineColLoc(StringAttr(file), IntAttr(int(m[2])), IntAttr(int(m[3])))
         return [self.lookup(scope, n, f"block '{fb_block.get('name')}' output")
                 for n in fb_block.get("outputs") or []]
 
