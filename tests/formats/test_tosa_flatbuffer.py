@@ -433,3 +433,19 @@ def test_locations_both_ways():
     assert (op.location.line.data, op.location.column.data) == (2, 8)
     ours = [o["location"]["text"] for o in decode(serialize(module))["regions"][0]["blocks"][0]["operators"]]
     assert ours == arm_locs
+
+
+def test_external_tensor_data():
+    """Tensor data after the flatbuffer, located by `offset`/`size` (models over 2 GB)."""
+    graph = decode(serialize(parse(_const_graph("i16", "[-3, 7, 300]"))))
+    const = next(t for t in graph["regions"][0]["blocks"][0]["tensors"] if t["data"] is not None and len(t["data"]))
+    payload = bytes(const["data"][:6])
+    const["data"] = None
+    const["offset"], const["size"] = 1 << 20, 6  # patched below once the size is known
+    body = encode(graph)
+    const["offset"] = len(body) + 2  # the vtable sizes do not change: same layout
+    data = encode(graph) + b"\0\0" + payload
+    assert body_lines(deserialize(data)) == body_lines(parse(_const_graph("i16", "[-3, 7, 300]")))
+    const["size"] = 600
+    with pytest.raises(TosaFlatbufferError, match="lies outside the file"):
+        deserialize(encode(graph) + b"\0\0" + payload)

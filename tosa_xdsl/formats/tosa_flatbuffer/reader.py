@@ -99,7 +99,17 @@ class _Decoder:
             if off and off >= max(obj_size, 4):
                 raise FlatbufferError(f"{name}.{field}: field offset {off} outside its table", vt)
             out[field] = self.field(tpos + off if off else None, name, field, typ, out)
+        if name == "TosaTensor":
+            self._external_data(out, tpos)
         return out
+
+    def _external_data(self, tensor: dict[str, Any], tpos: int) -> None:
+        """Models over 2 GB keep tensor data after the flatbuffer: `offset` (from the start of
+        the file, valid when > 1) and `size` locate it."""
+        offset, size = tensor.get("offset", 0), tensor.get("size", 0)
+        if offset > 1 and size:
+            self._need(offset, size, f"data of tensor '{tensor.get('name')}'")
+            tensor["data"] = self.buf[offset:offset + size]
 
     def field(self, pos: int | None, table: str, field: str, typ: str, done: dict[str, Any]) -> Any:
         what = f"{table}.{field}"
