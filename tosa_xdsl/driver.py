@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -68,6 +68,8 @@ class DriverOptions:
     print_op_generic: bool = False
     print_debuginfo: bool = False
     print_no_properties: bool = False
+    upgrade_legacy: bool = True  # pre-1.0 TOSA upgraded on read (--tosa-no-upgrade: an error)
+    allow_unregistered: bool = False  # --allow-unregistered-dialect
 
 
 # ----------------------------------------------------------------- the locating parser
@@ -316,19 +318,46 @@ class Driver:
                 syntax.print_style.reset(style_token)
         return out.getvalue()
 
-    def load(self, name: str, text: str, passes: list[ModulePass] = ()) -> ModuleOp | None:  # type: ignore[assignment]
-        """Parse, verify and transform a whole input; None after a reported error."""
+    def read(self, engine: DiagnosticEngine, src: SourceFile, text: str, base: int = 0) -> ModuleOp | None:
+        """Parse and verify (unless disabled) MLIR text, the part of `src` starting at character
+        `base`; pre-1.0 TOSA is upgraded on read (tosa_xdsl/frontends/legacy) unless the
+        options say otherwise. None after a reported error."""
+        from tosa_xdsl.frontends.legacy.reader import read_chunk
+
+        self.sources.setdefault(src.name, src)
+        return read_chunk(self, engine, src, text, base, upgrade=self.options.upgrade_legacy,
+                          allow_unregistered=self.options.allow_unregistered)
+
+    def read_binary(self, name: str, data: bytes) -> ModuleOp | None:
+        """The module of a binary input recognised by its bytes (MLIR bytecode, a TOSA
+        flatbuffer, ...: tosa_xdsl.formats.loader), None when `data` is text. Raises
+        loader.LoadError, whose text is the one-line diagnostic `<file>: error: ...`."""
+        from tosa_xdsl.formats import loader
+
+        return loader.load_binary(data, self.ctx, name)
+
+    def load(self, name: str, data: str | bytes, passes: Sequence[ModulePass] = ()) -> ModuleOp | None:
+        """Read (text or any binary format), verify and transform a whole input; None after
+        a reported error. A binary input that is not a known format raises loader.LoadError."""
         from tosa_xdsl.diagnostics import SourceFile
 
-        src = SourceFile(name, text)
         engine = self.engine(name)
+        if isinstance(data, (bytes, bytearray, memoryview)):
+            binary = self.read_binary(name, bytes(data))
+            if binary is not None:
+                with engine.activate():
+                    ok = ((not self.options.verify or self.verify(engine, binary))
+                          and self.apply_passes(engine, binary, list(passes)))
+                    engine.flush()
+                return binary if ok and not engine.error_count else None
+            data = bytes(data).decode("utf-8", errors="replace")
+        src = SourceFile(name, data)
         with engine.activate():
-            module = self.parse(engine, src, text)
+            module = self.read(engine, src, data)
             engine.flush()
             if module is None or engine.error_count:
                 return None
-            ok = (not self.options.verify or self.verify(engine, module)) and self.apply_passes(
-                engine, module, list(passes))
+            ok = self.apply_passes(engine, module, list(passes))
             engine.flush()
         return module if ok and not engine.error_count else None
 

@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, NoReturn, TextIO
 
 if TYPE_CHECKING:
     from xdsl.context import Context
+    from xdsl.dialects.builtin import ModuleOp
     from xdsl.passes import ModulePass
 
     from tosa_xdsl.diagnostics import Diagnostic, SourceFile, Verifier
@@ -102,7 +103,8 @@ class OptRun:
             verify=not args.disable_verify, implicit_module=not args.no_implicit_module,
             print_between_passes=args.print_between_passes, tosa_syntax=args.tosa_syntax,
             print_op_generic=args.print_op_generic, print_debuginfo=args.print_debuginfo,
-            print_no_properties=args.print_no_properties)
+            print_no_properties=args.print_no_properties, upgrade_legacy=not args.tosa_no_upgrade,
+            allow_unregistered=args.allow_unregistered_dialect)
         self.driver = Driver(ctx, options, self._handle)
         self.driver.print_op_on_diagnostic = not args.verify_diagnostics
 
@@ -126,11 +128,7 @@ class OptRun:
         if self.verifier is not None:
             self.verifier.start_chunk(parse_expectations(text, src.name, line - 1))
         with engine.activate():
-            # Parse and verify; pre-1.0 TOSA is upgraded on read (tosa_xdsl/frontends/legacy).
-            from tosa_xdsl.frontends.legacy.reader import read_chunk
-
-            module = read_chunk(driver, engine, src, text, base, upgrade=not self.args.tosa_no_upgrade,
-                                allow_unregistered=self.args.allow_unregistered_dialect)
+            module = driver.read(engine, src, text, base)
             engine.flush()
             if module is None:
                 return None
@@ -140,6 +138,19 @@ class OptRun:
             engine.flush()
             return text_out
 
+    def run_binary(self, module: ModuleOp, out: TextIO) -> int:
+        """Verify, transform and print a module read from a binary format."""
+        driver = self.driver
+        engine = driver.engine(self.name)
+        with engine.activate():
+            ok = ((not driver.options.verify or driver.verify(engine, module))
+                  and driver.apply_passes(engine, module, self.passes))
+            text_out = driver.print(engine, module) if ok else None
+            engine.flush()
+        if text_out is not None:
+            out.write(text_out)
+        return 1 if self.failed or text_out is None else 0
+
     def run(self, data: bytes, out: TextIO) -> int:
         from tosa_xdsl.diagnostics import (
             ExpectationError,
@@ -147,7 +158,15 @@ class OptRun:
             Verifier,
             format_diagnostic,
         )
+        from tosa_xdsl.formats.loader import LoadError
 
+        try:  # binary inputs (MLIR bytecode, .tosa, ...) are recognised by their bytes
+            module = self.driver.read_binary(self.name, data)
+        except LoadError as err:
+            sys.stderr.write(f"{err}\n")
+            return 1
+        if module is not None:
+            return self.run_binary(module, out)
         text = data.decode("utf-8", errors="replace")
         src = SourceFile(self.name, text)
         sources = self.driver.sources

@@ -197,10 +197,17 @@ def _make_driver():
     return driver
 
 
-def load_module(name: str, text: str, passes: list[Any]) -> Loaded | None:
-    """Parse, verify and transform; located diagnostics go to stderr. None on failure."""
+def load_module(name: str, data: str | bytes, passes: list[Any]) -> Loaded | None:
+    """Read (MLIR text, or any binary format the loader knows), verify and transform; located
+    diagnostics go to stderr. None on failure."""
+    from tosa_xdsl.formats.loader import LoadError
+
     driver = _make_driver()
-    module = driver.load(name, text, passes)
+    try:
+        module = driver.load(name, data, passes)
+    except LoadError as err:
+        sys.stderr.write(f"{err}\n")
+        return None
     return None if module is None else Loaded(name, module, driver)
 
 
@@ -258,11 +265,9 @@ def _run(args, cli: bool = False) -> int:
                 data = f.read()
         except OSError as err:
             raise UsageError(f"cannot open input file '{name}': {err.strerror or err}") from None
-    text = data.decode("utf-8", errors="replace")
-
     # Validation first: the options judge the graph as given, whatever the pipeline does to it.
     passes = _build_pipeline(_validation_spec(args)) + _build_pipeline(args.passes)
-    loaded = load_module(name, text, passes)
+    loaded = load_module(name, data, passes)
     if loaded is None:
         return 1
     if cli:
