@@ -67,6 +67,9 @@ def _build_arg_parser() -> argparse.ArgumentParser:
     p.add_argument("--disable-verify", action="store_true", help="do not verify ops")
     p.add_argument("--no-implicit-module", action="store_true")
     p.add_argument("--list-passes", action="store_true", help="print the available passes and exit")
+    p.add_argument("--emit-bytecode", action="store_true", help="write MLIR bytecode instead of text")
+    p.add_argument("--emit-bytecode-version", type=int, default=None, metavar="N",
+                   help="bytecode version to write (with --emit-bytecode)")
     return p
 
 
@@ -294,6 +297,10 @@ class Driver:
         from tosa_xdsl.diagnostics import op_loc
         from tosa_xdsl.printing import TosaPrinter
 
+        if getattr(self.args, "emit_bytecode", False):
+            from tosa_xdsl.formats.bytecode.driver_hook import bytecode_as_text
+
+            return bytecode_as_text(self, engine, module)
         out = StringIO()
         style_token = None
         syntax = sys.modules.get("tosa_xdsl.syntax")  # only loaded if tosa ops were parsed
@@ -345,6 +352,12 @@ class Driver:
     def run(self, data: bytes, out: TextIO) -> int:
         from tosa_xdsl.diagnostics import ExpectationError, SourceFile, Verifier, format_diagnostic
 
+        from tosa_xdsl.formats.bytecode import driver_hook
+
+        if getattr(self.args, "emit_bytecode", False):
+            out = driver_hook.BinarySink(out)  # pyright: ignore[reportAssignmentType]
+        if driver_hook.is_bytecode_or_binary(data):  # MLIR bytecode by its magic, whatever the name
+            return driver_hook.run_driver(self, data, out)
         text = data.decode("utf-8", errors="replace")
         src = SourceFile(self.name, text)
         self.sources[self.name] = src

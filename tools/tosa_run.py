@@ -338,7 +338,12 @@ def _run(args, cli: bool = False) -> int:
         pass
 
     passes = _build_pipeline(args.passes) + _validation_pass(args)
-    loaded = load_module(name, text, passes)
+    from tosa_xdsl.formats.bytecode import driver_hook
+
+    if driver_hook.is_bytecode_or_binary(data):  # MLIR bytecode by its magic, whatever the name
+        loaded = driver_hook.load_for_run(name, data, passes)
+    else:
+        loaded = load_module(name, text, passes)
     if loaded is None:
         return 1
     if cli:
