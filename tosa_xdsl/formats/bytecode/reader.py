@@ -370,7 +370,14 @@ class Reader:
                     f.blocks[f.index].add_op(op)
                     if num_regions:
                         scope = _Scope() if isolated else f.scope
-                        stack.append(_OpFrame(op, isolated, f.stream, scope))
+                        rs = f.stream
+                        if isolated and self.version >= E.LAZY_LOADING:
+                            # all regions of an isolated op: one nested IR section
+                            sec = read_section(f.stream)
+                            if sec.id != E.IR:
+                                raise BytecodeError("expected an IR section for an isolated region", sec.offset)
+                            rs = sec.stream
+                        stack.append(_OpFrame(op, isolated, rs, scope))
                     continue
                 f.index += 1
                 if f.index < len(f.blocks):
@@ -388,11 +395,6 @@ class Reader:
             region = f.op.regions[f.next_region]
             f.next_region += 1
             rs = f.stream
-            if f.isolated and self.version >= E.LAZY_LOADING:
-                sec = read_section(f.stream)
-                if sec.id != E.IR:
-                    raise BytecodeError("expected an IR section for an isolated region", sec.offset)
-                rs = sec.stream
             num_blocks = rs.count("block count")
             if not num_blocks:
                 continue
