@@ -113,6 +113,15 @@ def _make_parser_class():
             self._file = StringAttr(source.name)
             self._ints: dict[int, IntAttr] = {}
             self.op_positions: list[int] = []  # innermost op being parsed is last
+            from tosa_xdsl.formats import text_locations
+
+            self._predeclared = text_locations.prescan(self, text)  # `#loc3 = loc(...)` at the end
+
+        def _parse_alias_def(self):
+            from tosa_xdsl.formats import text_locations
+
+            if not text_locations.skip_predeclared(self, self._predeclared):
+                super()._parse_alias_def()
 
         def loc_at(self, pos: int) -> FileLineColLoc:
             line, col = self._source.line_col(self._base + pos)
