@@ -444,12 +444,13 @@ class Reader:
                 if idx >= len(self._types):
                     raise s.error(f"invalid type index {idx}", pos)
                 type = self._types[idx] or self._decode(True, idx)
-                if has_loc:
-                    self.loc_ref(s)  # xDSL block arguments carry no location
+                loc = self.loc_ref(s) if has_loc else UnknownLoc()
             else:
                 type = self.type_ref(s)
-                self.loc_ref(s)
-            args.append(block.insert_arg(type, len(block.args)))
+                loc = self.loc_ref(s)
+            arg = block.insert_arg(type, len(block.args))
+            arg.location = loc  # pyright: ignore[reportAttributeAccessIssue]
+            args.append(arg)
         self._define(f, args, s)
         if self.version >= E.USE_LIST_ORDERING and s.byte("use-list flag"):
             self._use_lists(s, n)

@@ -385,6 +385,7 @@ class Writer:
                 for block in region.blocks:
                     for arg in block.args:
                         self.collect_attr(arg.type)
+                        self.collect_attr(getattr(arg, "location", None) or UnknownLoc())
             del d
         if self.version < E.ELIDE_UNKNOWN_BLOCK_ARG_LOCATION:
             self.collect_attr(UnknownLoc())
@@ -423,11 +424,15 @@ class Writer:
         if block.args:
             e.varint(len(block.args))
             for arg in block.args:
+                loc = getattr(arg, "location", None) or UnknownLoc()
                 if self.version >= E.ELIDE_UNKNOWN_BLOCK_ARG_LOCATION:
-                    e.varint_flag(self.type_ids[arg.type], False)
+                    known = not isinstance(loc, UnknownLoc)
+                    e.varint_flag(self.type_ids[arg.type], known)
+                    if known:
+                        e.varint(self.attr_id(loc))
                 else:
                     e.varint(self.type_ids[arg.type])
-                    e.varint(self.attr_id(UnknownLoc()))
+                    e.varint(self.attr_id(loc))
             if self.version >= E.USE_LIST_ORDERING:
                 e.byte(0)  # no use-list orders
         for op in ops:

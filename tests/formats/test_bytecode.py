@@ -1,0 +1,360 @@
+"""MLIR bytecode reader/writer (tosa_xdsl/formats/bytecode) and text location aliases.
+
+Oracles: mlir-opt 22 and iree-opt (they write the bytecode we read, and read back the
+bytecode we write, each compared with the same tool's own text), the TFLite converter
+(bytecode and text of the same model), and the reference outputs of the face detector.
+"""
+
+from __future__ import annotations
+
+import io
+import random
+import re
+import shutil
+import subprocess
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+from xdsl.parser import Parser
+
+from tosa_xdsl.context import make_context
+from tosa_xdsl.formats.bytecode import BytecodeError, read_bytecode, write_bytecode
+from tosa_xdsl.printing import TosaPrinter
+
+ROOT = Path(__file__).resolve().parents[2]
+MODELS = Path("/work/shared/models")
+MLIR_OPT = "/usr/lib/llvm-22/bin/mlir-opt"
+IREE_OPT = shutil.which("iree-opt")
+CONVERTER = shutil.which("tosa-converter-for-tflite")
+DIALECT_FILES = sorted(p for p in (ROOT / "tests/filecheck/dialect").glob("*.mlir")
+                       if p.name != "invalid_syntax.mlir")
+
+needs_mlir = pytest.mark.skipif(not Path(MLIR_OPT).exists(), reason="MLIR 22 not installed")
+needs_iree = pytest.mark.skipif(IREE_OPT is None, reason="iree-opt not installed")
+needs_converter = pytest.mark.skipif(CONVERTER is None, reason="tosa-converter-for-tflite not installed")
+
+SMALL = """
+func.func @f(%arg0: tensor<2x3xf32> loc("in.py":1:2), %b: tensor<4xi1>) -> (tensor<2x3xf32>, i32) {
+  %0 = arith.constant dense<[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]> : tensor<2x3xf32> loc(fused["a.py":3:4, "b"("c.py":5:6)])
+  %1 = arith.addf %arg0, %0 : tensor<2x3xf32> loc(callsite("x"("y":1:1) at "z":2:2))
+  %2 = arith.constant dense<0.0> : tensor<1000xf32>
+  %3 = arith.constant dense<[true, false, true, true]> : tensor<4xi1>
+  %4 = arith.constant -7 : i32
+  %5 = arith.constant 1.5 : f16
+  %6 = arith.constant dense<[1, -2, 3]> : tensor<3xi8>
+  %7 = arith.constant dense<[[1, 2], [3, 4]]> : tensor<2x2xi64>
+  cf.br ^bb1(%4 : i32)
+^bb1(%x: i32):
+  return %1, %x : tensor<2x3xf32>, i32 loc("ret.py":9:9)
+}
+"""
+
+
+def _ctx(**kw):
+    return make_context(**kw)
+
+
+def _normalised(module) -> str:
+    """Generic printout with value names and property/attribute order normalised."""
+    for op in module.walk():
+        op.properties = dict(sorted(op.properties.items()))
+        op.attributes = dict(sorted(op.attributes.items()))
+        for r in op.results:
+            r.name_hint = None
+        for region in op.regions:
+            for block in region.blocks:
+                for a in block.args:
+                    a.name_hint = None
+    out = io.StringIO()
+    TosaPrinter(stream=out, print_generic_format=True, print_debuginfo=True).print_op(module)
+    return out.getvalue()
+
+
+def _parse_text(text: str, **kw):
+    return Parser(_ctx(**kw), text).parse_module()
+
+
+def _run(cmd: list[str], data: bytes | None = None) -> bytes:
+    res = subprocess.run(cmd, input=data, capture_output=True, timeout=60)
+    assert res.returncode == 0, res.stderr.decode()[:2000]
+    return res.stdout
+
+
+# ------------------------------------------------------------------------- reading
+
+
+@needs_mlir
+@pytest.mark.parametrize("version", [1, 2, 3, 4, 5, 6])
+def test_read_mlir_opt_bytecode_every_version(version, tmp_path):
+    src = tmp_path / "small.mlir"
+    src.write_text(SMALL)
+    bc = _run([MLIR_OPT, str(src), "--emit-bytecode", f"--emit-bytecode-version={version}"])
+    text = _run([MLIR_OPT, str(src), "--mlir-print-debuginfo", "--mlir-print-local-scope"]).decode()
+    ours = read_bytecode(bc, _ctx(), "small.mlirbc")
+    # Location ranges ("c.py":5:6 to 7:8) do not occur in SMALL, so both sides agree exactly.
+    assert _normalised(ours) == _normalised(_parse_text(text))
+
+
+@needs_mlir
+def test_read_locations_from_bytecode():
+    bc = _run([MLIR_OPT, "-", "--emit-bytecode"], SMALL.encode())
+    text = _normalised(read_bytecode(bc, _ctx()))
+    assert 'loc(fused["a.py":3:4, "b"("c.py":5:6)])' in text
+    assert 'loc(callsite("x"("y":1:1) at "z":2:2))' in text
+    assert 'loc("ret.py":9:9)' in text
+
+
+@needs_iree
+@pytest.mark.parametrize("path", DIALECT_FILES[:6], ids=lambda p: p.stem)
+def test_read_iree_bytecode(path):
+    """iree-opt's bytecode of each chunk == iree-opt's text of that chunk, through us."""
+    for chunk in path.read_text().split("// -----"):
+        res = subprocess.run([IREE_OPT, "-", "--emit-bytecode"], input=chunk.encode(), capture_output=True)
+        if res.returncode:
+            continue  # a chunk iree-opt does not accept
+        text = _run([IREE_OPT, "-", "--mlir-print-debuginfo", "--mlir-print-local-scope"], chunk.encode()).decode()
+        assert _normalised(read_bytecode(res.stdout, _ctx())) == _normalised(_parse_text(text))
+
+
+@pytest.fixture(scope="module")
+def face_bytecode(tmp_path_factory) -> tuple[bytes, str]:
+    if CONVERTER is None or not (MODELS / "face_detection_front.tflite").exists():
+        pytest.skip("converter or model missing")
+    d = tmp_path_factory.mktemp("face")
+    bc, txt = d / "face.mlirbc", d / "face.mlir"
+    _run([CONVERTER, str(MODELS / "face_detection_front.tflite"), "-o", str(bc)])
+    _run([CONVERTER, str(MODELS / "face_detection_front.tflite"), "--text", "-o", str(txt)])
+    return bc.read_bytes(), txt.read_text()
+
+
+def test_converter_bytecode_equals_its_text(face_bytecode):
+    data, text = face_bytecode
+    assert data[:4] == b"ML\xefR"
+    assert _normalised(read_bytecode(data, _ctx())) == _normalised(_parse_text(text))
+
+
+def test_face_detector_from_converter_bytecode_runs(face_bytecode, tmp_path):
+    """converter bytecode (odd file name) -> tosa-run -> the reference outputs."""
+    model = tmp_path / "model.bin"
+    model.write_bytes(face_bytecode[0])
+    outs = [tmp_path / "o0.npy", tmp_path / "o1.npy"]
+    from tosa_xdsl.tools.tosa_run import main as run_main
+
+    code = run_main([str(model), "-i", str(MODELS / "face_detection_front.input_0.npy"),
+                     "-o", str(outs[0]), "-o", str(outs[1])])
+    assert code == 0
+    for i, out in enumerate(outs):
+        expected = np.load(MODELS / f"face_detection_front.expected_{i}.npy")
+        got = np.load(out)
+        assert got.shape == expected.shape
+        assert np.abs(got.astype(np.float64) - expected).max() < 1e-3
+
+
+def test_large_constants_are_read_as_binary():
+    """A 1M-element constant is one numpy buffer, not per-element objects (time bound)."""
+    from tosa_xdsl.dense import from_numpy, to_numpy
+    from xdsl.dialects.builtin import Float32Type, ModuleOp, TensorType
+    from xdsl.dialects.arith import ConstantOp
+
+    arr = np.arange(1 << 20, dtype=np.float32)
+    t = TensorType(Float32Type(), [1 << 20])
+    module = ModuleOp([ConstantOp(from_numpy(arr, t), t)])
+    data = write_bytecode(module)
+    start = time.perf_counter()
+    back = read_bytecode(data, _ctx())
+    assert time.perf_counter() - start < 2.0
+    const = next(op for op in back.walk() if isinstance(op, ConstantOp))
+    assert np.array_equal(to_numpy(const.value), arr)  # pyright: ignore[reportArgumentType]
+
+
+# ------------------------------------------------------------------------- writing
+
+
+def _chunks(path: Path) -> list[str]:
+    return [c for c in path.read_text().split("// -----") if "func.func" in c or "tosa." in c]
+
+
+@pytest.mark.parametrize("path", DIALECT_FILES, ids=lambda p: p.stem)
+def test_text_bytecode_text_round_trip(path):
+    """text -> our bytecode -> our reader == text, every lit file, versions 6 and 4."""
+    for chunk in _chunks(path):
+        module = _parse_text(chunk)
+        expected = _normalised(_parse_text(chunk))
+        for version in (6, 4):
+            back = read_bytecode(write_bytecode(module, version), _ctx())
+            assert _normalised(back) == expected
+
+
+@needs_iree
+@pytest.mark.parametrize("path", DIALECT_FILES, ids=lambda p: p.stem)
+def test_iree_opt_reads_our_bytecode(path, tmp_path):
+    """Our bytecode of each lit chunk, printed by iree-opt == iree-opt's print of the text."""
+    original = _run([IREE_OPT, str(path), "--split-input-file", "--mlir-print-op-generic"]).decode()
+    expected = [c.strip() for c in original.split("// -----")]
+    chunks = path.read_text().split("// -----")
+    assert len(chunks) == len(expected)
+    checked = 0
+    for chunk, want in zip(chunks, expected):
+        if not want.strip():
+            continue
+        data = write_bytecode(_parse_text(chunk))
+        got = _run([IREE_OPT, "-", "--mlir-print-op-generic"], data).decode().strip()
+        assert got == want
+        checked += 1
+    assert checked
+
+
+@needs_mlir
+@pytest.mark.parametrize("version", [1, 4, 5, 6])
+def test_mlir_opt_reads_our_bytecode(version, tmp_path):
+    src = tmp_path / "small.mlir"
+    src.write_text(SMALL)
+    module = _parse_text(SMALL)
+    data = write_bytecode(module, version)
+    got = _run([MLIR_OPT, "-", "--mlir-print-op-generic", "--mlir-print-debuginfo",
+                "--mlir-print-local-scope"], data)
+    want = _run([MLIR_OPT, str(src), "--mlir-print-op-generic", "--mlir-print-debuginfo",
+                 "--mlir-print-local-scope"])
+    # mlir-opt stamps the text input's own file:line:col where xDSL's parser left none
+    strip = re.compile(rb' loc\((unknown|"[^"]*small\.mlir":\d+:\d+|"-":\d+:\d+)\)')
+    assert strip.sub(b"", got) == strip.sub(b"", want)
+
+
+def test_tosa_opt_emit_bytecode_cli(tmp_path):
+    from tosa_xdsl.tools.tosa_opt import main as opt_main
+
+    src = tmp_path / "m.mlir"
+    src.write_text(_chunks(DIALECT_FILES[0])[0])
+    out = tmp_path / "m.out"
+    assert opt_main([str(src), "--emit-bytecode", "--emit-bytecode-version", "5", "-o", str(out)]) == 0
+    data = out.read_bytes()
+    assert data[:4] == b"ML\xefR" and data[4] == (5 << 1) | 1
+    text_out = tmp_path / "m.txt"
+    assert opt_main([str(out), "-o", str(text_out)]) == 0
+    assert opt_main([str(src), "-o", str(tmp_path / "ref.txt")]) == 0
+    assert text_out.read_text() == (tmp_path / "ref.txt").read_text()
+
+
+# ------------------------------------------------------------------ location aliases
+
+
+@needs_converter
+def test_trailing_location_aliases_from_converter(tmp_path):
+    """`--emit-debug-info` text defines #locN at the end; iree-opt's local-scope print of
+    the same file is the oracle for every op's location."""
+    if IREE_OPT is None:
+        pytest.skip("iree-opt not installed")
+    txt = tmp_path / "face.mlir"
+    _run([CONVERTER, str(MODELS / "face_detection_front.tflite"), "--text", "--emit-debug-info",
+          "-o", str(txt)])
+    text = txt.read_text()
+    assert re.search(r"^#loc\d+ = loc\(", text.rsplit("\n}", 1)[1], re.M)  # defined after use
+    from tosa_xdsl.tools.tosa_opt import main as opt_main
+
+    ours = tmp_path / "ours.mlir"
+    assert opt_main([str(txt), "--print-debuginfo", "--print-op-generic", "-o", str(ours)]) == 0
+    theirs = _run([IREE_OPT, str(txt), "--mlir-print-debuginfo", "--mlir-print-local-scope",
+                   "--mlir-print-op-generic"]).decode()
+    loc = re.compile(r'^\s*%\S+ = "tosa\.[^"]+".* (loc\(.*\))$', re.M)
+    a, b = loc.findall(ours.read_text()), loc.findall(theirs)
+    assert len(a) == len(b) > 100
+    assert a == b
+
+
+def test_location_alias_used_before_definition():
+    from tosa_xdsl.tools.tosa_opt import main as opt_main
+
+    text = ('func.func @f() {\n  return loc(#loc2)\n} loc(#loc1)\n'
+            '#loc = loc("m.py":1:2)\n#loc1 = loc("f"(#loc))\n#loc2 = loc("r.py":3:4 to 5:6)\n')
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as d:
+        p = Path(d) / "a.mlir"
+        p.write_text(text)
+        out = Path(d) / "o.mlir"
+        assert opt_main([str(p), "--print-debuginfo", "-o", str(out)]) == 0
+        printed = out.read_text()
+    assert 'loc("r.py":3:4)' in printed and 'loc("f"("m.py":1:2))' in printed
+
+
+# -------------------------------------------------------------------------- robustness
+
+
+def _sample_bytecode() -> bytes:
+    return write_bytecode(_parse_text(SMALL))
+
+
+def test_errors_are_one_clean_line(tmp_path, capsys):
+    from tosa_xdsl.tools.tosa_opt import main as opt_main
+
+    data = _sample_bytecode()
+    bad = tmp_path / "bad.mlirbc"
+    bad.write_bytes(data[:40])
+    assert opt_main([str(bad)]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1
+    assert re.fullmatch(r".*bad\.mlirbc: error: invalid MLIR bytecode: .* at offset \d+\n", err)
+    junk = tmp_path / "junk"
+    junk.write_bytes(bytes(range(256)) * 4)
+    assert opt_main([str(junk)]) == 1
+    err = capsys.readouterr().err
+    assert err == f"{junk}: error: not MLIR text or MLIR bytecode\n"
+
+
+def test_version_too_new_is_named():
+    data = bytearray(_sample_bytecode())
+    data[4] = (7 << 1) | 1
+    with pytest.raises(BytecodeError, match="version 7 is not supported"):
+        read_bytecode(bytes(data), _ctx())
+
+
+def test_huge_declared_sizes_do_not_allocate():
+    # a string section declaring 2^60 strings, then nothing
+    data = b"ML\xefR" + bytes([(6 << 1) | 1]) + b"x\x00" + bytes([0, 9 << 1 | 1]) + b"\x00" + (1 << 60).to_bytes(8, "little")
+    with pytest.raises(BytecodeError):
+        read_bytecode(data, _ctx())
+
+
+def test_deep_region_nesting_is_an_error():
+    from xdsl.dialects.builtin import ModuleOp, UnregisteredOp
+    from xdsl.ir import Block, Region
+
+    inner: list = []
+    op_type = UnregisteredOp.with_name("test.nest")
+    for _ in range(300):
+        inner = [op_type.create(regions=[Region(Block(inner))])]
+    data = write_bytecode(ModuleOp(inner))
+    with pytest.raises(BytecodeError, match="nested deeper"):
+        read_bytecode(data, _ctx(allow_unregistered=True))
+
+
+def test_fuzz_reader_seeded():
+    """Truncations, bit flips, byte replacements and huge varints: BytecodeError or a
+    module, never another exception; bounded to ~10 s."""
+    rng = random.Random(13)
+    seeds = [_sample_bytecode(), write_bytecode(_parse_text(_chunks(DIALECT_FILES[0])[0]), 4)]
+    deadline = time.monotonic() + 10
+    runs = 0
+    while time.monotonic() < deadline and runs < 3000:
+        data = bytearray(rng.choice(seeds))
+        kind = rng.randrange(4)
+        if kind == 0:
+            data = data[: rng.randrange(len(data))]
+        elif kind == 1:
+            for _ in range(rng.randint(1, 4)):
+                i = rng.randrange(4, len(data))
+                data[i] ^= 1 << rng.randrange(8)
+        elif kind == 2:
+            i = rng.randrange(4, len(data))
+            data[i : i + 9] = b"\x00" + rng.getrandbits(64).to_bytes(8, "little")
+        else:
+            i = rng.randrange(4, len(data))
+            data[i] = rng.randrange(256)
+        try:
+            read_bytecode(bytes(data), _ctx(allow_unregistered=True))
+        except BytecodeError:
+            pass
+        runs += 1
+    assert runs > 50
