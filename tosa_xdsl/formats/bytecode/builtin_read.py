@@ -39,7 +39,9 @@ MAX_INT_WIDTH = 1 << 24  # MLIR's IntegerType::kMaxWidth
 
 def _shape(s: Stream, what: str) -> list[int]:
     n = s.count(what)
-    return [-1 if d == DYNAMIC else d for d in (s.svarint(what) for _ in range(n))]
+    from xdsl.dialects.builtin import DYNAMIC_INDEX
+
+    return [DYNAMIC_INDEX if d == DYNAMIC else d for d in (s.svarint(what) for _ in range(n))]
 
 
 def _attrs(rd: Reader, s: Stream, what: str) -> list[Attribute]:

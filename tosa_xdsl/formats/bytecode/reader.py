@@ -465,7 +465,7 @@ class Reader:
         for i, value in enumerate(values, first):
             old = scope.values[i]
             if isinstance(old, _Placeholder):
-                old.replace_by(value)
+                old.replace_all_uses_with(value)
                 del self._forward[id(old)]
             scope.values[i] = value
         scope.next_ids[-1] = first + len(values)
@@ -599,6 +599,8 @@ def read_bytecode(data: bytes, ctx: Context, filename: str = "<bytecode>") -> Mo
         raise BytecodeError("input nested too deeply", 0) from None
     except MemoryError:
         raise BytecodeError("out of memory", 0) from None
+    except Exception as err:  # a malformed file must never escape as a traceback
+        raise BytecodeError(f"malformed input ({type(err).__name__}: {err})", 0) from None
 
 
 __all__ = ["Reader", "read_bytecode", "BytecodeError", "StringAttr"]

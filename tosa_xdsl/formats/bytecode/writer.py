@@ -601,7 +601,7 @@ def _flush_group(e: Emitter, dialect: int, group: list[tuple[int, bool]]) -> Non
 def _write_shape(e: Emitter, shape: Any) -> None:
     e.varint(len(shape))
     for d in shape:
-        e.svarint(-(1 << 63) if d == -1 else d)
+        e.svarint(-(1 << 63) if d < 0 else d)  # xDSL's dynamic marker -> ShapedType::kDynamic
 
 
 def _write_apint(e: Emitter, bits: int, width: int) -> None:
