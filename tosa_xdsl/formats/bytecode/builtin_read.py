@@ -322,6 +322,8 @@ def read_type(rd: Reader, s: Stream) -> Attribute:
         shape = _shape(s, "vector rank")
         from xdsl.dialects.builtin import BoolAttr
         return VectorType(rd.type_ref(s), shape, ArrayAttr([BoolAttr.from_bool(f) for f in flags]))
+    if code in E.SMALL_FLOAT_TYPES:  # newer MLIR (IREE 3.13) encodes these by code only
+        return rd.parse_assembly(E.SMALL_FLOAT_TYPES[code], True, start)
     raise s.error(f"unknown builtin type code {code}", start)
 
 

@@ -57,3 +57,12 @@ RESOURCE_STRING = 2
  RANKED_TENSOR_TYPE, RANKED_TENSOR_TYPE_WITH_ENCODING, TUPLE_TYPE, UNRANKED_MEMREF_TYPE,
  UNRANKED_MEMREF_TYPE_WITH_MEM_SPACE, UNRANKED_TENSOR_TYPE, VECTOR_TYPE,
  VECTOR_TYPE_WITH_SCALABLE_DIMS) = range(21)
+
+# Builtin float types that newer MLIR (as in IREE 3.13) encodes by code alone, after
+# VectorTypeWithScalableDims; MLIR 22's mlir-opt still writes them as text. Codes
+# observed from iree-opt --emit-bytecode, one type at a time.
+SMALL_FLOAT_TYPES = {
+    21: "tf32", 22: "f8E5M2", 23: "f8E4M3", 24: "f8E4M3FN", 25: "f8E5M2FNUZ",
+    26: "f8E4M3FNUZ", 27: "f8E4M3B11FNUZ", 28: "f8E3M4", 29: "f4E2M1FN", 30: "f6E2M3FN",
+    31: "f6E3M2FN", 32: "f8E8M0FNU",
+}

@@ -30,7 +30,8 @@ SEGMENT_NAMES = ("operandSegmentSizes", "resultSegmentSizes")
 UPSTREAM_EXTRA: dict[str, dict[str, bool]] = {
     "builtin.module": {"sym_visibility": True},
     "func.func": {"no_inline": True},
-    "func.call": {"no_inline": True},
+    "func.call": {"no_inline": True, "arg_attrs": True, "res_attrs": True},
+    "tosa.variable": {"sym_visibility": True},
 }
 
 

@@ -326,11 +326,13 @@ class Reader:
 
     def _parse_text(self, s: Stream, is_type: bool) -> Attribute:
         """The assembly-format fallback: a NUL-terminated string parsed by xDSL."""
+        start = s.pos
+        return self.parse_assembly(s.cstring("assembly format"), is_type, start)
+
+    def parse_assembly(self, text: str, is_type: bool, start: int) -> Attribute:
         from xdsl.parser import Parser
         from xdsl.utils.mlir_lexer import MLIRTokenKind
 
-        start = s.pos
-        text = s.cstring("assembly format")
         try:
             parser = Parser(self.ctx, text, self.filename)
             value = parser.parse_type() if is_type else parser.parse_attribute()
@@ -339,7 +341,8 @@ class Reader:
         except BytecodeError:
             raise
         except Exception as err:
-            msg = getattr(err, "msg", None) or str(err).splitlines()[0] if str(err) else type(err).__name__
+            lines = str(err).strip().splitlines()
+            msg = getattr(err, "msg", None) or (lines[0] if lines else type(err).__name__)
             raise BytecodeError(f"cannot parse {'type' if is_type else 'attribute'} '{text[:80]}': {msg}", start) from None
         return value
 
