@@ -376,7 +376,9 @@ def test_fuzz_reader_seeded():
             data[i] = rng.randrange(256)
         try:
             read_bytecode(bytes(data), _ctx(allow_unregistered=True))
-        except BytecodeError:
-            pass
+        except BytecodeError as err:
+            # "malformed input (...)" is the reader's last-resort wrapper of an unexpected
+            # exception: every malformation must be caught by a specific check instead
+            assert not err.message.startswith("malformed input"), err.message
         runs += 1
     assert runs > 50

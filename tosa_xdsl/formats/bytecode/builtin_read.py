@@ -24,7 +24,10 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute
 
-from tosa_xdsl import dense as dense_mod
+try:  # the package layout of issue 11 moved dense.py under ir/
+    from tosa_xdsl.ir import dense as dense_mod  # pyright: ignore
+except ImportError:
+    from tosa_xdsl import dense as dense_mod
 
 from . import encoding as E
 from .stream import Stream

@@ -28,7 +28,10 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue, TypeAttribute
 from xdsl.traits import IsolatedFromAbove
 
-from tosa_xdsl import dense as dense_mod
+try:  # the package layout of issue 11 moved dense.py under ir/
+    from tosa_xdsl.ir import dense as dense_mod  # pyright: ignore
+except ImportError:
+    from tosa_xdsl import dense as dense_mod
 
 from . import encoding as E
 from .stream import MAGIC, Emitter, encode_varint
