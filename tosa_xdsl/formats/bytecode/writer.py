@@ -1,6 +1,6 @@
 """MLIR bytecode writer: xDSL ModuleOp -> bytes that mlir-opt 22 and iree-opt read.
 
-Versions 1 to 6 can be written (DEFAULT_VERSION is what mlir-opt 22 writes). Layout of
+Versions 0 to 6 can be written (DEFAULT_VERSION is what mlir-opt 22 writes). Layout of
 the file (mlir/docs/BytecodeFormat.md): header, then the dialect, attribute/type,
 attribute/type offset, IR, resource (+offset) and string sections.
 
@@ -37,7 +37,7 @@ from . import encoding as E
 from .stream import MAGIC, Emitter, encode_varint
 
 DEFAULT_VERSION = 6
-MIN_WRITE_VERSION = 1
+MIN_WRITE_VERSION = 0
 PRODUCER = "tosa-xdsl"
 
 _SIMPLE_TYPES = {IndexType: E.INDEX_TYPE, BFloat16Type: E.BF16_TYPE, Float16Type: E.F16_TYPE,
@@ -522,7 +522,10 @@ class Writer:
         dia = Emitter()
         dia.varint(len(self.dialects))
         for name in self.dialects:
-            dia.varint_flag(self.strings[name], False)
+            if self.version >= E.DIALECT_VERSIONING:
+                dia.varint_flag(self.strings[name], False)
+            else:
+                dia.varint(self.strings[name])
         if self.version >= E.ELIDE_UNKNOWN_BLOCK_ARG_LOCATION:
             dia.varint(len(self.op_names))
         by_dialect: dict[str, list[tuple[str, bool]]] = {}
