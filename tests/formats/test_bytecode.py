@@ -430,3 +430,29 @@ def test_dense_resource_blobs_both_ways():
     assert to_numpy(const.value).tolist() == [1, 2, 3]  # pyright: ignore[reportArgumentType]
     text = _run([MLIR_OPT, "-"], write_bytecode(module)).decode()
     assert 'blob1: "0x02000000010002000300"' in text
+
+
+QUANT_TYPES = [
+    "!quant.uniform<i8:f32, 5.000000e-01:-3>",
+    "!quant.uniform<i8<-127:127>:f32, 2.500000e-01>",
+    "!quant.uniform<i16:f32, 1.250000e-01>",
+    "!quant.uniform<u8:f32:1, {2.000000e+00:1,3.000000e+00:-2}>",
+    "!quant.any<i8:f32>",
+    "!quant.calibrated<f32<-1.000000e+00:1.000000e+00>>",
+]
+
+
+@needs_mlir
+@pytest.mark.parametrize("qtype", QUANT_TYPES)
+def test_quant_types_in_their_binary_encoding(qtype):
+    """The quant dialect encodes its types in binary; we rebuild the exact text mlir-opt
+    prints for them (checked first) and parse that in our context."""
+    src = f"func.func @f(%a: tensor<2x{qtype}>) {{\n  return\n}}\n"
+    assert qtype in _run([MLIR_OPT, "-"], src.encode()).decode()  # the oracle's spelling
+    data = _run([MLIR_OPT, "-", "--emit-bytecode"], src.encode())
+    try:
+        module = read_bytecode(data, _ctx())
+    except BytecodeError as err:  # no quant dialect registered in this context yet
+        assert f"cannot parse type '{qtype}'" in err.message
+        return
+    assert qtype in _normalised(module)

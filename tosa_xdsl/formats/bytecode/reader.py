@@ -310,10 +310,15 @@ class Reader:
             s = Stream(self.data, start, end)
             name = self.dialects[dialect]
             if custom:
-                if name != "builtin":
+                if name == "builtin":
+                    value = (builtin_read.read_type if is_type else builtin_read.read_attribute)(self, s)
+                elif name == "quant" and is_type:
+                    from . import quant_read
+
+                    value = quant_read.read_type(self, s)
+                else:
                     raise BytecodeError(
                         f"{name} {what} in the dialect's own bytecode encoding is not supported", start)
-                value = (builtin_read.read_type if is_type else builtin_read.read_attribute)(self, s)
                 if is_type and not _is_type(value):
                     raise BytecodeError(f"expected a type, got {value}", start)
             else:
