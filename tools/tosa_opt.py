@@ -69,7 +69,8 @@ def _build_arg_parser() -> argparse.ArgumentParser:
     p.add_argument("--list-passes", action="store_true", help="print the available passes and exit")
     p.add_argument("--emit-bytecode", action="store_true", help="write MLIR bytecode instead of text")
     p.add_argument("--emit-bytecode-version", type=int, default=None, metavar="N",
-                   help="bytecode version to write (with --emit-bytecode)")
+                   choices=range(0, 7),  # formats/bytecode/encoding.py MIN_VERSION..MAX_VERSION
+                   help="bytecode version to write (with --emit-bytecode), 0 to 6")
     return p
 
 

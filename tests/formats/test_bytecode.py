@@ -456,3 +456,25 @@ def test_quant_types_in_their_binary_encoding(qtype):
         assert f"cannot parse type '{qtype}'" in err.message
         return
     assert qtype in _normalised(module)
+
+
+def test_deeply_nested_attributes_are_an_error():
+    from xdsl.dialects.builtin import ArrayAttr, ModuleOp
+
+    attr = ArrayAttr([])
+    for _ in range(100):
+        attr = ArrayAttr([attr])
+    module = ModuleOp([])
+    module.attributes["deep"] = attr
+    with pytest.raises(BytecodeError, match="nested deeper"):
+        read_bytecode(write_bytecode(module), _ctx())
+    shallow = ModuleOp([])
+    shallow.attributes["ok"] = ArrayAttr([ArrayAttr([ArrayAttr([])])])
+    assert "ok = [[[]]]" in _normalised(read_bytecode(write_bytecode(shallow), _ctx()))
+
+
+def test_bad_bytecode_version_option_is_a_usage_error(capsys):
+    from tosa_xdsl.tools.tosa_opt import main as opt_main
+
+    assert opt_main([str(DIALECT_FILES[0]), "--emit-bytecode", "--emit-bytecode-version", "9"]) == 2
+    assert capsys.readouterr().err.count("\n") == 1
