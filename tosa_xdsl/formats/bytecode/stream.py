@@ -16,7 +16,8 @@ class BytecodeError(Exception):
     """Malformed or unsupported bytecode; `offset` is the absolute byte offset."""
 
     def __init__(self, message: str, offset: int):
-        super().__init__(f"{message} at offset {offset}")
+        # str(err) is the whole diagnostic after `<file>: error: ` (the loader's contract)
+        super().__init__(f"invalid MLIR bytecode: {message} at offset {offset}")
         self.message = message
         self.offset = offset
 
