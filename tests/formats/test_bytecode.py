@@ -478,3 +478,32 @@ def test_bad_bytecode_version_option_is_a_usage_error(capsys):
 
     assert opt_main([str(DIALECT_FILES[0]), "--emit-bytecode", "--emit-bytecode-version", "9"]) == 2
     assert capsys.readouterr().err.count("\n") == 1
+
+
+LOC_TEXT = """func.func @f(%arg0: tensor<2x3xf32> loc("in.py":1:2)) -> tensor<2x3xf32> {
+  %0 = arith.constant dense<1.0> : tensor<2x3xf32> loc(fused["a.py":3:4, "b"("c.py":5:6 to 7:8)])
+  %1 = arith.addf %arg0, %0 : tensor<2x3xf32> loc(callsite("x"("y":1:1) at "z":2:2))
+  return %1 : tensor<2x3xf32> loc(fused<"meta">["q":1:1 to :9])
+} loc("f.py":1:1)
+"""
+
+
+@needs_mlir
+def test_mlir_opt_debuginfo_aliases_at_the_end(tmp_path):
+    """mlir-opt --mlir-print-debuginfo puts every #loc at the end; we read each op's
+    location as mlir-opt's --mlir-print-local-scope prints it (ranges keep their start)."""
+    from tosa_xdsl.tools.tosa_opt import main as opt_main
+
+    aliased = _run([MLIR_OPT, "-", "--mlir-print-debuginfo"], LOC_TEXT.encode()).decode()
+    assert aliased.rstrip().splitlines()[-1].startswith("#loc")
+    local = _run([MLIR_OPT, "-", "--mlir-print-debuginfo", "--mlir-print-local-scope"],
+                 LOC_TEXT.encode()).decode()
+    src = tmp_path / "aliased.mlir"
+    src.write_text(aliased)
+    out = tmp_path / "ours.mlir"
+    assert opt_main([str(src), "--print-debuginfo", "-o", str(out)]) == 0
+    ours = out.read_text()
+    for line in local.splitlines():
+        if "arith." in line or "return" in line:
+            loc = re.sub(r"(:\d+:\d+) to \d*:?\d*", r"\1", line[line.index(" loc(") :])
+            assert loc in ours, (loc, ours)

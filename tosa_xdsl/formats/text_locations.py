@@ -9,7 +9,8 @@ so these files fail with `undefined symbol alias '#loc3'`.
 resolves them (in as many rounds as their references to each other need), so that
 uses parse; `allow_predeclared` lets the main parse then meet the same definition
 without a re-declaration error. Only location aliases are pre-scanned: other attribute
-aliases must, as in xDSL, be defined before use (MLIR requires that too).
+aliases must, as in xDSL, be defined before use (MLIR requires that too). A definition
+`loc(fused<metadata>[...])`, which xDSL's location parser lacks, is read here too.
 """
 
 from __future__ import annotations
@@ -42,7 +43,7 @@ def prescan(parser: Any, text: str) -> set[str]:
             sub = Parser(parser.ctx, rhs, "<location alias>")
             sub.attribute_aliases = aliases  # shared: aliases may refer to each other
             try:
-                loc = sub.parse_optional_location()
+                loc = sub.parse_optional_location() if not rhs.startswith("loc(fused<") else _fused_with_metadata(sub)
             except Exception:
                 continue  # refers to one not resolved yet, or malformed: the main parse reports it
             if loc is None:
@@ -52,6 +53,20 @@ def prescan(parser: Any, text: str) -> set[str]:
             del pending[name]
             progress = True
     return done
+
+
+def _fused_with_metadata(sub: Any) -> Any:
+    """`loc(fused<metadata>[loc, ...])`, which xDSL's location parser does not read."""
+    from xdsl.dialects.builtin import FusedLoc
+
+    sub.parse_characters("loc")
+    with sub.in_parens():
+        sub.parse_keyword("fused")
+        sub.parse_punctuation("<")
+        metadata = sub.parse_attribute()
+        sub.parse_punctuation(">")
+        locs = sub.parse_comma_separated_list(sub.Delimiter.SQUARE, sub._parse_location)  # noqa: SLF001
+    return FusedLoc(locs, metadata)
 
 
 def skip_predeclared(parser: Any, predeclared: set[str]) -> bool:
