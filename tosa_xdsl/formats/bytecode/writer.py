@@ -57,7 +57,19 @@ class _TypeAttr:
         return isinstance(other, _TypeAttr) and other.type == self.type
 
     def __hash__(self) -> int:
-        return hash(("typeattr", self.type))
+        return hash(("typeattr", _key(self.type)))
+
+
+def _key(attr: Any) -> Any:
+    """A dictionary key for an attribute: itself, or (rarely: an xDSL attribute holding a
+    list is unhashable) its printed form."""
+    if isinstance(attr, _TypeAttr):
+        return attr  # hashes through _key of its type
+    try:
+        hash(attr)
+    except TypeError:
+        return ("unhashable", type(attr).__name__, _assembly(attr))
+    return attr
 
 
 def _dialect_of(attr: Any) -> str:
@@ -86,9 +98,9 @@ class Writer:
         self.attr_list: list[Any] = []
         self.type_list: list[Attribute] = []
         self.attr_seen: set[Any] = set()
-        self.type_seen: set[Attribute] = set()
+        self.type_seen: set[Any] = set()
         self.attr_ids: dict[Any, int] = {}
-        self.type_ids: dict[Attribute, int] = {}
+        self.type_ids: dict[Any, int] = {}
         self.resources: dict[str, int] = {}  # dense_resource key -> handle index
 
     # --------------------------------------------------------------------- collection
@@ -115,9 +127,10 @@ class Writer:
             a = stack.pop()
             is_type = not isinstance(a, _TypeAttr) and isinstance(a, TypeAttribute)
             seen = self.type_seen if is_type else self.attr_seen
-            if a in seen:
+            key = _key(a)
+            if key in seen:
                 continue
-            seen.add(a)
+            seen.add(key)
             (self.type_list if is_type else self.attr_list).append(a)
             self.dialect(_dialect_of(a))
             stack.extend(self._children(a, is_type))
@@ -180,11 +193,14 @@ class Writer:
         order = {d: i for i, d in enumerate(self.dialects)}
         self.attr_list.sort(key=lambda a: order[_dialect_of(a)])
         self.type_list.sort(key=lambda a: order[_dialect_of(a)])
-        self.attr_ids = {a: i for i, a in enumerate(self.attr_list)}
-        self.type_ids = {a: i for i, a in enumerate(self.type_list)}
+        self.attr_ids = {_key(a): i for i, a in enumerate(self.attr_list)}
+        self.type_ids = {_key(a): i for i, a in enumerate(self.type_list)}
 
     def attr_id(self, attr: Any) -> int:
-        return self.attr_ids[self._as_attr(attr) if not isinstance(attr, _TypeAttr) else attr]
+        return self.attr_ids[_key(self._as_attr(attr) if not isinstance(attr, _TypeAttr) else attr)]
+
+    def tid(self, type: Attribute) -> int:
+        return self.type_ids[_key(type)]
 
     # ----------------------------------------------------------------------- encoding
 
@@ -199,7 +215,7 @@ class Writer:
         A = self.attr_id
         if isinstance(a, _TypeAttr):
             e.varint(E.TYPE_ATTR)
-            e.varint(self.type_ids[a.type])
+            e.varint(self.tid(a.type))
             return True
         if is_type:
             return self._encode_type(e, a)
@@ -230,7 +246,7 @@ class Writer:
         elif isinstance(a, IntegerAttr):
             width = 64 if isinstance(a.type, IndexType) else a.type.width.data  # pyright: ignore
             e.varint(E.INTEGER_ATTR)
-            e.varint(self.type_ids[a.type])
+            e.varint(self.tid(a.type))
             _write_apint(e, _unsigned(a.value.data, width), width)
         elif isinstance(a, FloatAttr):
             sem = dense_mod.float_sem(a.type)
@@ -239,7 +255,7 @@ class Writer:
             bits = int(np.array(a.value.data, dtype=np.float64).astype(sem.dtype)
                        .view(f"<u{sem.width // 8}"))
             e.varint(E.FLOAT_ATTR)
-            e.varint(self.type_ids[a.type])
+            e.varint(self.tid(a.type))
             _write_apint(e, bits, sem.width)
         elif isinstance(a, UnknownLoc):
             e.varint(E.UNKNOWN_LOC)
@@ -266,7 +282,7 @@ class Writer:
             e.varint(A(a.caller))
         elif isinstance(a, DenseResourceAttr):
             e.varint(E.DENSE_RESOURCE_ELEMENTS_ATTR)
-            e.varint(self.type_ids[a.type])
+            e.varint(self.tid(a.type))
             e.varint(self.resources[a.resource_handle.data])
         elif isinstance(a, DenseArrayBase):
             return self._dense_array(e, a)
@@ -277,7 +293,7 @@ class Writer:
         return True
 
     def _encode_type(self, e: Emitter, t: Any) -> bool:
-        T = self.type_ids
+        T = self.tid
         if isinstance(t, IntegerType):
             e.varint(E.INTEGER_TYPE)
             e.varint(t.width.data << 2 | t.signedness.data.value)
@@ -288,29 +304,29 @@ class Writer:
             for group in (t.inputs.data, t.outputs.data):
                 e.varint(len(group))
                 for x in group:
-                    e.varint(T[x])
+                    e.varint(T(x))
         elif isinstance(t, ComplexType):
             e.varint(E.COMPLEX_TYPE)
-            e.varint(T[t.element_type])
+            e.varint(T(t.element_type))
         elif isinstance(t, TupleType):
             e.varint(E.TUPLE_TYPE)
             e.varint(len(t.types.data))
             for x in t.types.data:
-                e.varint(T[x])
+                e.varint(T(x))
         elif isinstance(t, UnrankedTensorType):
             e.varint(E.UNRANKED_TENSOR_TYPE)
-            e.varint(T[t.element_type])
+            e.varint(T(t.element_type))
         elif isinstance(t, TensorType):
             has_enc = not isinstance(t.encoding, NoneAttr)
             e.varint(E.RANKED_TENSOR_TYPE_WITH_ENCODING if has_enc else E.RANKED_TENSOR_TYPE)
             if has_enc:
                 e.varint(self.attr_id(t.encoding))
             _write_shape(e, t.get_shape())
-            e.varint(T[t.element_type])
+            e.varint(T(t.element_type))
         elif isinstance(t, VectorType) and not any(f.value.data for f in t.scalable_dims):
             e.varint(E.VECTOR_TYPE)
             _write_shape(e, t.get_shape())
-            e.varint(T[t.element_type])
+            e.varint(T(t.element_type))
         else:
             return False
         return True
@@ -330,7 +346,7 @@ class Writer:
         else:
             k = 4 if isinstance(elt, Float32Type) else 8
         e.varint(E.DENSE_ARRAY_ATTR)
-        e.varint(self.type_ids[elt])
+        e.varint(self.tid(elt))
         e.varint(len(raw) // k)
         e.varint(len(raw))
         e.raw(raw)
@@ -355,7 +371,7 @@ class Writer:
             if (rows == rows[0]).all():
                 raw = raw[:k]  # splat
         e.varint(E.DENSE_INT_OR_FP_ELEMENTS_ATTR)
-        e.varint(self.type_ids[t])
+        e.varint(self.tid(t))
         e.varint(len(raw))
         e.raw(raw)
         return True
@@ -430,11 +446,11 @@ class Writer:
                 loc = getattr(arg, "location", None) or UnknownLoc()
                 if self.version >= E.ELIDE_UNKNOWN_BLOCK_ARG_LOCATION:
                     known = not isinstance(loc, UnknownLoc)
-                    e.varint_flag(self.type_ids[arg.type], known)
+                    e.varint_flag(self.tid(arg.type), known)
                     if known:
                         e.varint(self.attr_id(loc))
                 else:
-                    e.varint(self.type_ids[arg.type])
+                    e.varint(self.tid(arg.type))
                     e.varint(self.attr_id(loc))
             if self.version >= E.USE_LIST_ORDERING:
                 e.byte(0)  # no use-list orders
@@ -467,7 +483,7 @@ class Writer:
         if op.results:
             e.varint(len(op.results))
             for r in op.results:
-                e.varint(self.type_ids[r.type])
+                e.varint(self.tid(r.type))
         if op.operands:
             e.varint(len(op.operands))
             for v in op.operands:
