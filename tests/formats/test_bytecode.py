@@ -555,3 +555,14 @@ def test_use_list_orders_are_accepted(monkeypatch):
     module = read_bytecode(data, _ctx())
     assert seen, "mlir-opt wrote no use-list order: the test input no longer exercises them"
     assert _normalised(module, False) == _normalised(_parse_text(text), False)
+
+
+@needs_iree
+def test_iree_opt_reads_our_bytecode_of_the_face_detector(face_bytecode):
+    """converter bytecode -> ours -> our bytecode: iree-opt prints it exactly as it
+    prints the converter's own bytecode."""
+    data = face_bytecode[0]
+    ours = write_bytecode(read_bytecode(data, _ctx()))
+    want = _run([IREE_OPT, "-", "--mlir-print-op-generic"], data).decode()
+    got = _run([IREE_OPT, "-", "--mlir-print-op-generic"], ours).decode()
+    assert got == want, _first_difference(got, want)
