@@ -196,9 +196,10 @@ def test_face_detector_from_converter_bytecode_runs(face_bytecode, tmp_path):
 
 def test_large_constants_are_read_as_binary():
     """A 1M-element constant is one numpy buffer, not per-element objects (time bound)."""
-    from tosa_xdsl.dense import from_numpy, to_numpy
-    from xdsl.dialects.builtin import Float32Type, ModuleOp, TensorType
     from xdsl.dialects.arith import ConstantOp
+    from xdsl.dialects.builtin import Float32Type, ModuleOp, TensorType
+
+    from tosa_xdsl.dense import from_numpy, to_numpy
 
     arr = np.arange(1 << 20, dtype=np.float32)
     t = TensorType(Float32Type(), [1 << 20])

@@ -15,12 +15,42 @@ import math
 from typing import TYPE_CHECKING, Any
 
 from xdsl.dialects.builtin import (
-    ArrayAttr, BFloat16Type, BytesAttr, CallSiteLoc, ComplexType, DenseArrayBase,
-    DenseIntOrFPElementsAttr, DenseResourceAttr, DictionaryAttr, FileLineColLoc, Float16Type,
-    Float32Type, Float64Type, Float80Type, Float128Type, FloatAttr, FunctionType, FusedLoc,
-    IndexType, IntAttr, IntegerAttr, IntegerType, MemRefType, NameLoc, NoneAttr, NoneType,
-    Signedness, StringAttr, SymbolRefAttr, TensorType, TupleType, TypeAttribute, UnitAttr,
-    UnknownLoc, UnrankedMemRefType, UnrankedTensorType, VectorType, i1,
+    ArrayAttr,
+    BFloat16Type,
+    BytesAttr,
+    CallSiteLoc,
+    ComplexType,
+    DenseArrayBase,
+    DenseIntOrFPElementsAttr,
+    DenseResourceAttr,
+    DictionaryAttr,
+    FileLineColLoc,
+    Float16Type,
+    Float32Type,
+    Float64Type,
+    Float80Type,
+    Float128Type,
+    FloatAttr,
+    FunctionType,
+    FusedLoc,
+    IndexType,
+    IntAttr,
+    IntegerAttr,
+    IntegerType,
+    MemRefType,
+    NameLoc,
+    NoneAttr,
+    NoneType,
+    Signedness,
+    StringAttr,
+    SymbolRefAttr,
+    TensorType,
+    TupleType,
+    UnitAttr,
+    UnknownLoc,
+    UnrankedMemRefType,
+    UnrankedTensorType,
+    VectorType,
 )
 from xdsl.ir import Attribute
 
@@ -301,7 +331,7 @@ def read_type(rd: Reader, s: Stream) -> Attribute:
         shape = _shape(s, "memref rank")
         elt = rd.type_ref(s)
         layout = rd.attr_ref(s)
-        from xdsl.dialects.builtin import AffineMapAttr, AffineMap
+        from xdsl.dialects.builtin import AffineMap, AffineMapAttr
         if isinstance(layout, AffineMapAttr) and layout.data == AffineMap.identity(len(shape)):
             layout = NoneAttr()
         return MemRefType(elt, shape, layout, space)  # pyright: ignore[reportArgumentType]
@@ -330,4 +360,4 @@ def read_type(rd: Reader, s: Stream) -> Attribute:
     raise s.error(f"unknown builtin type code {code}", start)
 
 
-__all__ = ["read_attribute", "read_type", "read_apint", "TypeAttribute", "i1"]
+__all__ = ["read_attribute", "read_type", "read_apint"]

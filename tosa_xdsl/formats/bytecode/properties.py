@@ -40,7 +40,11 @@ def property_layout(op_name: str, op_type: Any) -> tuple[list[tuple[str, bool]],
     attrs: dict[str, bool] = {}
     segments: list[str] = []
     if hasattr(op_type, "get_irdl_definition"):
-        from xdsl.irdl import AttrSizedOperandSegments, AttrSizedResultSegments, OptPropertyDef
+        from xdsl.irdl import (
+            AttrSizedOperandSegments,
+            AttrSizedResultSegments,
+            OptPropertyDef,
+        )
 
         op_def = op_type.get_irdl_definition()
         for name, prop in op_def.properties.items():

@@ -22,8 +22,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from xdsl.dialects.builtin import DictionaryAttr, ModuleOp, NoneType, StringAttr, UnknownLoc
+from xdsl.dialects.builtin import (
+    DictionaryAttr,
+    ModuleOp,
+    NoneType,
+    UnknownLoc,
+)
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.parser.core import (
+    ForwardDeclaredValue as _Placeholder,  # a value used before its definition
+)
 
 from . import builtin_read
 from . import encoding as E
@@ -82,9 +90,6 @@ class _OpFrame:
         self.isolated = isolated
         self.stream = stream
         self.scope = scope
-
-
-from xdsl.parser.core import ForwardDeclaredValue as _Placeholder  # noqa: E402
 
 
 class Reader:
@@ -611,4 +616,4 @@ def read_bytecode(data: bytes, ctx: Context, filename: str = "<bytecode>") -> Mo
         raise BytecodeError(f"malformed input ({type(err).__name__}: {err})", 0) from None
 
 
-__all__ = ["Reader", "read_bytecode", "BytecodeError", "StringAttr"]
+__all__ = ["Reader", "read_bytecode", "BytecodeError"]
