@@ -156,6 +156,9 @@ def _dense_elements(rd: Reader, s: Stream) -> Attribute:
     elif (sem := dense_mod.float_sem(elt)) is not None:
         width = size = sem.width // 8
         width *= 8
+    elif isinstance(elt, ComplexType) and (sem := dense_mod.float_sem(elt.element_type)) is not None:
+        size = 2 * (sem.width // 8)  # (real, imaginary) pairs, the layout xDSL stores too
+        width = size * 8
     else:
         raise s.error(f"dense elements of element type {elt} are not supported", start)
     if width == 1:  # i1: one byte each (newer MLIR), bit-packed, or a one-byte splat
