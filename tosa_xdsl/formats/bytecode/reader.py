@@ -28,7 +28,7 @@ from xdsl.dialects.builtin import (
     NoneType,
     UnknownLoc,
 )
-from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
 from xdsl.parser.core import (
     ForwardDeclaredValue as _Placeholder,  # a value used before its definition
 )
@@ -43,6 +43,7 @@ if TYPE_CHECKING:
 
 MAX_REGION_DEPTH = 128  # deeper nesting is refused (xDSL's printer/verifier recurse)
 MAX_ATTR_DEPTH = 64  # attributes/types nested through the table
+MAX_REGIONS_PER_OP = 4096
 
 
 class _OpName:
@@ -315,15 +316,14 @@ class Reader:
             s = Stream(self.data, start, end)
             name = self.dialects[dialect]
             if custom:
-                if name == "builtin":
-                    value = (builtin_read.read_type if is_type else builtin_read.read_attribute)(self, s)
-                elif name == "quant" and is_type:
-                    from . import quant_read
-
-                    value = quant_read.read_type(self, s)
-                else:
-                    raise BytecodeError(
-                        f"{name} {what} in the dialect's own bytecode encoding is not supported", start)
+                try:
+                    value = self._decode_custom(name, is_type, s, start)
+                except (BytecodeError, RecursionError, MemoryError):
+                    raise
+                except Exception as err:  # xDSL refusing parameters (VerifyException, ...)
+                    lines = str(err).strip().splitlines()
+                    raise BytecodeError(f"invalid {name} {what}: {' '.join(lines[:2]) or type(err).__name__}",
+                                        start) from None
                 if is_type and not _is_type(value):
                     raise BytecodeError(f"expected a type, got {value}", start)
             else:
@@ -333,6 +333,16 @@ class Reader:
             self._busy.discard((is_type, idx))
         (self._types if is_type else self._attrs)[idx] = value
         return value
+
+    def _decode_custom(self, dialect: str, is_type: bool, s: Stream, start: int) -> Attribute:
+        if dialect == "builtin":
+            return (builtin_read.read_type if is_type else builtin_read.read_attribute)(self, s)
+        if dialect == "quant" and is_type:
+            from . import quant_read
+
+            return quant_read.read_type(self, s)
+        what = "type" if is_type else "attribute"
+        raise BytecodeError(f"{dialect} {what} in the dialect's own bytecode encoding is not supported", start)
 
     def _parse_text(self, s: Stream, is_type: bool) -> Attribute:
         """The assembly-format fallback: a NUL-terminated string parsed by xDSL."""
@@ -461,9 +471,11 @@ class Reader:
             else:
                 type = self.type_ref(s)
                 loc = self.loc_ref(s)
-            arg = block.insert_arg(type, len(block.args))
+            arg = BlockArgument(type, block, len(args))
             arg.location = loc  # pyright: ignore[reportAttributeAccessIssue]
             args.append(arg)
+        # all at once: Block.insert_arg rebuilds the argument tuple each time (quadratic)
+        block._args = tuple(args)  # noqa: SLF001  # pyright: ignore[reportPrivateUsage]
         self._define(f, args, s)
         if self.version >= E.USE_LIST_ORDERING and s.byte("use-list flag"):
             self._use_lists(s, n)
@@ -545,11 +557,12 @@ class Reader:
             self._use_lists(s, len(result_types))
         num_regions, isolated = 0, False
         if mask & E.HAS_INLINE_REGIONS:
+            pos = s.pos
             num_regions, isolated = s.varint_flag("region count")
-            if num_regions > s.end - s.pos + 1 and not isolated:
-                raise s.error(f"operation declares {num_regions} regions")
-            if num_regions > 1 << 16:
-                raise s.error(f"operation declares {num_regions} regions")
+            # each region takes a byte at least; xDSL adds regions one by one in
+            # quadratic time, so a bound keeps a small file from taking minutes
+            if num_regions > s.remaining() or num_regions > MAX_REGIONS_PER_OP:
+                raise s.error(f"operation declares {num_regions} regions", pos)
         if hasattr(op_type, "get_irdl_definition"):
             declared = op_type.get_irdl_definition().properties
             for name in declared:
