@@ -574,3 +574,15 @@ def test_iree_opt_reads_our_bytecode_of_the_face_detector(face_bytecode):
     want = _run([IREE_OPT, "-", "--mlir-print-op-generic"], data).decode()
     got = _run([IREE_OPT, "-", "--mlir-print-op-generic"], ours).decode()
     assert got == want, _first_difference(got, want)
+
+
+def test_wrong_section_id_and_every_truncation():
+    data = _sample_bytecode()
+    header = data[: data.index(b"\x00", 5) + 1]  # magic, version, producer
+    with pytest.raises(BytecodeError, match="invalid section id 15 at offset"):
+        read_bytecode(header + bytes([15, 1]), _ctx())
+    with pytest.raises(BytecodeError, match="duplicate"):
+        read_bytecode(header + bytes([0, 1, 0, 1]), _ctx())
+    for n in range(len(data)):  # every proper prefix is refused with a located error
+        with pytest.raises(BytecodeError, match=r"at offset \d+$"):
+            read_bytecode(data[:n], _ctx())
