@@ -88,6 +88,8 @@ def _make_parser_class():
     from xdsl.utils.exceptions import ParseError
     from xdsl.utils.mlir_lexer import MLIRTokenKind
 
+    from tosa_xdsl.formats import text_locations
+
     class ParseCrash(Exception):
         """An exception other than ParseError while parsing, with the offending position."""
 
@@ -106,6 +108,13 @@ def _make_parser_class():
             self._file = StringAttr(source.name)
             self._ints: dict[int, IntAttr] = {}
             self.op_positions: list[int] = []  # innermost op being parsed is last
+            # MLIR lets location aliases be defined after their use (`loc(#loc3)` ... `#loc3 =
+            # loc(...)` at the end, as --mlir-print-debuginfo writes): resolve them first.
+            self._predeclared = text_locations.prescan(self, text)
+
+        def _parse_alias_def(self):
+            if not text_locations.skip_predeclared(self, self._predeclared):
+                super()._parse_alias_def()
 
         def loc_at(self, pos: int) -> FileLineColLoc:
             line, col = self._source.line_col(self._base + pos)

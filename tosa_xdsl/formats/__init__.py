@@ -1,0 +1,1 @@
+"""Input and output formats (MLIR bytecode, text location helpers, ...)."""

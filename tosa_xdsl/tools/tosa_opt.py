@@ -66,6 +66,9 @@ def _build_arg_parser() -> argparse.ArgumentParser:
     p.add_argument("--disable-verify", action="store_true", help="do not verify ops")
     p.add_argument("--no-implicit-module", action="store_true")
     p.add_argument("--list-passes", action="store_true", help="print the available passes and exit")
+    p.add_argument("--emit-bytecode", action="store_true", help="write MLIR bytecode instead of text")
+    p.add_argument("--emit-bytecode-version", type=int, default=None, metavar="N", choices=range(0, 7),
+                   help="bytecode version to write with --emit-bytecode, 0 to 6 (default 6)")
     p.add_argument("--tosa-no-upgrade", action="store_true",
                    help="reject pre-1.0 TOSA input instead of upgrading it to 1.0.1 on read")
     return p
@@ -134,9 +137,23 @@ class OptRun:
                 return None
             if not driver.apply_passes(engine, module, self.passes):
                 return None
-            text_out = driver.print(engine, module)
+            text_out = self.output(engine, module)
             engine.flush()
             return text_out
+
+    def output(self, engine, module: ModuleOp) -> str | bytes | None:
+        """The module as text, or as MLIR bytecode with --emit-bytecode; None after an error."""
+        if not self.args.emit_bytecode:
+            return self.driver.print(engine, module)
+        from tosa_xdsl.diagnostics import op_loc
+        from tosa_xdsl.formats.bytecode import write_bytecode
+
+        try:
+            return write_bytecode(module, self.args.emit_bytecode_version)
+        except Exception as err:  # an attribute bytecode cannot encode
+            self.driver.error(engine, op_loc(module), f"cannot emit bytecode: {err}")
+            engine.flush()
+            return None
 
     def run_binary(self, module: ModuleOp, out: TextIO) -> int:
         """Verify, transform and print a module read from a binary format."""
@@ -145,7 +162,7 @@ class OptRun:
         with engine.activate():
             ok = ((not driver.options.verify or driver.verify(engine, module))
                   and driver.apply_passes(engine, module, self.passes))
-            text_out = driver.print(engine, module) if ok else None
+            text_out = self.output(engine, module) if ok else None
             engine.flush()
         if text_out is not None:
             out.write(text_out)
@@ -214,11 +231,12 @@ def _read_input(path: str) -> bytes:
         raise CommandLineError(f"cannot open input file '{path}': {err.strerror or err}") from err
 
 
-def _open_output(path: str) -> TextIO:
+def _open_output(path: str, binary: bool = False) -> TextIO:
+    """The output stream: text, or bytes for --emit-bytecode."""
     if path == "-":
-        return sys.stdout
+        return sys.stdout.buffer if binary else sys.stdout  # pyright: ignore[reportReturnType]
     try:
-        return open(path, "w", encoding="utf-8")
+        return open(path, "wb") if binary else open(path, "w", encoding="utf-8")  # pyright: ignore[reportReturnType]
     except OSError as err:
         raise CommandLineError(f"cannot open output file '{path}': {err.strerror or err}") from err
 
@@ -236,7 +254,12 @@ def main(argv: list[str] | None = None) -> int:
             return 0
         data = _read_input(args.input_file)
         passes = _build_pipeline(args.passes)
-        out = _open_output(args.output_file)
+        if args.emit_bytecode and (args.split_input_file or args.verify_diagnostics):
+            raise CommandLineError("--emit-bytecode writes one module: not with --split-input-file "
+                                   "or --verify-diagnostics")
+        if args.emit_bytecode_version is not None and not args.emit_bytecode:
+            raise CommandLineError("--emit-bytecode-version needs --emit-bytecode")
+        out = _open_output(args.output_file, binary=args.emit_bytecode)
     except CommandLineError as err:
         sys.stderr.write(f"{PROG}: error: {err}\n")
         return 2
@@ -254,7 +277,7 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         return 130
     finally:
-        if out is not sys.stdout:
+        if out is not sys.stdout and out is not getattr(sys.stdout, "buffer", None):
             out.close()
     return code
 
