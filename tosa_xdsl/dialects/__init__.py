@@ -1,0 +1,1 @@
+"""Dialects other than `tosa` that tosa-xdsl reads and writes (quant, ...)."""
