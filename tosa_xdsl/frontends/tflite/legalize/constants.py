@@ -1,0 +1,21 @@
+"""tfl.pseudo_const / tfl.pseudo_qconst -> tosa.const (tfl.no_value, an omitted operand, is
+read by its consumer and erased by the walk once unused)."""
+
+from __future__ import annotations
+
+import numpy as np
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, NoneType, TensorType
+from xdsl.ir import SSAValue
+
+from tosa_xdsl.dense import to_numpy
+from tosa_xdsl.frontends.tflite.legalize.core import Legalizer, legalizes
+
+
+@legalizes("tfl.pseudo_const", "tfl.pseudo_qconst", "arith.constant")
+def pseudo_const(lg: Legalizer) -> SSAValue:
+    value = lg.op.properties.get("value", lg.op.attributes.get("value"))
+    if not isinstance(value, DenseIntOrFPElementsAttr):
+        lg.fail("expects a dense 'value'")
+    array = to_numpy(value)
+    out = lg.out_storage()
+    return lg.const(np.asarray(array).reshape(out.get_shape()), out.element_type)
