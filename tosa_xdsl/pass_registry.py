@@ -108,6 +108,7 @@ TOSA_PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     "tosa-infer-shapes": _infer_shapes,
     "tosa-make-broadcastable": _make_broadcastable,
     "tosa-layerwise-constant-fold": _layerwise_constant_fold,
+    "tosa-legalize-tfl": _lazy("tosa_xdsl.frontends.tflite.legalize", "TosaLegalizeTflPass"),
     "tosa-to-tensor": _tosa_to_tensor,
     "tosa-to-arith": _tosa_to_arith,
     "tosa-to-scf": _tosa_to_scf,

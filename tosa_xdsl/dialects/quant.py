@@ -80,7 +80,7 @@ class _QuantBase(ParametrizedAttribute, TypeAttribute):
 
     def _verify_storage(self) -> None:
         w = self.width.data
-        if w < 1 or w > 32:
+        if w < 1 or w > 64:  # TFLite int16x8 biases are quantized i64
             raise VerifyException(f"illegal storage type size: {w}")
         lo, hi = storage_range(w, self.is_signed)
         if not (lo <= self.qmin <= self.qmax <= hi):
@@ -101,7 +101,7 @@ class _QuantBase(ParametrizedAttribute, TypeAttribute):
         if len(ident) < 2 or ident[0] not in "iu" or not ident[1:].isdigit():
             parser.raise_error("illegal storage type prefix", pos, parser.pos)
         width, signed = int(ident[1:]), ident[0] == "i"
-        if not 1 <= width <= 32:
+        if not 1 <= width <= 64:
             parser.raise_error(f"illegal storage type size: {width}", pos, parser.pos)
         lo, hi = storage_range(width, signed)
         if parser.parse_optional_punctuation("<") is not None:

@@ -452,11 +452,8 @@ class _Reader:
 
 
 def _type_attr(t: Attribute) -> Attribute:
-    from xdsl.dialects.builtin import TypeAttribute as _T  # noqa: F401
-
-    from xdsl.dialects.builtin import TypeAttr  # pyright: ignore
-
-    return TypeAttr(t)
+    # MLIR's TypeAttr prints as the bare type; xDSL types are attributes already.
+    return t
 
 
 def _none_type() -> Attribute:

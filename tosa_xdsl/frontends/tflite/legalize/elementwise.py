@@ -90,7 +90,12 @@ def max_min(lg: Legalizer) -> SSAValue:
     a, b = lg.operand(0), lg.operand(1)
     if lg.q(lg.out_type()) is not None and (lg.q(a) != lg.q(lg.out_type()) or lg.q(b) != lg.q(lg.out_type())):
         lg.fail("quantized operands with different scales are not supported")
-    return lg.binary(cls, a, b, lg.out_storage())
+    out = lg.out_storage()
+    if lg.q(lg.out_type()) is None:
+        return lg.binary(cls, a, b, out)
+    # TOSA's MAXIMUM/MINIMUM take i32: the same scale on both sides, so compare in i32
+    y = lg.binary(cls, lg.cast(a, i32), lg.cast(b, i32), TensorType(i32, out.get_shape()))
+    return lg.cast(y, out.element_type)
 
 
 _RELU_BOUNDS = {"tfl.relu": "RELU", "tfl.relu6": "RELU6", "tfl.relu_n1_to_1": "RELU_N1_TO_1",
