@@ -4,7 +4,7 @@ read by its consumer and erased by the walk once unused)."""
 from __future__ import annotations
 
 import numpy as np
-from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, NoneType, TensorType
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, IntegerType
 from xdsl.ir import SSAValue
 
 from tosa_xdsl.dense import to_numpy
@@ -18,4 +18,7 @@ def pseudo_const(lg: Legalizer) -> SSAValue:
         lg.fail("expects a dense 'value'")
     array = to_numpy(value)
     out = lg.out_storage()
+    if lg.q(lg.out_type()) is not None and out.element_type == IntegerType(64):
+        # int16x8 biases: TFLite stores them as quantized i64, TOSA's accumulator is i48
+        return lg.const(np.asarray(array).reshape(out.get_shape()), IntegerType(48))
     return lg.const(np.asarray(array).reshape(out.get_shape()), out.element_type)

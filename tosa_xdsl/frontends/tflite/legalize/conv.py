@@ -29,9 +29,7 @@ def _bias(lg: Legalizer, index: int, channels: int, acc_elem) -> SSAValue:
     """The bias operand, or zeros when it is omitted; int16 models' i64 biases become i48."""
     if lg.has_operand(index):
         b = lg.operand(index)
-        if acc_elem == I48:
-            return lg.const(lg.constant(b, "an int16 convolution's bias").astype(np.int64), I48)
-        return b
+        return b  # i48 for int16x8 (see constants.py), i32 for int8, float otherwise
     if isinstance(acc_elem, IntegerType):
         return lg.const(np.zeros(channels, np.int64), acc_elem)
     return lg.const(np.zeros(channels, np.float32), acc_elem)
