@@ -29,9 +29,8 @@ KNOWN_LSB = {
 
 # model -> the operator its diagnostic must name
 UNSUPPORTED = {
-    "mean": "tfl.mean",
-    "softmax": "tfl.softmax",
-    "net_attention": "tfl.softmax",
+    "softmax.int16x8": "tfl.softmax",
+    "net_attention.int16x8": "tfl.softmax",
     "net_lstm": "tfl.while",
     "logistic.int16x8": "tfl.logistic",
     "tanh.int16x8": "tfl.tanh",

@@ -9,7 +9,9 @@ from tosa_xdsl.frontends.tflite.legalize import (  # noqa: F401  (registration)
     conv,
     elementwise,
     layout,
+    matmul,
     pooling,
+    reduction,
 )
 from tosa_xdsl.frontends.tflite.legalize.core import (
     LEGALIZERS,
