@@ -139,7 +139,8 @@ def table_contents(fn: Callable[[np.ndarray], np.ndarray], in_scale: float, in_z
     x = (q - in_zp).astype(np.float64) * in_scale
     y = fn(x)
     lo, hi = -(1 << (out_bits - 1)), (1 << (out_bits - 1)) - 1
-    out = np.clip(np.round(y / out_scale) + out_zp, lo, hi)
+    y = np.nan_to_num(y / out_scale, nan=0.0, posinf=hi - out_zp, neginf=lo - out_zp)
+    out = np.clip(np.round(y) + out_zp, lo, hi)
     return out.astype(np.int8)
 
 

@@ -11,9 +11,12 @@ MODELS = Path(__file__).parent / "models"
 
 
 def interpreter(path: Path):
-    from ai_edge_litert.interpreter import Interpreter
+    from ai_edge_litert.interpreter import Interpreter, OpResolverType
 
-    it = Interpreter(model_path=str(path))
+    # TFLite's own builtin kernels, not the XNNPACK delegate (which requantizes in float
+    # and rounds differently from TFLite's and TOSA's integer RESCALE)
+    it = Interpreter(model_path=str(path),
+                     experimental_op_resolver_type=OpResolverType.BUILTIN_WITHOUT_DEFAULT_DELEGATES)
     it.allocate_tensors()
     return it
 

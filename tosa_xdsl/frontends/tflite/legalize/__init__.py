@@ -5,10 +5,12 @@ One module per operator family registers its legalizers with `@legalizes("tfl.x"
 """
 
 from tosa_xdsl.frontends.tflite.legalize import (  # noqa: F401  (registration)
+    activations,
     constants,
     conv,
     elementwise,
     layout,
+    layout_more,
     matmul,
     pooling,
     reduction,

@@ -160,9 +160,8 @@ def quantize(lg: Legalizer) -> SSAValue:
     inv = lg.const(np.array([1.0 / so], np.float32).reshape([1] * rank), ft.element_type)  # type: ignore[attr-defined]
     y = lg.emit(eb.MulOp.create(operands=[x, inv, lg.const(np.zeros(1, np.int8), i8)], result_types=[ft])).results[0]
     y = lg.binary(eb.AddOp, y, lg.const(np.array([float(zo)], np.float32).reshape([1] * rank), ft.element_type), ft)  # type: ignore[attr-defined]
-    yi = lg.cast(y, i32)  # CAST float -> int rounds to nearest, ties to even
-    yi = lg.clamp(yi, qo.qmin, qo.qmax)
-    return lg.cast(yi, qo.storage_type)
+    y = lg.clamp(y, qo.qmin, qo.qmax)  # saturate in float (CLAMP takes no i32)
+    return lg.cast(y, qo.storage_type)  # CAST float -> int rounds to nearest, ties to even
 
 
 def _table(lg: Legalizer, fn) -> SSAValue:
@@ -171,7 +170,8 @@ def _table(lg: Legalizer, fn) -> SSAValue:
     so, zo, qo = _quant_params(lg, lg.out_type())
     if qi.width.data != 8 or qo.width.data != 8:
         lg.fail("TABLE lowering is implemented for int8 only")
-    table = lg.const(table_contents(fn, si, zi, so, zo), i8)
+    with np.errstate(all="ignore"):  # log(0) etc. saturate in the table
+        table = lg.const(table_contents(fn, si, zi, so, zo), i8)
     return lg.emit(eb.TableOp.create(operands=[x, table], result_types=[lg.out_storage()])).results[0]
 
 
@@ -184,7 +184,7 @@ _UNARY_FLOAT = {
     "tfl.neg": (eu.NegateOp, None),
     "tfl.floor": (eu.FloorOp, None),
     "tfl.ceil": (eu.CeilOp, None),
-    "tfl.rsqrt": (eu.RsqrtOp, None),
+    "tfl.rsqrt": (eu.RsqrtOp, lambda x: 1.0 / np.sqrt(x)),
 }
 
 
