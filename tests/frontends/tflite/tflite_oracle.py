@@ -10,13 +10,13 @@ import numpy as np
 MODELS = Path(__file__).parent / "models"
 
 
-def interpreter(path: Path):
+def interpreter(path: Path, resolver: str = "BUILTIN_WITHOUT_DEFAULT_DELEGATES"):
+    """By default TFLite's own builtin kernels, not the XNNPACK delegate (which requantizes
+    in float and rounds differently from TFLite's and TOSA's integer RESCALE); `resolver`
+    names another `OpResolverType` ("AUTO" is what LiteRT uses by default)."""
     from ai_edge_litert.interpreter import Interpreter, OpResolverType
 
-    # TFLite's own builtin kernels, not the XNNPACK delegate (which requantizes in float
-    # and rounds differently from TFLite's and TOSA's integer RESCALE)
-    it = Interpreter(model_path=str(path),
-                     experimental_op_resolver_type=OpResolverType.BUILTIN_WITHOUT_DEFAULT_DELEGATES)
+    it = Interpreter(model_path=str(path), experimental_op_resolver_type=getattr(OpResolverType, resolver))
     it.allocate_tensors()
     return it
 
@@ -36,8 +36,8 @@ def inputs_for(path: Path, seed: int = 7) -> list[np.ndarray]:
     return out
 
 
-def run_litert(path: Path, inputs: list[np.ndarray]) -> list[np.ndarray]:
-    it = interpreter(path)
+def run_litert(path: Path, inputs: list[np.ndarray], resolver: str = "BUILTIN_WITHOUT_DEFAULT_DELEGATES") -> list[np.ndarray]:
+    it = interpreter(path, resolver)
     for d, x in zip(it.get_input_details(), inputs):
         it.set_tensor(d["index"], x)
     it.invoke()

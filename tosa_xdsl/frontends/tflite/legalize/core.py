@@ -173,7 +173,7 @@ def legalize_tfl(module: ModuleOp, filename: str = "") -> None:
         for op in list(fn.walk()):
             if not isinstance(op, TflOp) or op.parent is None:
                 continue
-            if op.name in ("tfl.yield", "tfl.no_value"):
+            if op.name in ("tfl.yield", "tfl.no_value") or op.name in CONTROL_FLOW:
                 continue
             rule = LEGALIZERS.get(op.name)
             where = _where(op)
@@ -202,6 +202,58 @@ def legalize_tfl(module: ModuleOp, filename: str = "") -> None:
                 op.detach()
                 op.erase()
         _fix_function_type(fn)
+    _legalize_control_flow(module, filename)
+
+
+CONTROL_FLOW = ("tfl.while", "tfl.if")
+
+
+def _legalize_control_flow(module: ModuleOp, filename: str) -> None:
+    """tfl.while / tfl.if -> tosa.while_loop / tosa.cond_if, once every function is TOSA:
+    the regions get a copy of the (legalized) cond/body or then/else subgraph function,
+    its func.return becoming tosa.yield; functions used only that way are then removed."""
+    from tosa_xdsl.ops.control_flow import CondIfOp, WhileLoopOp, YieldOp
+
+    funcs = {f.sym_name.data: f for f in module.body.block.ops if isinstance(f, func.FuncOp)}
+    inlined: set[str] = set()
+    for op in [o for o in module.walk() if o.name in CONTROL_FLOW]:
+        where = _where(op)
+        loc = f" ({where})" if where else ""
+        prefix = f"{filename}: " if filename else ""
+        regions = []
+        for region in op.regions:
+            calls = [o for o in region.walk() if isinstance(o, func.CallOp)]
+            callee = funcs.get(calls[0].callee.root_reference.data) if len(calls) == 1 else None
+            if callee is None:
+                raise TflLegalizeError(f"{prefix}error: '{op.name}'{loc}: region does not call one subgraph")
+            body = callee.body.clone()
+            for term in [o for o in body.blocks[-1].ops if isinstance(o, func.ReturnOp)]:
+                term.parent_block().insert_op_before(YieldOp.create(operands=list(term.operands)), term)  # type: ignore[union-attr]
+                term.detach()
+                term.erase()
+            inlined.add(callee.sym_name.data)
+            regions.append(body)
+        operands = list(op.operands)
+        result_types = [storage_tensor_type(r.type) for r in op.results]
+        if op.name == "tfl.while":
+            new = WhileLoopOp.create(operands=operands, result_types=result_types, regions=regions)
+        else:
+            cond, inputs = operands[0], operands[1:]
+            if isinstance(cond.type, TensorType) and cond.type.get_shape():
+                em = Emitter(op)
+                cond = em.reshape(cond, [])
+            new = CondIfOp.create(operands=[cond, *inputs], result_types=result_types, regions=regions)
+        parent = op.parent_block()
+        assert parent is not None
+        parent.insert_op_before(new, op)
+        for old, nv in zip(op.results, new.results):
+            old.replace_all_uses_with(nv)
+        op.detach()
+        op.erase()
+    used = {o.callee.root_reference.data for o in module.walk() if isinstance(o, func.CallOp)}
+    for name in inlined - used - {"main"}:
+        funcs[name].detach()
+        funcs[name].erase()
 
 
 @dataclass(frozen=True)
