@@ -15,7 +15,7 @@ $(BIN)/python:
 # Runtime dependencies, then our package without deps. Installing ours last matters:
 # tosa-tools also ships a console script named tosa-opt, and ours must be the one in .venv/bin.
 $(VENV)/.demo-installed: pyproject.toml setup.py | $(BIN)/python
-	$(BIN)/pip install -q "xdsl[llvm]==0.74.0" numpy ml_dtypes "tflite==2.18.0"
+	$(BIN)/pip install -q "xdsl[llvm]==0.74.0" numpy ml_dtypes "flatbuffers>=24.3" "tflite==2.18.0"
 	$(BIN)/pip install -q --no-deps -e .
 	touch $@
 

@@ -67,8 +67,11 @@ import numpy as np
 
 def _tools_bin() -> Path:
     # tosa-tools keeps its native binaries in <site-packages>/bin
-    for key in ("purelib", "platlib"):
-        cand = Path(sysconfig.get_path(key)) / "bin"
+    # (a venv that sees another venv's packages through a .pth file has them on sys.path)
+    import sys
+
+    for base in [sysconfig.get_path("purelib"), sysconfig.get_path("platlib"), *sys.path]:
+        cand = Path(base) / "bin"
         if (cand / "tosa_reference_model").exists():
             return cand
     return Path(__file__).resolve().parents[1] / ".venv/lib/python3.11/site-packages/bin"

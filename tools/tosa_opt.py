@@ -320,6 +320,20 @@ class Driver:
                 syntax.print_style.reset(style_token)
         return out.getvalue()
 
+    def run_module(self, module: ModuleOp, out: TextIO) -> int:
+        """Verify, transform and print a module read from a binary format."""
+        from tosa_xdsl.diagnostics import DiagnosticEngine, Loc
+
+        engine = DiagnosticEngine(self._handle)
+        engine.fallback = Loc(self.name, 1, 1)
+        with engine.activate():
+            ok = (self.args.disable_verify or self._verify(engine, module)) and self._apply_passes(engine, module)
+            text_out = self._print(engine, module) if ok else None
+            engine.flush()
+        if text_out is not None:
+            out.write(text_out)
+        return 1 if self.failed or text_out is None else 0
+
     def run_chunk(self, src: SourceFile, text: str, base: int) -> str | None:
         """Parse, verify, transform and print one chunk; None if it failed."""
         from tosa_xdsl.diagnostics import DiagnosticEngine, Loc, parse_expectations
@@ -344,7 +358,15 @@ class Driver:
 
     def run(self, data: bytes, out: TextIO) -> int:
         from tosa_xdsl.diagnostics import ExpectationError, SourceFile, Verifier, format_diagnostic
+        from tosa_xdsl.formats import loader
 
+        try:  # binary inputs (MLIR bytecode, .tosa, ...) are recognised by their bytes
+            module = loader.load_binary(data, self.ctx, self.name)
+        except loader.LoadError as err:
+            sys.stderr.write(f"{err}\n")
+            return 1
+        if module is not None:
+            return self.run_module(module, out)
         text = data.decode("utf-8", errors="replace")
         src = SourceFile(self.name, text)
         self.sources[self.name] = src

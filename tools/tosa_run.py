@@ -238,12 +238,20 @@ def apply_passes(name: str, loaded: Loaded, module, spec: str) -> bool:
     return ok and not failed
 
 
-def load_module(name: str, text: str, passes: list[Any]) -> Loaded | None:
+def load_module(name: str, text: str, passes: list[Any], data: bytes | None = None) -> Loaded | None:
     """Parse, verify and transform; located diagnostics go to stderr. None on failure."""
     from tosa_xdsl.context import make_context
     from tosa_xdsl.diagnostics import Diagnostic, Loc, Severity, SourceFile
+    from tosa_xdsl.formats import loader
 
     ctx = make_context()
+    try:  # binary inputs (MLIR bytecode, .tosa, ...) are recognised by their bytes
+        binary = loader.load_binary(data, ctx, name) if data is not None else None
+    except loader.LoadError as err:
+        sys.stderr.write(f"{err}\n")
+        return None
+    if binary is not None:
+        text = ""
     src = SourceFile(name, text)
     sources = {name: src}
     engine, failed = _diagnostic_engine(name, sources)
@@ -258,7 +266,7 @@ def load_module(name: str, text: str, passes: list[Any]) -> Loaded | None:
 
     with engine.activate():
         if parse is not None:
-            module = parse(engine, src, text, 0)
+            module = binary if binary is not None else parse(engine, src, text, 0)
             engine.flush()
             if module is None or failed:
                 return None
@@ -338,7 +346,7 @@ def _run(args, cli: bool = False) -> int:
         pass
 
     passes = _build_pipeline(args.passes) + _validation_pass(args)
-    loaded = load_module(name, text, passes)
+    loaded = load_module(name, text, passes, data)
     if loaded is None:
         return 1
     if cli:

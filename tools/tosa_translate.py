@@ -1,0 +1,209 @@
+"""tosa-translate: convert between TOSA MLIR and other formats, in the mlir-translate mould.
+
+    tosa-translate --tosa-deserialize model.tosa -o model.mlir
+    tosa-translate --tosa-serialize model.mlir -o model.tosa
+    tosa-translate --tosa-serialize - < model.mlirbc > model.tosa
+
+Exactly one translation flag. Importers read their format and print MLIR text
+(`--tosa-syntax attr-dict|keyword`, `--print-op-generic`); exporters read any input the
+loader recognises (MLIR text, MLIR bytecode, a TOSA flatbuffer, ...: tosa_xdsl.formats.loader)
+and write their format. `-` is stdin / stdout (the default for both).
+
+Exit codes: 0 success; 1 bad input (`FILE:LINE:COL: error: ...` with the source line, as
+tosa-opt prints them, or one line `FILE: error: ...` for binary input); 2 bad command line (unknown flag, no or two translations, unreadable input
+file, unwritable output).
+
+More translations plug in by adding a `Translation` to TRANSLATIONS (an importer gives
+`load(data, ctx, filename) -> ModuleOp`, an exporter `save(module) -> bytes | str`), both
+named by module path so nothing is imported until the flag is used.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, NoReturn
+
+PROG = "tosa-translate"
+
+
+@dataclass(frozen=True)
+class Translation:
+    flag: str  # "--tosa-serialize"
+    help: str
+    importer: str | None = None  # "module:function", (data, ctx, filename) -> ModuleOp
+    exporter: str | None = None  # "module:function", (module) -> bytes | str
+    format: str | None = None  # importer: the loader format it expects ("tosa"), if any
+
+
+TRANSLATIONS: list[Translation] = [
+    Translation("--tosa-deserialize", "TOSA flatbuffer (.tosa) -> TOSA MLIR",
+                importer="tosa_xdsl.formats.tosa_flatbuffer:deserialize", format="tosa"),
+    Translation("--tosa-serialize", "TOSA MLIR (any input format) -> TOSA flatbuffer (.tosa)",
+                exporter="tosa_xdsl.tools.tosa_translate:_serialize"),
+]
+
+SCHEMA_VERSIONS = {"1.0": (1, 0, 0, False), "1.1": (1, 1, 0, True)}
+_schema_version = SCHEMA_VERSIONS["1.1"]
+
+
+def _serialize(module: Any) -> bytes:
+    from tosa_xdsl.formats.tosa_flatbuffer import serialize
+
+    return serialize(module, _schema_version)
+
+
+class CommandLineError(Exception):
+    pass
+
+
+class InputError(Exception):
+    """Bad input: the message is the whole diagnostic line."""
+
+
+class _ArgumentParser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        raise CommandLineError(message)
+
+
+def build_arg_parser() -> argparse.ArgumentParser:
+    p = _ArgumentParser(prog=PROG, description="Translate between TOSA MLIR and other formats")
+    p.add_argument("input_file", nargs="?", default="-", help="input file, '-' for stdin")
+    p.add_argument("-o", dest="output_file", default="-", help="output file, '-' for stdout")
+    group = p.add_argument_group("translations (exactly one)")
+    for t in TRANSLATIONS:
+        group.add_argument(t.flag, dest="translations", action="append_const", const=t, help=t.help)
+    p.add_argument("--tosa-syntax", choices=("keyword", "attr-dict"), default="keyword",
+                   help="custom syntax of printed TOSA ops (attr-dict: MLIR 22, tosa-tools)")
+    p.add_argument("--print-op-generic", action="store_true", help="print ops in generic form")
+    p.add_argument("--mlir-print-debuginfo", action="store_true",
+                   help="print locations (a .tosa keeps each operator's `loc(\"file\":line:col)`)")
+    p.add_argument("--tosa-schema-version", choices=sorted(SCHEMA_VERSIONS), default="1.1",
+                   help="TOSA flatbuffer schema version to write (default 1.1 draft, as "
+                        "tosa-tools 2026.x writes)")
+    p.add_argument("--no-verify", action="store_true", help="do not verify the module")
+    return p
+
+
+def _function(path: str) -> Callable[..., Any]:
+    module, _, name = path.partition(":")
+    try:
+        return getattr(importlib.import_module(module), name)
+    except (ImportError, AttributeError) as err:
+        raise InputError(f"{PROG}: error: translation not available ({err})") from None
+
+
+def _read(path: str) -> tuple[bytes, str]:
+    if path == "-":
+        return sys.stdin.buffer.read(), "<stdin>"
+    try:
+        with open(path, "rb") as f:
+            return f.read(), path
+    except OSError as err:
+        raise CommandLineError(f"cannot open input file '{path}': {err.strerror or err}") from None
+
+
+def _write(path: str, payload: bytes) -> None:
+    if path == "-":
+        sys.stdout.buffer.write(payload)
+        sys.stdout.buffer.flush()
+        return
+    try:
+        with open(path, "wb") as f:
+            f.write(payload)
+    except OSError as err:
+        raise CommandLineError(f"cannot open output file '{path}': {err.strerror or err}") from None
+
+
+def _print(module: Any, args: argparse.Namespace) -> bytes:
+    from tosa_xdsl.printing import print_ir
+
+    style = "generic" if args.print_op_generic else args.tosa_syntax
+    return (print_ir(module, style=style, print_debuginfo=args.mlir_print_debuginfo) + "\n").encode()
+
+
+def _one_line(name: str, err: BaseException) -> str:
+    text = " ".join(str(err).split()) or type(err).__name__
+    return text if text.startswith(f"{name}:") else f"{name}: error: {text}"
+
+
+def translate(t: Translation, data: bytes, name: str, args: argparse.Namespace) -> bytes:
+    from tosa_xdsl.context import make_context
+    from tosa_xdsl.formats import loader
+
+    ctx = make_context()
+    if t.importer is not None:
+        if t.format is not None:
+            fmt = loader.detect(data)
+            if fmt is None or fmt.name != t.format:
+                want = next((f.description for f in loader.FORMATS if f.name == t.format), t.format)
+                raise InputError(f"{name}: error: not {want}")
+        try:
+            module = _function(t.importer)(data, ctx, name)
+        except InputError:
+            raise
+        except (Exception, RecursionError) as err:
+            raise InputError(_one_line(name, err)) from None
+        return _print(module, args)
+    if args.no_verify:
+        try:
+            module = loader.load(data, ctx, name, verify=False)
+        except loader.LoadError as err:
+            raise InputError(str(err)) from None
+    else:
+        # tosa-run's reader: tosa-opt's located parse and verify diagnostics (printed to
+        # stderr as they come), binary inputs through the loader.
+        from tosa_xdsl.tools.tosa_run import load_module
+
+        loaded = load_module(name, data.decode("utf-8", errors="replace"), [], data)
+        if loaded is None:
+            raise InputError("")
+        module = loaded.module
+    assert t.exporter is not None
+    try:
+        out = _function(t.exporter)(module)
+    except InputError:
+        raise
+    except (Exception, RecursionError) as err:
+        raise InputError(_one_line(name, err)) from None
+    return out.encode() if isinstance(out, str) else out
+
+
+def main(argv: list[str] | None = None) -> int:
+    global _schema_version
+    argv = sys.argv[1:] if argv is None else argv
+    try:
+        args = build_arg_parser().parse_args(argv)
+        chosen = args.translations or []
+        if len(chosen) != 1:
+            flags = ", ".join(t.flag for t in TRANSLATIONS)
+            raise CommandLineError(f"give exactly one translation ({flags})" if not chosen else
+                                   f"give only one translation, not {' and '.join(t.flag for t in chosen)}")
+        _schema_version = SCHEMA_VERSIONS[args.tosa_schema_version]
+        data, name = _read(args.input_file)
+    except CommandLineError as err:
+        sys.stderr.write(f"{PROG}: error: {err}\n")
+        return 2
+    try:
+        payload = translate(chosen[0], data, name, args)
+    except InputError as err:
+        if str(err):  # empty: the diagnostics are already printed
+            sys.stderr.write(f"{err}\n")
+        return 1
+    except KeyboardInterrupt:
+        return 130
+    try:
+        _write(args.output_file, payload)
+    except CommandLineError as err:
+        sys.stderr.write(f"{PROG}: error: {err}\n")
+        return 2
+    except BrokenPipeError:
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
