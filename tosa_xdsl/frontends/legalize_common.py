@@ -144,6 +144,24 @@ def table_contents(fn: Callable[[np.ndarray], np.ndarray], in_scale: float, in_z
     return out.astype(np.int8)
 
 
+def table_contents_16(fn: Callable[[np.ndarray], np.ndarray], in_scale: float, in_zp: int, out_scale: float,
+                      out_zp: int) -> np.ndarray:
+    """The 513-entry TABLE of an int16 function (TOSA interpolates between entry i and
+    i+1 for the 128 inputs (i - 256) * 128 + [0, 128)); as TensorFlow's
+    getTosaConst16bitTable, each entry is biased by half the interpolation error at the
+    midpoint of its segment, so the linear interpolation is centred on the function."""
+    q = (np.arange(513, dtype=np.float64) - 256.0) * 128.0
+    x = (q - in_zp) * in_scale
+    step = 128.0 * in_scale
+    f = lambda v: fn(v) / out_scale + out_zp  # noqa: E731  (output in quantized units)
+    sample = np.round(f(x[:-1]))
+    interp = np.round((f(x[1:]) + sample) / 2.0)
+    mid = np.round(f(x[:-1] + step / 2.0))
+    bias = np.round((interp - mid) / 2.0)
+    table = np.concatenate([sample - bias, np.round(f(x[-1:]))])
+    return np.clip(table, -32768, 32767).astype(np.int16)
+
+
 # --- building TOSA ----------------------------------------------------------------------
 
 

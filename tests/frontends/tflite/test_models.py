@@ -19,14 +19,23 @@ from tosa_xdsl.frontends.tflite import import_tflite  # noqa: E402
 from tosa_xdsl.frontends.tflite.legalize import TflLegalizeError  # noqa: E402
 from tosa_xdsl.interpreter import run  # noqa: E402
 
-# model -> number of elements off by one LSB (never more than one)
+# model -> (elements that differ, largest difference in LSB); everything else is exact.
 KNOWN_LSB = {
-    "average_pool_2d.int8": 1,  # TFLite rounds the average half away from zero, TOSA AVG_POOL2D's rescale differs
-    "fully_connected.int16x8": 1,  # int16: TOSA rescales i48 with a 16-bit multiplier, TFLite with a 32-bit one
-    "sum.int8": 1,  # TFLite's sum kernel derives its multiplier/shift differently from compute_scale_32
-    "sqrt.int8": 9,
-    "conv_2d_valid_dilated.int8": 1,  # TFLite's optimized dilated int8 conv (its reference kernel agrees with us)
-    "leaky_relu.int8": 1,  # TFLite computes leaky_relu in fixed point, we use a TABLE of the rounded function  # TFLite's int8 SQRT computes in its own fixed point, we use a TABLE of rounded sqrt
+    "average_pool_2d.int8": (1, 1),  # TFLite rounds the average half away from zero, TOSA AVG_POOL2D's rescale differs
+    "fully_connected.int16x8": (1, 1),  # int16: TOSA rescales i48 with a 16-bit multiplier, TFLite with a 32-bit one
+    "sum.int8": (1, 1),  # TFLite's sum kernel derives its multiplier/shift differently from compute_scale_32
+    "sqrt.int8": (9, 1),  # TFLite's int8 SQRT computes in its own fixed point, we use a TABLE of rounded sqrt
+    "conv_2d_valid_dilated.int8": (1, 1),  # TFLite's optimized dilated int8 conv (its reference kernel agrees with us)
+    "leaky_relu.int8": (1, 1),  # TFLite computes leaky_relu in fixed point, we use a TABLE of the rounded function
+    # int16 functions: TOSA's 513-entry interpolated TABLE vs TFLite's own int16 kernels
+    "exp.int16x8": (4, 1),
+    "gelu.int16x8": (10, 1),
+    "gelu_approximate.int16x8": (9, 1),
+    "logistic.int16x8": (9, 1),
+    "rsqrt.int16x8": (4, 1),
+    "tanh.int16x8": (18, 2),  # TFLite's int16 tanh is a fixed-point polynomial: up to 2 LSB
+    "log.int16x8": (12, 2),  # TFLite's int16 LOG: up to 2 LSB
+    "resize_bilinear.int8": (18, 1),  # TFLite's int8 bilinear uses 10-bit fixed-point weights, TOSA exact ones
 }
 
 # Models where TFLite's kernels disagree with each other: the oracle used instead of the
@@ -39,20 +48,9 @@ ORACLE = {"while.int8": "AUTO"}
 UNSUPPORTED = {
     "softmax.int16x8": "tfl.softmax",
     "net_attention.int16x8": "tfl.softmax",
-    "logistic.int16x8": "tfl.logistic",
-    "tanh.int16x8": "tfl.tanh",
-    "exp.int16x8": "tfl.exp",
-    "gelu.int16x8": "tfl.gelu",
-    "gelu_approximate.int16x8": "tfl.gelu",
-    "leaky_relu.int16x8": "tfl.leaky_relu",
-    "log.int16x8": "tfl.abs",
-    "rsqrt.int16x8": "tfl.abs",
     "div.int8": "tfl.div",
     "log_softmax.int8": "tfl.log_softmax",
-    "resize_bilinear.int8": "tfl.resize_bilinear",
     "resize_bilinear.int16x8": "tfl.resize_bilinear",
-    "resize_nearest_neighbor.int8": "tfl.resize_nearest_neighbor",
-    "resize_nearest_neighbor.int16x8": "tfl.resize_nearest_neighbor",
 }
 
 PATHS = sorted(MODELS.glob("*.tflite"))
@@ -82,7 +80,8 @@ def test_model_matches_litert(path):
     # uint8 at the boundary: TOSA tensors are i8 bit patterns read as unsigned by RESCALE
     got = run(module, [x.view(np.int8) if x.dtype == np.uint8 else x for x in xs])
     got = [np.asarray(g).view(np.uint8) if e.dtype == np.uint8 else g for e, g in zip(expected, got)]
-    off = 0
+    off, worst = 0, 0
+    limit = KNOWN_LSB.get(stem, (0, 0))[1] or 1
     for e, g in zip(expected, got, strict=True):
         g = np.asarray(g)
         assert g.shape == e.shape
@@ -90,6 +89,7 @@ def test_model_matches_litert(path):
             np.testing.assert_allclose(g, e, rtol=1e-5, atol=1e-5)
         else:
             d = np.abs(g.astype(np.int64) - e.astype(np.int64))
-            assert d.max(initial=0) <= 1, f"{stem}: off by {d.max()} LSB"
+            assert d.max(initial=0) <= limit, f"{stem}: off by {d.max()} LSB"
             off += int((d > 0).sum())
-    assert off == KNOWN_LSB.get(stem, 0), f"{stem}: {off} elements off by one LSB"
+            worst = max(worst, int(d.max(initial=0)))
+    assert (off, worst) == KNOWN_LSB.get(stem, (0, 0)), f"{stem}: {off} elements differ, by up to {worst} LSB"

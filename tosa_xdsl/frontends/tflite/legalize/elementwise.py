@@ -11,10 +11,10 @@ get_table_const_tensor).
 from __future__ import annotations
 
 import numpy as np
-from xdsl.dialects.builtin import AnyFloat, Float32Type, TensorType, i8, i32
+from xdsl.dialects.builtin import AnyFloat, Float32Type, TensorType, i8, i16, i32
 from xdsl.ir import SSAValue
 
-from tosa_xdsl.frontends.legalize_common import table_contents
+from tosa_xdsl.frontends.legalize_common import table_contents, table_contents_16
 from tosa_xdsl.frontends.tflite.legalize.core import Legalizer, legalizes
 from tosa_xdsl.ops import activation as act
 from tosa_xdsl.ops import elementwise_binary as eb
@@ -168,8 +168,15 @@ def _table(lg: Legalizer, fn) -> SSAValue:
     x = lg.operand(0)
     si, zi, qi = _quant_params(lg, x)
     so, zo, qo = _quant_params(lg, lg.out_type())
+    if qi.width.data == 16 and qo.width.data == 16:
+        # i16 TABLE: 513 entries, interpolated result in i32 scaled by 2^7, then RESCALE
+        with np.errstate(all="ignore"):
+            table = lg.const(table_contents_16(fn, si, zi, so, zo), i16)
+        out = lg.out_storage()
+        y = lg.emit(eb.TableOp.create(operands=[x, table], result_types=[TensorType(i32, out.get_shape())])).results[0]
+        return lg.rescale(y, out.element_type, 1.0 / 128.0, 0, 0)
     if qi.width.data != 8 or qo.width.data != 8:
-        lg.fail("TABLE lowering is implemented for int8 only")
+        lg.fail("TABLE lowering is implemented for int8 and int16 only")
     with np.errstate(all="ignore"):  # log(0) etc. saturate in the table
         table = lg.const(table_contents(fn, si, zi, so, zo), i8)
     return lg.emit(eb.TableOp.create(operands=[x, table], result_types=[lg.out_storage()])).results[0]
@@ -191,6 +198,13 @@ _UNARY_FLOAT = {
 @legalizes(*_UNARY_FLOAT)
 def unary(lg: Legalizer) -> SSAValue:
     cls, ref = _UNARY_FLOAT[lg.op.name]
+    if lg.op.name == "tfl.abs" and lg.q(lg.out_type()) is not None:
+        # exact, as TFLite: |x - zp_in| in i32, one RESCALE by s_in / s_out
+        x = lg.operand(0)
+        si, zi, _ = _quant_params(lg, x)
+        so, zo, qo = _quant_params(lg, lg.out_type())
+        a = lg.unary(eu.AbsOp, lg.rescale(x, i32, 1.0, zi, 0))
+        return lg.rescale(a, qo.storage_type, si / so, 0, zo)
     if lg.q(lg.out_type()) is not None:
         if ref is None:
             lg.fail("quantized form is not supported")

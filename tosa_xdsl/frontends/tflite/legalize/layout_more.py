@@ -186,8 +186,11 @@ def resize(lg: Legalizer) -> SSAValue:
     """The guide's lower_resize_op for float inputs: TOSA RESIZE with scale/offset/border
     from align_corners / half_pixel_centers."""
     x = lg.operand(0)
-    if lg.q(x) is not None:
-        lg.fail("quantized resize is not supported")
+    qi, qo = lg.q(x), lg.q(lg.out_type())
+    if qi is not None and (qi.scales[0], qi.zero_points[0]) != (qo.scales[0], qo.zero_points[0]):
+        lg.fail("quantized resize with different input and output quantization is not supported")
+    if qi is not None and qi.width.data == 16 and lg.op.name == "tfl.resize_bilinear":
+        lg.fail("int16 bilinear resize is not supported (TFLite's int16 kernel differs by up to 60 LSB)")
     n, ih, iw, c = lg.shape(x)
     _, oh, ow, _ = lg.shape(lg.op.results[0])
     align = bool(lg.option("align_corners", False))
@@ -211,6 +214,13 @@ def resize(lg: Legalizer) -> SSAValue:
         offset.append(off)
         border.append((o_size - 1) * sd - (i_size - 1) * sn + off)
     mode = ResizeMode.BILINEAR if bilinear else ResizeMode.NEAREST_NEIGHBOR
-    return lg.emit(im.ResizeOp.create(
+    out = lg.out_storage()
+    wide = bilinear and qi is not None  # integer bilinear: i8 -> i32 (i16 -> i48) scaled by scale_n^2
+    acc = (IntegerType(48) if qi.width.data == 16 else i32) if wide else out.element_type
+    y = lg.emit(im.ResizeOp.create(
         operands=[x, lg.shape_value(scale), lg.shape_value(offset), lg.shape_value(border)],
-        result_types=[lg.out_storage()], properties={"mode": ResizeModeAttr(mode)})).results[0]
+        result_types=[TensorType(acc, out.get_shape())], properties={"mode": ResizeModeAttr(mode)})).results[0]
+    if not wide:
+        return y
+    # same scale and zero point in and out: the weighted sum / (scale_y_n * scale_x_n)
+    return lg.rescale(y, out.element_type, 1.0 / (scale[0] * scale[2]), 0, 0, scale32=acc == i32)
