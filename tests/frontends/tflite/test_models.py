@@ -51,6 +51,7 @@ UNSUPPORTED = {
     "div.int8": "tfl.div",
     "log_softmax.int8": "tfl.log_softmax",
     "resize_bilinear.int16x8": "tfl.resize_bilinear",
+    "l2_normalization.int8": "tfl.l2_normalization",
 }
 
 PATHS = sorted(MODELS.glob("*.tflite"))

@@ -12,6 +12,7 @@ from tosa_xdsl.frontends.tflite.legalize import (  # noqa: F401  (registration)
     layout,
     layout_more,
     matmul,
+    misc,
     pooling,
     reduction,
 )
