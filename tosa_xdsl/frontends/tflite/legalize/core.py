@@ -166,6 +166,9 @@ def _fix_function_type(fn: func.FuncOp) -> None:
 
 def legalize_tfl(module: ModuleOp, filename: str = "") -> None:
     """Replace every `tfl` op in `module` by TOSA; raises TflLegalizeError (located)."""
+    from tosa_xdsl.frontends.tflite.legalize.qu8_to_qi8 import convert_tflite_qu8_to_qi8
+
+    convert_tflite_qu8_to_qi8(module)
     quant: dict[SSAValue, Attribute] = {}
     consts: dict[SSAValue, np.ndarray] = {}
     for fn in [op for op in module.walk() if isinstance(op, func.FuncOp)]:
