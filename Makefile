@@ -20,7 +20,7 @@ $(VENV)/.demo-installed: pyproject.toml setup.py | $(BIN)/python
 	touch $@
 
 $(VENV)/.test-installed: pyproject.toml setup.py $(VENV)/.demo-installed
-	$(BIN)/pip install -q "lit<24" "filecheck==1.0.6" pytest pytest-xdist hypothesis tosa-tools iree-base-compiler ai-edge-litert
+	$(BIN)/pip install -q "lit<24" "filecheck==1.0.6" pytest pytest-xdist hypothesis tosa-tools iree-base-compiler ai-edge-litert tosa-converter-for-tflite
 	$(BIN)/pip install -q --no-deps --force-reinstall -e .
 	touch $@
 

@@ -85,8 +85,20 @@ def elu(lg: Legalizer) -> SSAValue:
 @legalizes("tfl.leaky_relu")
 def leaky_relu(lg: Legalizer) -> SSAValue:
     alpha = float(lg.option("alpha", 0.2))
-    if lg.q(lg.out_type()) is not None:
-        return _table(lg, lambda x: np.where(x >= 0, x, alpha * x))
+    qo = lg.q(lg.out_type())
+    if qo is not None:
+        # TFLite: x - zp >= 0 ? rescale(x - zp, s_in/s_out) : rescale(x - zp, alpha * s_in/s_out), + zp_out
+        x = lg.operand(0)
+        qi = lg.q(x)
+        si, zi, so, zo = float(qi.scales[0]), int(qi.zero_points[0]), float(qo.scales[0]), int(qo.zero_points[0])
+        out = lg.out_storage()
+        t32 = TensorType(i32, out.get_shape())
+        pos = lg.rescale(x, i32, si / so, zi, 0)
+        neg = lg.rescale(x, i32, alpha * si / so, zi, 0)
+        ge = lg.binary(cmp.GreaterEqualOp, lg.rescale(x, i32, 1.0, zi, 0),
+                       lg.const(np.zeros([1] * len(out.get_shape()), np.int64), i32), TensorType(i1, out.get_shape()))
+        y = lg.emit(et.SelectOp.create(operands=[ge, pos, neg], result_types=[t32])).results[0]
+        return lg.rescale(y, qo.storage_type, 1.0, 0, zo)
     x = lg.operand(0)
     ax = _mul(lg, x, _scalar(lg, x, alpha))
     ge = lg.binary(cmp.GreaterEqualOp, x, _scalar(lg, x, 0.0), TensorType(i1, x.type.get_shape()))  # type: ignore[attr-defined]
@@ -96,8 +108,22 @@ def leaky_relu(lg: Legalizer) -> SSAValue:
 @legalizes("tfl.prelu")
 def prelu(lg: Legalizer) -> SSAValue:
     x, alpha = lg.operand(0), lg.operand(1)
-    if lg.q(lg.out_type()) is not None:
-        lg.fail("quantized prelu is not supported")
+    qx, qa, qo = lg.q(x), lg.q(alpha), lg.q(lg.out_type())
+    if qo is not None:
+        # TFLite: x - zp >= 0 ? rescale(x - zp, s_x / s_out) : rescale((x - zp) * (a - zp_a), s_x * s_a / s_out)
+        if qx is None or qa is None or len(qa.scales) != 1:
+            lg.fail("hybrid or per-axis quantized prelu is not supported")
+        sx, zx, sa, za = float(qx.scales[0]), int(qx.zero_points[0]), float(qa.scales[0]), int(qa.zero_points[0])
+        so, zo = float(qo.scales[0]), int(qo.zero_points[0])
+        out = lg.out_storage()
+        t32 = TensorType(i32, out.get_shape())
+        x32 = lg.rescale(x, i32, 1.0, zx, 0)
+        a32 = lg.rescale(alpha, i32, 1.0, za, 0)
+        pos = lg.rescale(x32, qo.storage_type, sx / so, 0, zo)
+        neg = lg.rescale(_mul(lg, x32, a32, t32), qo.storage_type, sx * sa / so, 0, zo)
+        ge = lg.binary(cmp.GreaterEqualOp, x32, lg.const(np.zeros([1] * len(out.get_shape()), np.int64), i32),
+                       TensorType(i1, out.get_shape()))
+        return lg.emit(et.SelectOp.create(operands=[ge, pos, neg], result_types=[out])).results[0]
     ax = _mul(lg, x, alpha, x.type)
     ge = lg.binary(cmp.GreaterEqualOp, x, _scalar(lg, x, 0.0), TensorType(i1, x.type.get_shape()))  # type: ignore[attr-defined]
     return lg.emit(et.SelectOp.create(operands=[ge, x, ax], result_types=[x.type])).results[0]
