@@ -172,8 +172,19 @@ def _float_max(elem: Attribute) -> float:
 class Emitter:
     """Inserts TOSA ops before `anchor` (the op being legalized) and returns their values."""
 
+    # Constants the legalization materialises itself (fill, zeros_like, one_hot's iota, ...)
+    # are capped, so a shape read from a file cannot make us allocate gigabytes.
+    MAX_CONST_ELEMENTS = 1 << 24
+
     def __init__(self, anchor: Operation):
         self.anchor = anchor
+
+    def require_small(self, shape: Sequence[int]) -> None:
+        n = 1
+        for d in shape:
+            n *= max(int(d), 0)
+        if n > self.MAX_CONST_ELEMENTS:
+            raise LegalizeError(f"would materialise a constant of {n} elements (limit {self.MAX_CONST_ELEMENTS})")
 
     def emit(self, op: Operation) -> Operation:
         Rewriter.insert_op(op, _before(self.anchor))

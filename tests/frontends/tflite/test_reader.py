@@ -93,6 +93,28 @@ def test_seeded_fuzz_bit_flips_and_huge_values():
         assert time.monotonic() - t < 5.0
 
 
+def test_seeded_fuzz_import_is_clean():
+    """Mutated models through read + legalize: only TFLiteError / TflLegalizeError."""
+    from tosa_xdsl.frontends.tflite import import_tflite
+    from tosa_xdsl.frontends.tflite.legalize import TflLegalizeError
+
+    rng = np.random.default_rng(77)
+    base = [(MODELS / n).read_bytes() for n in ("conv_2d.int8.tflite", "net_mobilenet.float.tflite",
+                                                "softmax.int8.tflite", "while.float.tflite")]
+    deadline = time.monotonic() + 15.0
+    for i in range(400):
+        if time.monotonic() > deadline:
+            break
+        data = bytearray(base[i % len(base)])
+        for _ in range(int(rng.integers(1, 4))):
+            pos = int(rng.integers(8, len(data)))
+            data[pos] ^= 1 << int(rng.integers(8))
+        try:
+            import_tflite(bytes(data), None, "f.tflite")
+        except (TFLiteError, TflLegalizeError):
+            pass
+
+
 def test_custom_operator_is_named(tmp_path):
     """A custom op's code is reported by name (patched into a copy of a real model)."""
     data = bytearray((MODELS / "conv_2d.float.tflite").read_bytes())

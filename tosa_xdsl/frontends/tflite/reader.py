@@ -198,7 +198,9 @@ class _Reader:
         tname = (t.Name() or b"").decode("utf-8", "replace")
         if type_name is None or type_name not in _ELEMENT and type_name not in _QUANTIZABLE:
             self.fail(f"tensor {index} '{tname}': unsupported tensor type {type_name or t.Type()}")
-        shape = self.vector(t, "ShapeSignature", "shape_signature") or self.vector(t, "Shape", "shape")
+        # `shape` holds the concrete dims TFLite allocates (an unknown batch is 1 there);
+        # `shape_signature` marks them -1. TOSA wants static shapes, so `shape` wins.
+        shape = self.vector(t, "Shape", "shape") or self.vector(t, "ShapeSignature", "shape_signature")
         if any(d < -1 for d in shape):
             self.fail(f"tensor {index} '{tname}': invalid dimension in shape {shape}")
         elem = self.quant_type(t, type_name, index, tname)

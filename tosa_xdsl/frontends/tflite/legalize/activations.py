@@ -265,4 +265,5 @@ def _trunc(lg: Legalizer, x: SSAValue) -> SSAValue:
 @legalizes("tfl.zeros_like")
 def zeros_like(lg: Legalizer) -> SSAValue:
     out = lg.out_storage()
+    lg.require_small(lg.shape(lg.op.results[0]))
     return lg.const(np.zeros(out.get_shape()), out.element_type)

@@ -189,6 +189,12 @@ def legalize_tfl(module: ModuleOp, filename: str = "") -> None:
                 new = rule(lg)
             except LegalizeError as e:
                 raise TflLegalizeError(f"{prefix}error: '{op.name}'{loc}: {e}") from None
+            except (ValueError, TypeError, IndexError, KeyError, AttributeError, AssertionError,
+                    ArithmeticError, MemoryError) as e:
+                # malformed operands/options the checks above did not foresee: still one
+                # located line, never a traceback
+                raise TflLegalizeError(f"{prefix}error: '{op.name}'{loc}: cannot legalize: "
+                                       f"{type(e).__name__}: {e}") from None
             news = [new] if isinstance(new, SSAValue) else list(new)
             if len(news) != len(op.results):
                 raise TflLegalizeError(f"{prefix}error: '{op.name}'{loc}: legalized into {len(news)} values, "

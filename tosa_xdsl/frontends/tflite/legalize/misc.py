@@ -87,6 +87,7 @@ def sin_cos(lg: Legalizer) -> SSAValue:
 @legalizes("tfl.fill")
 def fill(lg: Legalizer) -> SSAValue:
     out = lg.out_storage()
+    lg.require_small(lg.shape(lg.op.results[0]))
     value = lg.constant(lg.operand(1), "fill value").reshape(-1)[:1]
     return lg.const(np.broadcast_to(value, lg.shape(lg.op.results[0])).copy(), out.element_type)
 
@@ -103,6 +104,9 @@ def shape(lg: Legalizer) -> SSAValue:
 def range_(lg: Legalizer) -> SSAValue:
     start, limit, delta = (lg.constant(lg.operand(i), n).reshape(-1)[0] for i, n in enumerate(("start", "limit", "delta")))
     out = lg.out_storage()
+    if delta == 0:
+        lg.fail("delta is 0")
+    lg.require_small([abs((limit - start) / delta)])
     return lg.const(np.arange(start, limit, delta).reshape(out.get_shape()), out.element_type)
 
 
@@ -117,6 +121,7 @@ def one_hot(lg: Legalizer) -> SSAValue:
     axis = positive_axis(lg.option("axis", -1), len(oshape))
     ishape = lg.shape(idx)
     idx_r = lg.reshape(idx if idx.type.element_type == i32 else lg.cast(idx, i32), ishape[:axis] + [1] + ishape[axis:])  # type: ignore[attr-defined]
+    lg.require_small([depth])
     iota_shape = [1] * len(oshape)
     iota_shape[axis] = depth
     iota = lg.const(np.arange(depth).reshape(iota_shape), i32)
