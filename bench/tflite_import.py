@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import run_once  # noqa: E402
+from common import run_once
 
 DEFAULT = Path("/work/shared/models/face_detection_front.tflite")
 

@@ -153,7 +153,7 @@ def table_contents_16(fn: Callable[[np.ndarray], np.ndarray], in_scale: float, i
     q = (np.arange(513, dtype=np.float64) - 256.0) * 128.0
     x = (q - in_zp) * in_scale
     step = 128.0 * in_scale
-    f = lambda v: fn(v) / out_scale + out_zp  # noqa: E731  (output in quantized units)
+    f = lambda v: fn(v) / out_scale + out_zp
     sample = np.round(f(x[:-1]))
     interp = np.round((f(x[1:]) + sample) / 2.0)
     mid = np.round(f(x[:-1] + step / 2.0))
@@ -196,7 +196,7 @@ class Emitter:
         t = TensorType(elem, list(arr.shape if shape is None else shape))
         return self.emit(ConstOp(from_numpy(arr.reshape(t.get_shape()), t))).results[0]
 
-    def zp(self, value: int | float, elem: Attribute) -> SSAValue:
+    def zp(self, value: float, elem: Attribute) -> SSAValue:
         """A [1]-shaped zero point (TOSA 1.0: zero points are operands)."""
         return self.const(np.array([value]), elem)
 
@@ -253,7 +253,7 @@ class Emitter:
                         "output_unsigned": BoolAttr.from_bool(output_unsigned)})
         return self.emit(op).results[0]
 
-    def clamp(self, x: SSAValue, lo: float | int, hi: float | int) -> SSAValue:
+    def clamp(self, x: SSAValue, lo: float, hi: float) -> SSAValue:
         t = x.type
         assert isinstance(t, TensorType)
         e = t.element_type

@@ -8,7 +8,6 @@ import sys
 
 import numpy as np
 import pytest
-
 from tflite_oracle import MODELS, inputs_for, run_litert
 
 TOOLS = "tosa_xdsl.tools."

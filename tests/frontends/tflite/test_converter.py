@@ -16,11 +16,11 @@ import numpy as np
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # tests/ (oracle)
-import oracle  # noqa: E402
-from tflite_oracle import MODELS, inputs_for  # noqa: E402
+import oracle
+from tflite_oracle import MODELS, inputs_for
 
-from tosa_xdsl.frontends.tflite import import_tflite  # noqa: E402
-from tosa_xdsl.interpreter import run  # noqa: E402
+from tosa_xdsl.frontends.tflite import import_tflite
+from tosa_xdsl.interpreter import run
 
 CONVERTER = shutil.which("tosa-converter-for-tflite") or str(Path(sys.executable).parent / "tosa-converter-for-tflite")
 

@@ -14,10 +14,11 @@ import pytest
 pytest.importorskip("ai_edge_litert")
 pytest.importorskip("tflite")
 
-from tflite_oracle import MODELS, inputs_for, run_litert  # noqa: E402
-from tosa_xdsl.frontends.tflite import import_tflite  # noqa: E402
-from tosa_xdsl.frontends.tflite.legalize import TflLegalizeError  # noqa: E402
-from tosa_xdsl.interpreter import run  # noqa: E402
+from tflite_oracle import MODELS, inputs_for, run_litert
+
+from tosa_xdsl.frontends.tflite import import_tflite
+from tosa_xdsl.frontends.tflite.legalize import TflLegalizeError
+from tosa_xdsl.interpreter import run
 
 # model -> (elements that differ, largest difference in LSB); everything else is exact.
 KNOWN_LSB = {

@@ -8,11 +8,15 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from tflite_oracle import MODELS, inputs_for, run_litert
 from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, TensorType
 
-from tflite_oracle import MODELS, inputs_for, run_litert
 from tosa_xdsl.dense import from_numpy, to_numpy
-from tosa_xdsl.dialects.quant import UniformQuantizedPerAxisType, UniformQuantizedType, quant_of
+from tosa_xdsl.dialects.quant import (
+    UniformQuantizedPerAxisType,
+    UniformQuantizedType,
+    quant_of,
+)
 from tosa_xdsl.frontends.tflite import read_tflite
 from tosa_xdsl.frontends.tflite.legalize import legalize_tfl
 from tosa_xdsl.interpreter import run

@@ -3,18 +3,17 @@ clean errors on bad files, and a seeded, time-bounded fuzz test."""
 
 from __future__ import annotations
 
-import shutil
 import subprocess
 import time
 from pathlib import Path
 
 import numpy as np
 import pytest
+from tflite_oracle import MODELS
 from xdsl.parser import Parser
 
 from tosa_xdsl.context import make_context
 from tosa_xdsl.frontends.tflite import TFLiteError, read_tflite
-from tflite_oracle import MODELS
 
 MLIR_OPT = "/usr/lib/llvm-22/bin/mlir-opt"
 

@@ -12,12 +12,12 @@ import numpy as np
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # tests/ (oracle)
-import oracle  # noqa: E402
-from tflite_oracle import MODELS, inputs_for  # noqa: E402
+import oracle
+from tflite_oracle import MODELS, inputs_for
 
-from tosa_xdsl.frontends.tflite import import_tflite  # noqa: E402
-from tosa_xdsl.interpreter import run  # noqa: E402
-from tosa_xdsl.printing import print_ir  # noqa: E402
+from tosa_xdsl.frontends.tflite import import_tflite
+from tosa_xdsl.interpreter import run
+from tosa_xdsl.printing import print_ir
 
 CASES = ["conv_2d.int8", "depthwise_conv_2d.int8", "net_mobilenet.int8", "net_mobilenet.int16x8",
          "softmax.int8", "add.int16x8", "logistic.int16x8", "tanh.int8", "net_mobilenet.float",

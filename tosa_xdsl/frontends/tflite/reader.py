@@ -22,7 +22,6 @@ from __future__ import annotations
 import re
 import struct
 import weakref
-from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -43,13 +42,13 @@ from xdsl.dialects.builtin import (
     Signedness,
     StringAttr,
     TensorType,
-    TypeAttribute,
     UnitAttr,
     f32,
     i32,
     i64,
 )
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.utils.exceptions import VerifyException
 
 from tosa_xdsl.dialects.quant import UniformQuantizedPerAxisType, UniformQuantizedType
 from tosa_xdsl.frontends.tflite import dialect as tfl
@@ -65,7 +64,7 @@ from tosa_xdsl.frontends.tflite.schema import (
 IDENTIFIER = b"TFL3"
 
 # Where each imported op came from ("subgraph 0, operator 12 'conv2d'"), for diagnostics.
-LOCATIONS: "weakref.WeakKeyDictionary[Operation, str]" = weakref.WeakKeyDictionary()
+LOCATIONS: weakref.WeakKeyDictionary[Operation, str] = weakref.WeakKeyDictionary()
 
 
 class TFLiteError(Exception):
@@ -230,7 +229,7 @@ class _Reader:
             else:
                 qt = UniformQuantizedPerAxisType(width, signed, expressed, scales, zps, q.QuantizedDimension())
             qt.verify()
-        except Exception as e:  # out-of-range zero points etc.
+        except (VerifyException, ValueError, OverflowError) as e:  # out-of-range zero points etc.
             self.fail(f"tensor {index} '{tname}': invalid quantization parameters: {e}")
         return qt
 

@@ -11,10 +11,20 @@ quantized domain (the guide's "If input/output tensors are all quantized typed")
 from __future__ import annotations
 
 import numpy as np
-from xdsl.dialects.builtin import DenseArrayBase, Float32Type, IntegerType, TensorType, f32, i32, i64
+from xdsl.dialects.builtin import (
+    DenseArrayBase,
+    Float32Type,
+    IntegerType,
+    TensorType,
+    f32,
+    i32,
+    i64,
+)
 from xdsl.ir import SSAValue
 
-from tosa_xdsl.frontends.legalize_common import get_padding_values_from_pad_type, windowed_output_size
+from tosa_xdsl.frontends.legalize_common import (
+    get_padding_values_from_pad_type,
+)
 from tosa_xdsl.frontends.tflite.legalize.core import Legalizer, legalizes
 from tosa_xdsl.ops import tensor as tn
 

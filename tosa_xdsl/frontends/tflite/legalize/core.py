@@ -21,7 +21,6 @@ from xdsl.dialects.builtin import (
     DenseIntOrFPElementsAttr,
     FunctionType,
     IntegerAttr,
-    IntegerType,
     ModuleOp,
     NoneType,
     StringAttr,

@@ -11,7 +11,7 @@ get_table_const_tensor).
 from __future__ import annotations
 
 import numpy as np
-from xdsl.dialects.builtin import AnyFloat, Float32Type, TensorType, i8, i16, i32
+from xdsl.dialects.builtin import TensorType, i8, i16, i32
 from xdsl.ir import SSAValue
 
 from tosa_xdsl.frontends.legalize_common import table_contents, table_contents_16

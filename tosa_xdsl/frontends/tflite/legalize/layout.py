@@ -8,7 +8,7 @@ concatenation rescales each input whose scale/zero point differs from the output
 from __future__ import annotations
 
 import numpy as np
-from xdsl.dialects.builtin import IntegerAttr, TensorType, i32
+from xdsl.dialects.builtin import IntegerAttr, i32
 from xdsl.ir import SSAValue
 
 from tosa_xdsl.frontends.legalize_common import positive_axis

@@ -191,7 +191,7 @@ def resize(lg: Legalizer) -> SSAValue:
         lg.fail("quantized resize with different input and output quantization is not supported")
     if qi is not None and qi.width.data == 16 and lg.op.name == "tfl.resize_bilinear":
         lg.fail("int16 bilinear resize is not supported (TFLite's int16 kernel differs by up to 60 LSB)")
-    n, ih, iw, c = lg.shape(x)
+    _, ih, iw, _ = lg.shape(x)
     _, oh, ow, _ = lg.shape(lg.op.results[0])
     align = bool(lg.option("align_corners", False))
     half = bool(lg.option("half_pixel_centers", False))

@@ -5,7 +5,7 @@ adj_y; int8 accumulates in i32 (int16 in i48) and RESCALEs by s_a * s_b / s_out.
 from __future__ import annotations
 
 import numpy as np
-from xdsl.dialects.builtin import IntegerType, TensorType, f32, i32
+from xdsl.dialects.builtin import IntegerType, TensorType, i32
 from xdsl.ir import SSAValue
 
 from tosa_xdsl.frontends.tflite.legalize.core import Legalizer, legalizes

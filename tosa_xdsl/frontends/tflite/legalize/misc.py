@@ -7,10 +7,15 @@ non_max_suppression_*): a located error saying so.
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
-from xdsl.dialects.builtin import AnyFloat, IntegerAttr, IntegerType, TensorType, i1, i8, i32
+from xdsl.dialects.builtin import (
+    AnyFloat,
+    IntegerAttr,
+    IntegerType,
+    TensorType,
+    i1,
+    i32,
+)
 from xdsl.ir import SSAValue
 
 from tosa_xdsl.frontends.legalize_common import positive_axis
@@ -177,39 +182,42 @@ def batch_to_space_nd(lg: Legalizer) -> SSAValue:
                                      result_types=[TensorType(t.element_type, size)])).results[0]  # type: ignore[attr-defined]
 
 
+def _reversed_slice(lg: Legalizer, x: SSAValue, dim: int, start: int, n: int) -> SSAValue:
+    """x[..., start:start+n, ...] along `dim`, reversed along `dim`."""
+    s = lg.shape(x)
+    e = x.type.element_type  # type: ignore[attr-defined]
+    begin = [0] * len(s)
+    begin[dim] = start
+    size = list(s)
+    size[dim] = n
+    sl = lg.emit(dl.SliceOp.create(operands=[x, lg.shape_value(begin), lg.shape_value(size)],
+                                   result_types=[TensorType(e, size)])).results[0]
+    return lg.emit(dl.ReverseOp.create(operands=[sl], result_types=[sl.type],
+                                       properties={"axis": IntegerAttr(dim, i32)})).results[0]
+
+
 @legalizes("tfl.mirror_pad")
 def mirror_pad(lg: Legalizer) -> SSAValue:
     """Per dim: concat(reverse(slice before), x, reverse(slice after)) (the guide gives none)."""
     x = lg.operand(0)
     pads = lg.constant(lg.operand(1), "paddings").astype(np.int64).reshape(-1, 2)
-    reflect = lg.option("mode", "REFLECT") == "REFLECT"
-    off = 1 if reflect else 0
+    off = 1 if lg.option("mode", "REFLECT") == "REFLECT" else 0
     for d in range(len(lg.shape(x))):
         before, after = int(pads[d][0]), int(pads[d][1])
         if before == 0 and after == 0:
             continue
         s = lg.shape(x)
+        if before + off > s[d] or after + off > s[d] or before < 0 or after < 0:
+            lg.fail(f"paddings {before}, {after} do not fit dimension {d} of size {s[d]}")
         parts = []
-        e = x.type.element_type  # type: ignore[attr-defined]
-
-        def piece(start: int, n: int) -> SSAValue:
-            begin = [0] * len(s)
-            begin[d] = start
-            size = list(s)
-            size[d] = n
-            sl = lg.emit(dl.SliceOp.create(operands=[x, lg.shape_value(begin), lg.shape_value(size)],
-                                           result_types=[TensorType(e, size)])).results[0]
-            return lg.emit(dl.ReverseOp.create(operands=[sl], result_types=[sl.type],
-                                               properties={"axis": IntegerAttr(d, i32)})).results[0]
-
         if before:
-            parts.append(piece(off, before))
+            parts.append(_reversed_slice(lg, x, d, off, before))
         parts.append(x)
         if after:
-            parts.append(piece(s[d] - after - off, after))
+            parts.append(_reversed_slice(lg, x, d, s[d] - after - off, after))
         new = list(s)
         new[d] += before + after
-        x = lg.emit(dl.ConcatOp.create(operands=parts, result_types=[TensorType(e, new)],
+        x = lg.emit(dl.ConcatOp.create(operands=parts, result_types=[TensorType(x.type.element_type, new)],  # type: ignore[attr-defined]
                                        properties={"axis": IntegerAttr(d, i32)})).results[0]
     return x
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import Float32Type, TensorType, i32
+from xdsl.dialects.builtin import Float32Type, i32
 from xdsl.ir import SSAValue
 
 from tosa_xdsl.frontends.legalize_common import get_padding_values_from_pad_type

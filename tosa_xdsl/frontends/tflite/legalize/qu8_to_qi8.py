@@ -13,11 +13,20 @@ from __future__ import annotations
 
 import numpy as np
 from xdsl.dialects import func
-from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, IntegerType, ModuleOp, TensorType
+from xdsl.dialects.builtin import (
+    DenseIntOrFPElementsAttr,
+    IntegerType,
+    ModuleOp,
+    TensorType,
+)
 from xdsl.ir import Attribute, Block, Operation
 
 from tosa_xdsl.dense import from_numpy, to_numpy
-from tosa_xdsl.dialects.quant import UniformQuantizedPerAxisType, UniformQuantizedType, quant_of
+from tosa_xdsl.dialects.quant import (
+    UniformQuantizedPerAxisType,
+    UniformQuantizedType,
+    quant_of,
+)
 from tosa_xdsl.frontends.tflite import dialect as tfl
 
 
@@ -71,7 +80,7 @@ def convert_tflite_qu8_to_qi8(module: ModuleOp) -> None:
                 continue
             q = _quantize(arg, twin)
             entry.insert_op_before(q, entry.first_op) if entry.first_op else entry.add_op(q)
-            arg.replace_uses_with_if(q.results[0], lambda use: use.operation is not q)
+            arg.replace_uses_with_if(q.results[0], lambda use, q=q: use.operation is not q)
         outs = list(fn.function_type.outputs.data)
         for ret in [o for o in fn.body.blocks[-1].ops if isinstance(o, func.ReturnOp)]:
             for i, (v, want) in enumerate(zip(ret.operands, outs)):

@@ -16,7 +16,7 @@ for int8, with integer arithmetic that follows TFLite's kernels:
 from __future__ import annotations
 
 import numpy as np
-from xdsl.dialects.builtin import AnyFloat, IntegerAttr, TensorType, i1, i8, i32
+from xdsl.dialects.builtin import IntegerAttr, TensorType, i8, i32
 from xdsl.ir import SSAValue
 
 from tosa_xdsl.frontends.legalize_common import positive_axis
