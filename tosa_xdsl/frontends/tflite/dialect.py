@@ -36,6 +36,26 @@ class TflOp(Operation):
         return default if attr is None else attr
 
 
+class SameTypeOp(TflOp):
+    """Ops TensorFlow prints in its short form when every operand and the result share one
+    type: `%0 = tfl.add %a, %b {fused_activation_function = "NONE"} : tensor<4xf32>`.
+    We read that form (so TensorFlow's own .mlir files parse) and print the generic one."""
+
+    @classmethod
+    def parse(cls, parser):
+        operands = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_unresolved_operand)
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        t = parser.parse_type()
+        values = [parser.resolve_operand(o, t) for o in operands]
+        return cls.create(operands=values, result_types=[t], properties=dict(attrs))
+
+
+# TFL ops with TensorFlow's short same-type syntax (parseOneResultSameOperandTypeOp)
+SAME_TYPE_SYNTAX = frozenset({"ADD", "SUB", "MUL", "DIV", "MAXIMUM", "MINIMUM", "SQUARED_DIFFERENCE", "POW",
+                              "FLOOR_DIV", "FLOOR_MOD", "LOGICAL_AND", "LOGICAL_OR"})
+
+
 def op_name(builtin: str) -> str:
     """TFLite builtin operator name -> tfl op name (`DEPTHWISE_CONV_2D` -> `tfl.depthwise_conv_2d`)."""
     return "tfl." + builtin.lower()
@@ -53,7 +73,8 @@ OPS: dict[str, type[Operation]] = {}
 for _builtin in BUILTIN_OPERATORS.values():
     if _builtin in ("CUSTOM", "PLACEHOLDER_FOR_GREATER_OP_CODES"):
         continue
-    OPS[op_name(_builtin)] = _make(op_name(_builtin), _class_name(_builtin))
+    OPS[op_name(_builtin)] = _make(op_name(_builtin), _class_name(_builtin),
+                                   SameTypeOp if _builtin in SAME_TYPE_SYNTAX else TflOp)
 
 PseudoConstOp = _make("tfl.pseudo_const", "PseudoConstOp")
 PseudoQConstOp = _make("tfl.pseudo_qconst", "PseudoQConstOp")

@@ -173,8 +173,8 @@ def legalize_tfl(module: ModuleOp, filename: str = "") -> None:
     for fn in [op for op in module.walk() if isinstance(op, func.FuncOp)]:
         _legalize_block_args(fn, quant)
         for op in list(fn.walk()):
-            if not isinstance(op, TflOp) or op.parent is None:
-                continue
+            if op.parent is None or not (isinstance(op, TflOp) or op.name == "arith.constant"):
+                continue  # (arith.constant: TensorFlow's importer writes float constants so)
             if op.name in ("tfl.yield", "tfl.no_value") or op.name in CONTROL_FLOW:
                 continue
             rule = LEGALIZERS.get(op.name)
