@@ -105,7 +105,7 @@ def depthwise_conv_2d(lg: Legalizer) -> SSAValue:
     w4 = lg.reshape(w, [kh, kw, c, cm // c])
     pad, stride, dilation = _spatial(lg, x, kh, kw)
     props = {"pad": _arr(pad), "stride": _arr(stride), "dilation": _arr(dilation)}
-    lg._quant[w4] = lg.q(w)  # the reshaped weights keep their quantization
+    lg.keep_quant(w4, w)
     return _conv_common(lg, tn.DepthwiseConv2DOp, x, w4, 2, lg.shape(lg.op.results[0]), props, cm,
                         lg.option("fused_activation_function", "NONE"))
 
@@ -143,10 +143,8 @@ def fully_connected(lg: Legalizer) -> SSAValue:
         lg.fail(f"input shape {xs} is not a multiple of the weights' depth {k}")
     x4 = lg.reshape(x, [n, 1, 1, k])
     w4 = lg.reshape(w, [o, 1, 1, k])
-    if lg.q(x) is not None:
-        lg._quant[x4] = lg.q(x)
-    if lg.q(w) is not None:
-        lg._quant[w4] = lg.q(w)
+    lg.keep_quant(x4, x)
+    lg.keep_quant(w4, w)
     props = {"pad": _arr([0, 0, 0, 0]), "stride": _arr([1, 1]), "dilation": _arr([1, 1])}
     y = _conv_common(lg, tn.Conv2DOp, x4, w4, 2, [n, 1, 1, o], props, o,
                      lg.option("fused_activation_function", "NONE"))

@@ -94,6 +94,13 @@ class Legalizer(Emitter):
             return self._quant.get(v) or quant_of(v.type)
         return quant_of(v)
 
+    def keep_quant(self, new: SSAValue, like: SSAValue) -> SSAValue:
+        """`new` (a reshape of `like`, say) carries `like`'s scale and zero point."""
+        q = self.q(like)
+        if q is not None:
+            self._quant[new] = q
+        return new
+
     def shape(self, v: SSAValue) -> list[int]:  # type: ignore[override]
         t = v.type
         if not isinstance(t, TensorType):
