@@ -19,6 +19,7 @@ from tflite_oracle import MODELS, inputs_for, run_litert
 from tosa_xdsl.frontends.tflite import import_tflite
 from tosa_xdsl.frontends.tflite.legalize import TflLegalizeError
 from tosa_xdsl.interpreter import run
+from tosa_xdsl.passes.validate import TosaValidatePass
 
 # model -> (elements that differ, largest difference in LSB); everything else is exact.
 KNOWN_LSB = {
@@ -75,6 +76,10 @@ def test_model_matches_litert(path):
     module = import_tflite(path.read_bytes(), None, path.name)
     module.verify()
     assert not any(o.name.startswith("tfl.") for o in module.walk())
+    # valid TOSA 1.0 for the profiles/extensions TFLite models need (DOUBLE_ROUND is
+    # EXT-DOUBLEROUND, i16 activations EXT-INT16, WHILE/IF EXT-CONTROLFLOW), level 8K
+    TosaValidatePass(profile=("pro_int", "pro_fp"), level="8k",
+                     extension=("int16", "bf16", "controlflow", "doubleround")).apply(None, module)  # type: ignore[arg-type]
     xs = inputs_for(path)
     expected = run_litert(path, xs, ORACLE.get(stem, "BUILTIN_WITHOUT_DEFAULT_DELEGATES"))
     # uint8 at the boundary: TOSA tensors are i8 bit patterns read as unsigned by RESCALE
