@@ -69,15 +69,18 @@ def tested_variants() -> dict[str, list[str]]:
 def operator_table() -> str:
     """The markdown table of every guide operator (and extra legalized ones) and its status."""
     from tosa_xdsl.frontends.tflite.legalize import LEGALIZERS
+    from tosa_xdsl.frontends.tflite.legalize.core import CONTROL_FLOW
 
     tested = tested_variants()
     rows = ["| operator | guide | tosa-legalize-tfl | committed test models |", "|---|---|---|---|"]
-    extra = sorted(n for n in LEGALIZERS if n.startswith("tfl.") and n not in GUIDE_OPERATORS)
+    extra = sorted(n for n in [*LEGALIZERS, *CONTROL_FLOW] if n.startswith("tfl.") and n not in GUIDE_OPERATORS)
     for name in list(GUIDE_OPERATORS) + extra:
         guide = "no lowering" if name in GUIDE_WITHOUT_LOWERING else ("lowering" if name in GUIDE_OPERATORS else "(not in guide)")
         fn = LEGALIZERS.get(name)
         if fn is not None:
             status = f"legalized (`{fn.__module__.rsplit('.', 1)[-1]}.{fn.__name__}`)"
+        elif name in CONTROL_FLOW:
+            status = "legalized (`core._legalize_control_flow`: tosa.while_loop / tosa.cond_if)"
         elif name in ("tfl.yield", "tfl.no_value"):
             status = "consumed by its parent / consumer"
         else:

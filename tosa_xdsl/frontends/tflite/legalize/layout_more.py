@@ -224,3 +224,47 @@ def resize(lg: Legalizer) -> SSAValue:
         return y
     # same scale and zero point in and out: the weighted sum / (scale_y_n * scale_x_n)
     return lg.rescale(y, out.element_type, 1.0 / (scale[0] * scale[2]), 0, 0, scale32=acc == i32)
+
+
+@legalizes("tfl.embedding_lookup")
+def embedding_lookup(lg: Legalizer) -> SSAValue:
+    """The guide: rows of `value` picked by `lookup` = GATHER on [1, rows, row size]."""
+    ids, table = lg.operand(0), lg.operand(1)
+    if lg.q(table) != lg.q(lg.out_type()):
+        lg.fail("quantized embedding tables with a requantized output are not supported")
+    tshape = lg.shape(table)
+    inner = int(np.prod(tshape[1:])) if len(tshape) > 1 else 1
+    n = int(np.prod(lg.shape(ids))) if lg.shape(ids) else 1
+    values = lg.reshape(table, [1, tshape[0], inner])
+    idx = lg.reshape(ids if ids.type.element_type == i32 else lg.cast(ids, i32), [1, n])  # type: ignore[attr-defined]
+    e = values.type.element_type  # type: ignore[attr-defined]
+    y = lg.emit(sg.GatherOp.create(operands=[values, idx], result_types=[TensorType(e, [1, n, inner])])).results[0]
+    return lg.reshape(y, lg.shape(lg.op.results[0]))
+
+
+@legalizes("tfl.gather_nd")
+def gather_nd(lg: Legalizer) -> SSAValue:
+    """params[idx[..., 0], ..., idx[..., K-1], :] as one GATHER on the flattened leading K
+    dims: the flat row index sum(idx_k * stride_k) is computed with TOSA MUL/ADD in i32."""
+    from tosa_xdsl.ops import elementwise_binary as eb
+
+    params, idx = lg.operand(0), lg.operand(1)
+    ps, ishape = lg.shape(params), lg.shape(idx)
+    k = ishape[-1]
+    if k > len(ps) or k == 0:
+        lg.fail(f"index depth {k} does not fit params of rank {len(ps)}")
+    rows = int(np.prod(ps[:k]))
+    inner = int(np.prod(ps[k:])) if k < len(ps) else 1
+    n = int(np.prod(ishape[:-1])) if len(ishape) > 1 else 1
+    strides = [int(np.prod(ps[i + 1:k])) for i in range(k)]
+    idx32 = lg.reshape(idx if idx.type.element_type == i32 else lg.cast(idx, i32), [n, k])  # type: ignore[attr-defined]
+    weighted = lg.emit(eb.MulOp.create(operands=[idx32, lg.const(np.array([strides]), i32), lg.const(np.zeros(1, np.int8), IntegerType(8))],
+                                       result_types=[TensorType(i32, [n, k])])).results[0]
+    from tosa_xdsl.frontends.tflite.legalize.reduction import reduce_axes
+    from tosa_xdsl.ops import reduction as rd
+
+    flat = lg.reshape(reduce_axes(lg, rd.ReduceSumOp, weighted, [1]), [1, n])
+    values = lg.reshape(params, [1, rows, inner])
+    e = values.type.element_type  # type: ignore[attr-defined]
+    y = lg.emit(sg.GatherOp.create(operands=[values, flat], result_types=[TensorType(e, [1, n, inner])])).results[0]
+    return lg.reshape(y, lg.shape(lg.op.results[0]))

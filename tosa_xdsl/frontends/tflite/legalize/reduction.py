@@ -16,7 +16,7 @@ for int8, with integer arithmetic that follows TFLite's kernels:
 from __future__ import annotations
 
 import numpy as np
-from xdsl.dialects.builtin import IntegerAttr, TensorType, i8, i32
+from xdsl.dialects.builtin import AnyFloat, IntegerAttr, TensorType, i8, i32
 from xdsl.ir import SSAValue
 
 from tosa_xdsl.frontends.legalize_common import positive_axis
@@ -91,9 +91,17 @@ def _full_range(lg: Legalizer, x: SSAValue) -> tuple[int, int]:
     return q.qmin, q.qmax
 
 
-@legalizes("tfl.arg_max")
+@legalizes("tfl.arg_max", "tfl.arg_min")
 def arg_max(lg: Legalizer) -> SSAValue:
+    """ARGMAX; arg_min is ARGMAX of -x for floats and of ~x (= -x - 1, order-reversing and
+    in range) for integers."""
     x = lg.operand(0)
+    if lg.op.name == "tfl.arg_min":
+        e = x.type.element_type  # type: ignore[attr-defined]
+        if isinstance(e, AnyFloat):
+            x = lg.emit(eu.NegateOp.create(operands=[x, lg.zp(0.0, e), lg.zp(0.0, e)], result_types=[x.type])).results[0]
+        else:
+            x = lg.unary(eu.BitwiseNotOp, x)
     rank = len(lg.shape(x))
     axis = positive_axis(int(lg.constant(lg.operand(1), "axis").reshape(-1)[0]), rank)
     out = lg.out_storage()
