@@ -141,6 +141,9 @@ def fully_connected(lg: Legalizer) -> SSAValue:
     n = int(np.prod(xs)) // k if k else 0
     if n * k != int(np.prod(xs)):
         lg.fail(f"input shape {xs} is not a multiple of the weights' depth {k}")
+    qw = lg.q(w)
+    if qw is not None and qw.width.data == 16:
+        return _fully_connected_matmul(lg, x, w, n, k, o)
     x4 = lg.reshape(x, [n, 1, 1, k])
     w4 = lg.reshape(w, [o, 1, 1, k])
     lg.keep_quant(x4, x)
@@ -148,4 +151,22 @@ def fully_connected(lg: Legalizer) -> SSAValue:
     props = {"pad": _arr([0, 0, 0, 0]), "stride": _arr([1, 1]), "dilation": _arr([1, 1])}
     y = _conv_common(lg, tn.Conv2DOp, x4, w4, 2, [n, 1, 1, o], props, o,
                      lg.option("fused_activation_function", "NONE"))
+    return lg.reshape(y, lg.shape(lg.op.results[0]))
+
+
+def _fully_connected_matmul(lg: Legalizer, x: SSAValue, w: SSAValue, n: int, k: int, o: int) -> SSAValue:
+    """int16 x int16 (both activations, e.g. attention scores): MATMUL, which takes i16
+    weights (CONV2D does not), accumulating in i48."""
+    if lg.has_operand(2):
+        lg.fail("int16 x int16 fully_connected with a bias is not supported")
+    qx, qw, qo = lg.q(x), lg.q(w), lg.q(lg.out_type())
+    a = lg.reshape(x, [1, n, k])
+    b = lg.reshape(lg.transpose(lg.reshape(w, [o, k]), [1, 0]), [1, k, o])
+    mm = lg.emit(tn.MatMulOp.create(
+        operands=[a, b, lg.zp(int(qx.zero_points[0]), qx.storage_type), lg.zp(int(qw.zero_points[0]), qw.storage_type)],
+        result_types=[TensorType(I48, [1, n, o])])).results[0]
+    y = lg.rescale(mm, qo.storage_type, float(qx.scales[0] * qw.scales[0] / qo.scales[0]), 0,
+                   int(qo.zero_points[0]), scale32=False)
+    y = lg.lower_fused_activation(y, lg.option("fused_activation_function", "NONE"), qo.qmin, qo.qmax,
+                                  float(qo.scales[0]), int(qo.zero_points[0]))
     return lg.reshape(y, lg.shape(lg.op.results[0]))

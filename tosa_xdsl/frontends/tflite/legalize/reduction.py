@@ -16,7 +16,7 @@ for int8, with integer arithmetic that follows TFLite's kernels:
 from __future__ import annotations
 
 import numpy as np
-from xdsl.dialects.builtin import AnyFloat, IntegerAttr, TensorType, i8, i32
+from xdsl.dialects.builtin import AnyFloat, IntegerAttr, TensorType, i8, i16, i32
 from xdsl.ir import SSAValue
 
 from tosa_xdsl.frontends.legalize_common import positive_axis
@@ -130,7 +130,46 @@ def softmax(lg: Legalizer) -> SSAValue:
                                        result_types=[x.type])).results[0]
     if lg.op.name == "tfl.log_softmax":
         lg.fail("quantized log_softmax is not supported")
+    if lg.q(x).width.data == 16:
+        return _softmax_int16(lg, x, shape, beta)
     return _softmax_int8(lg, x, shape, beta)
+
+
+def _softmax_int16(lg: Legalizer, x: SSAValue, shape: list[int], beta: float) -> SSAValue:
+    """As TFLite's int16 kernel: the differences to the row maximum are mapped onto
+    [-10, 0] in int16, exp is TOSA's interpolated i16 TABLE (Q15), the row sum is exact in
+    i32 and each output one rounded INTDIV by it (outputs in units of 1/32768)."""
+    from tosa_xdsl.frontends.legalize_common import table_contents_16
+
+    qi, qo = lg.q(x), lg.q(lg.out_type())
+    si, so, zo = float(qi.scales[0]), float(qo.scales[0]), int(qo.zero_points[0])
+    k = int(round(1.0 / so))
+    if zo != 0 or abs(k - 1.0 / so) > 1e-6 * k or k > 1 << 15:
+        lg.fail(f"int16 softmax output must be 1/K-scaled with zero point 0, got {so}:{zo}")
+    rows = int(np.prod(shape[:-1])) if len(shape) > 1 else 1
+    depth = shape[-1]
+    if depth > 65535:
+        lg.fail("softmax depth above 65535 would overflow the i32 sum")
+    x32 = lg.reshape(lg.cast(x, i32), [rows, depth])
+    m = reduce_axes(lg, rd.ReduceMaxOp, x32, [1])
+    d = lg.binary(eb.SubOp, x32, m, x32.type)  # x - max, <= 0
+    # d * s * beta in [-10, 0] -> int16 [-32768, 32767]: q = 32767 + d * s * beta * 65535 / 10
+    step = 10.0 / 65535.0
+    scaled = lg.rescale(d, i32, si * beta / step, 0, 0)
+    shifted = lg.binary(eb.AddOp, scaled, lg.const(np.array([[32767]]), i32), scaled.type)
+    q16 = lg.rescale(shifted, i16, 1.0, 0, 0)  # saturates below -10
+    table = lg.const(table_contents_16(np.exp, step, 32767, 1.0 / 32768.0, 0), i16)
+    e = lg.emit(eb.TableOp.create(operands=[q16, table], result_types=[TensorType(i32, [rows, depth])])).results[0]
+    e = lg.rescale(e, i32, 1.0 / 128.0, 0, 0)  # Q15 exp, >= 0
+    s = reduce_axes(lg, rd.ReduceSumOp, e, [1])
+    num = lg.emit(eb.MulOp.create(operands=[e, lg.const(np.array([[k]]), i32), lg.const(np.zeros(1, np.int8), i8)],
+                                  result_types=[e.type])).results[0]
+    half = lg.emit(eb.ArithmeticRightShiftOp.create(
+        operands=[s, lg.const(np.array([[1]]), i32)], result_types=[s.type],
+        properties={"round": _false()})).results[0]
+    num = lg.binary(eb.AddOp, num, half, e.type)
+    q = lg.emit(eb.IntDivOp.create(operands=[num, s], result_types=[e.type])).results[0]
+    return lg.reshape(lg.rescale(q, qo.storage_type, 1.0, 0, 0), shape)
 
 
 def _softmax_int8(lg: Legalizer, x: SSAValue, shape: list[int], beta: float) -> SSAValue:
