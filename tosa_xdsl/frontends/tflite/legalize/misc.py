@@ -252,3 +252,88 @@ def fake_quant(lg: Legalizer) -> SSAValue:
     t = lg.binary(eb.SubOp, c, _scalar(lg, x, nlo), x.type)
     q = lg.cast(lg.cast(_mul(lg, t, _scalar(lg, x, 1.0 / scale)), i32), x.type.element_type)  # type: ignore[attr-defined]
     return lg.binary(eb.AddOp, _mul(lg, q, _scalar(lg, x, scale)), _scalar(lg, x, nlo), x.type)
+
+
+@legalizes("tfl.local_response_normalization")
+def local_response_normalization(lg: Legalizer) -> SSAValue:
+    """x / (bias + alpha * sum_{|c'-c| <= r} x[c']^2) ^ beta (float). The channel-window sum
+    of squares is a 1x1 CONV2D with a constant banded [C, 1, 1, C] weight."""
+    _float_only(lg)
+    x = lg.operand(0)
+    n, h, w, c = lg.shape(x)
+    lg.require_small([c, c])
+    r = int(lg.option("radius", 5))
+    bias, alpha, beta = float(lg.option("bias", 1.0)), float(lg.option("alpha", 1.0)), float(lg.option("beta", 0.5))
+    idx = np.arange(c)
+    band = (np.abs(idx[:, None] - idx[None, :]) <= r).astype(np.float32).reshape(c, 1, 1, c)
+    e = x.type.element_type  # type: ignore[attr-defined]
+    from tosa_xdsl.frontends.tflite.legalize.conv import _arr
+    from tosa_xdsl.ops import tensor as tn
+
+    sq = _mul(lg, x, x)
+    ss = lg.emit(tn.Conv2DOp.create(
+        operands=[sq, lg.const(band, e), lg.const(np.zeros(c, np.float32), e), lg.zp(0.0, e), lg.zp(0.0, e)],
+        result_types=[x.type],
+        properties={"pad": _arr([0, 0, 0, 0]), "stride": _arr([1, 1]), "dilation": _arr([1, 1]), "acc_type": e})).results[0]
+    base = lg.binary(eb.AddOp, _mul(lg, ss, _scalar(lg, x, alpha)), _scalar(lg, x, bias), x.type)
+    denom = lg.binary(eb.PowOp, base, _scalar(lg, x, -beta), x.type)
+    return _mul(lg, x, denom)
+
+
+@legalizes("tfl.matrix_diag")
+def matrix_diag(lg: Legalizer) -> SSAValue:
+    """[..., N] -> [..., N, N] with the input on the diagonal: x[..., None] * I (float) or a
+    SELECT against zero (integers)."""
+    x = lg.operand(0)
+    s = lg.shape(x)
+    nn = s[-1]
+    lg.require_small([nn, nn])
+    out = lg.out_storage()
+    col = lg.reshape(x, s + [1])
+    eye_shape = [1] * len(s) + [nn]
+    eye_shape[-2] = nn
+    if isinstance(out.element_type, AnyFloat):
+        return _mul(lg, col, lg.const(np.eye(nn, dtype=np.float32).reshape(eye_shape), out.element_type), out)
+    mask = lg.const(np.eye(nn, dtype=bool).reshape(eye_shape), i1)
+    zero = lg.const(np.zeros([1] * (len(s) + 1), np.int64), out.element_type)
+    col_b = lg.emit(dl.TileOp.create(operands=[col, lg.shape_value([1] * len(s) + [nn])], result_types=[out])).results[0]
+    return lg.emit(et.SelectOp.create(operands=[mask, col_b, zero], result_types=[out])).results[0]
+
+
+@legalizes("tfl.reverse_sequence")
+def reverse_sequence(lg: Legalizer) -> SSAValue:
+    """Constant seq_lengths: per batch entry, reverse the first len[b] steps (SLICE, REVERSE,
+    CONCAT), then CONCAT the batch back."""
+    x = lg.operand(0)
+    s = lg.shape(x)
+    lengths = [int(v) for v in lg.constant(lg.operand(1), "seq_lengths").reshape(-1)]
+    sd = positive_axis(lg.option("seq_dim"), len(s))
+    bd = positive_axis(lg.option("batch_dim", 0), len(s))
+    if len(lengths) != s[bd]:
+        lg.fail(f"{len(lengths)} sequence lengths for a batch of {s[bd]}")
+    e = x.type.element_type  # type: ignore[attr-defined]
+
+    def sl(v: SSAValue, dim: int, start: int, n: int) -> SSAValue:
+        vs = lg.shape(v)
+        begin = [0] * len(vs)
+        begin[dim] = start
+        size = list(vs)
+        size[dim] = n
+        return lg.emit(dl.SliceOp.create(operands=[v, lg.shape_value(begin), lg.shape_value(size)],
+                                         result_types=[TensorType(e, size)])).results[0]
+
+    rows = []
+    for b, n in enumerate(lengths):
+        if not 0 <= n <= s[sd]:
+            lg.fail(f"sequence length {n} outside [0, {s[sd]}]")
+        row = sl(x, bd, b, 1)
+        if n > 1:
+            head = _reversed_slice(lg, row, sd, 0, n)
+            parts = [head] + ([sl(row, sd, n, s[sd] - n)] if n < s[sd] else [])
+            row = parts[0] if len(parts) == 1 else lg.emit(dl.ConcatOp.create(
+                operands=parts, result_types=[row.type], properties={"axis": IntegerAttr(sd, i32)})).results[0]
+        rows.append(row)
+    if len(rows) == 1:
+        return rows[0]
+    return lg.emit(dl.ConcatOp.create(operands=rows, result_types=[lg.out_storage()],
+                                      properties={"axis": IntegerAttr(bd, i32)})).results[0]
