@@ -3,6 +3,7 @@ files and `-` for stdin/stdout, located errors, exit codes 1 (bad input) / 2 (ba
 
 from __future__ import annotations
 
+import io
 import re
 import subprocess
 import sys
@@ -77,11 +78,21 @@ def test_schema_version_option():
     (["--tosa-serialize", "-", "-o", "/no/such/dir/x.tosa"], MLIR.encode(), 2,
      "tosa-translate: error: cannot open output file '/no/such/dir/x.tosa'"),
 ], ids=["parse", "binary", "not-tosa", "bad-tosa", "verify", "not-tosa-op", "none", "two", "flag", "input", "output"])
-def test_errors(args, stdin, code, message):
-    p = _run(*args, stdin=stdin)
-    err = p.stderr.decode()
-    assert p.returncode == code, err
+def test_errors(args, stdin, code, message, monkeypatch, capfd):
+    # in-process (a subprocess costs ~2 s of imports); test_stdin_stdout_pipeline and
+    # test_errors_from_the_console_script cover the installed script
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(stdin)))
+    returncode = main(list(args) + (["-"] if len(args) == 1 and args[0].startswith("--tosa") else []))
+    out, err = capfd.readouterr()
+    assert returncode == code, err
     assert err.startswith(message), err
     if not re.match(r"<stdin>:\d+:\d+:", message):  # MLIR text errors show the source line and a caret
         assert err.count("\n") == 1, err
-    assert "Traceback" not in err and p.stdout == b""
+    assert "Traceback" not in err and out == ""
+
+
+def test_errors_from_the_console_script():
+    p = _run("--tosa-deserialize", stdin=b"\x10\x00\x00\x00TOSA\x00\x00")
+    assert p.returncode == 1 and p.stderr.startswith(b"<stdin>: error: ") and p.stderr.count(b"\n") == 1
+    p = _run("--frobnicate")
+    assert p.returncode == 2 and p.stderr == b"tosa-translate: error: unrecognized arguments: --frobnicate\n"
