@@ -34,7 +34,7 @@ GOOD = "func.func @f(%a: i32) -> i32 {\n  %0 = arith.addi %a, %a : i32\n  func.r
 # Every error line the driver prints: `file:line:col: error: ...` or `<unknown>:0: error: ...`.
 DIAG_LINE = re.compile(r"^(?:.+:\d+:\d+|<unknown>:0): (error|warning|note|remark): ")
 # Binary input (not MLIR text) gets one unlocated line (tosa_xdsl.formats.loader).
-BINARY_DIAG = "error: not MLIR text, MLIR bytecode or a TOSA flatbuffer"
+BINARY_DIAG = "error: not MLIR text, MLIR bytecode, a TOSA flatbuffer or a TFLite flatbuffer"
 
 
 def run(tmp_path: Path, text: str | bytes, *args: str) -> tuple[int, str, str]:

@@ -66,7 +66,22 @@ def make_context(allow_unregistered: bool = False) -> Context:
     for name, factory in get_all_dialects().items():
         if name != TOSA:
             ctx.register_dialect(name, _EXTENDED.get(name, factory))
+    _register_frontend_dialects(ctx)
     return load_tosa(ctx, lazy=True)
+
+
+def _register_frontend_dialects(ctx: Context) -> None:
+    # quant types and the tfl dialect (TFLite frontend), imported on first use
+    from tosa_xdsl.dialects.quant import load_quant
+
+    load_quant(ctx)
+    if "tfl" not in ctx.registered_dialect_names:
+        def tfl() -> Dialect:
+            from tosa_xdsl.frontends.tflite.dialect import Tfl
+
+            return Tfl
+
+        ctx.register_dialect("tfl", tfl)
 
 
 def _linalg_extended() -> Dialect:

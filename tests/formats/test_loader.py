@@ -37,7 +37,7 @@ def test_detect():
     assert loader.detect(ADD.encode()) is None
     assert loader.detect(b"ML\xefR\x00\x01").name == "bytecode"
     assert loader.detect(b"\x10\x00\x00\x00TOSA\x00\x00").name == "tosa"
-    assert loader.detect(b"\x10\x00\x00\x00TFL3\x00\x00") is None
+    assert loader.detect(b"\x10\x00\x00\x00TFL3\x00\x00").name == "tflite"
 
 
 def test_load_by_content(tosa_file, tmp_path):
@@ -54,7 +54,7 @@ def test_load_by_content(tosa_file, tmp_path):
 def test_unknown_binary(data):
     with pytest.raises(loader.LoadError) as e:
         tosa_xdsl.load(data, filename="x.bin")
-    assert str(e.value) == "x.bin: error: not MLIR text, MLIR bytecode or a TOSA flatbuffer"
+    assert str(e.value) == "x.bin: error: not MLIR text, MLIR bytecode, a TOSA flatbuffer or a TFLite flatbuffer"
 
 
 def test_text_errors_are_located():
@@ -117,7 +117,7 @@ def test_tosa_opt_unknown_binary_is_one_clean_line(tmp_path):
     f.write_bytes(b"\x7fELF\x02\x01\x01\x00\x00\x00\x00\xff\xfe\xfd")
     p = _cli("tosa-opt", str(f))
     assert p.returncode == 1
-    assert p.stderr == f"{f}: error: not MLIR text, MLIR bytecode or a TOSA flatbuffer\n".encode()
+    assert p.stderr == f"{f}: error: not MLIR text, MLIR bytecode, a TOSA flatbuffer or a TFLite flatbuffer\n".encode()
     assert p.stdout == b""
 
 

@@ -62,7 +62,7 @@ def test_schema_version_option():
 
 @pytest.mark.parametrize("args,stdin,code,message", [
     (["--tosa-serialize"], b"func.func @f( {", 1, "<stdin>:1:15: error: "),
-    (["--tosa-serialize"], b"\x00\x01\xff", 1, "<stdin>: error: not MLIR text, MLIR bytecode or a TOSA flatbuffer"),
+    (["--tosa-serialize"], b"\x00\x01\xff", 1, "<stdin>: error: not MLIR text, MLIR bytecode, a TOSA flatbuffer or a TFLite flatbuffer"),
     (["--tosa-deserialize"], MLIR.encode(), 1, "<stdin>: error: not a TOSA flatbuffer"),
     (["--tosa-deserialize"], b"\x10\x00\x00\x00TOSA\x00\x00", 1, "<stdin>: error: "),
     (["--tosa-serialize"], b"func.func @f(%a: tensor<2xi32>, %b: tensor<2xf32>) -> tensor<2xi32> {\n"

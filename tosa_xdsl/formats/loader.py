@@ -48,6 +48,8 @@ FORMATS: list[Format] = [
            "tosa_xdsl.formats.bytecode:read_bytecode", "MLIR bytecode support not installed"),
     Format("tosa", "a TOSA flatbuffer", lambda d: len(d) >= 8 and d[4:8] == b"TOSA",
            "tosa_xdsl.formats.tosa_flatbuffer:deserialize"),
+    Format("tflite", "a TFLite flatbuffer", lambda d: len(d) >= 8 and d[4:8] == b"TFL3",
+           "tosa_xdsl.frontends.tflite:import_tflite", "TFLite support not installed (pip install tflite)"),
 ]
 
 

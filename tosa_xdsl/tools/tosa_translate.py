@@ -42,6 +42,8 @@ class Translation:
 TRANSLATIONS: list[Translation] = [
     Translation("--tosa-deserialize", "TOSA flatbuffer (.tosa) -> TOSA MLIR",
                 importer="tosa_xdsl.formats.tosa_flatbuffer:deserialize", format="tosa"),
+    Translation("--import-tflite", "TFLite flatbuffer (.tflite) -> TOSA MLIR (read + tosa-legalize-tfl)",
+                importer="tosa_xdsl.frontends.tflite:import_tflite", format="tflite"),
     Translation("--tosa-serialize", "TOSA MLIR (any input format) -> TOSA flatbuffer (.tosa)",
                 exporter="tosa_xdsl.tools.tosa_translate:_serialize"),
 ]
