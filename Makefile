@@ -14,12 +14,12 @@ $(BIN)/python:
 
 # Runtime dependencies, then our package without deps. Installing ours last matters:
 # tosa-tools also ships a console script named tosa-opt, and ours must be the one in .venv/bin.
-$(VENV)/.demo-installed: pyproject.toml setup.py | $(BIN)/python
-	$(BIN)/pip install -q "xdsl[llvm]==0.74.0" numpy ml_dtypes "flatbuffers>=24.3" "tflite==2.18.0"
+$(VENV)/.demo-installed: pyproject.toml | $(BIN)/python
+	$(BIN)/pip install -q "xdsl[llvm]==0.74.0" numpy ml_dtypes "flatbuffers>=24.3" "tflite==2.18.0" ai-edge-litert
 	$(BIN)/pip install -q --no-deps -e .
 	touch $@
 
-$(VENV)/.test-installed: pyproject.toml setup.py $(VENV)/.demo-installed
+$(VENV)/.test-installed: pyproject.toml $(VENV)/.demo-installed
 	$(BIN)/pip install -q "lit<24" "filecheck==1.0.6" pytest pytest-xdist hypothesis tosa-tools iree-base-compiler ai-edge-litert tosa-converter-for-tflite
 	$(BIN)/pip install -q --no-deps --force-reinstall -e .
 	touch $@

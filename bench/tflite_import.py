@@ -16,7 +16,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from common import run_once
 
-DEFAULT = Path("/work/shared/models/face_detection_front.tflite")
+DEFAULT = Path(__file__).resolve().parents[1] / "examples" / "face_detection_front.tflite"
 
 
 def main() -> None:

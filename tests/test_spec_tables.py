@@ -1,6 +1,6 @@
 """Tests for tosa_xdsl.spec_tables: the extraction, the committed JSON and the loader.
 
-Spot checks were verified by reading the spec (/work/shared/spec/tosa-1.0.1-spec.md);
+Spot checks were verified by reading the spec (../shared/spec/tosa-1.0.1-spec.md);
 the section is cited next to each.
 """
 

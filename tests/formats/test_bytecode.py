@@ -24,7 +24,7 @@ from tosa_xdsl.formats.bytecode import BytecodeError, read_bytecode, write_bytec
 from tosa_xdsl.printing import TosaPrinter
 
 ROOT = Path(__file__).resolve().parents[2]
-MODELS = Path("/work/shared/models")
+MODELS = Path(__file__).resolve().parents[2] / "examples"
 MLIR_OPT = "/usr/lib/llvm-22/bin/mlir-opt"
 IREE_OPT = shutil.which("iree-opt")
 CONVERTER = shutil.which("tosa-converter-for-tflite")

@@ -36,7 +36,7 @@ from lowering_harness import bits_equal
 
 ROOT = Path(__file__).resolve().parents[2]
 DIALECT = ROOT / "tests" / "filecheck" / "dialect"
-FACE = Path("/work/shared/models/face_detection_front.tosa.mlir")
+FACE = Path(__file__).resolve().parents[2] / "examples" / "face_detection_front.tosa.mlir"
 if not FACE.exists():
     FACE = ROOT / "examples" / "face_detection_front.tosa.mlir"
 

@@ -1,6 +1,6 @@
 """Graphs written by a real pre-1.0 tool: IREE's `iree-import-tflite` of May 2022 (LLVM 15
 era: I64ArrayAttr lists, generic form) and February 2023 (LLVM 17 git: DenseI64ArrayAttr),
-converting /work/shared/models/face_detection_front.tflite (fixtures made by
+converting examples/face_detection_front.tflite (fixtures made by
 tests/fixtures/legacy/make_iree_import_fixtures.py).
 
 `tosa-opt old.mlir` upgrades them on read; the upgraded graph must compute exactly what
@@ -25,7 +25,7 @@ EXAMPLES = Path(__file__).resolve().parents[3] / "examples"
 
 
 def _model_file(name: str) -> Path:
-    for base in (EXAMPLES, Path("/work/shared/models")):
+    for base in (EXAMPLES, Path(__file__).resolve().parents[4] / "shared" / "models"):
         for cand in base.glob(f"*{name}"):
             return cand
     pytest.skip(f"{name} not found")
