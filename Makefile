@@ -3,8 +3,10 @@
 PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
-# Upstream MLIR 22 (Debian's mlir-22-tools) checks that our lowered IR is accepted upstream.
+# Upstream MLIR 22 (Debian's mlir-22-tools) checks that our lowered IR is accepted upstream;
+# Graphviz (Debian's graphviz) renders view-op-graph's pictures in the tests.
 MLIR22 := /usr/lib/llvm-22/bin/mlir-opt
+DOT    := /usr/bin/dot
 
 .PHONY: demo test lit pytest bench docs clean
 
@@ -34,7 +36,14 @@ $(MLIR22):
 demo: $(VENV)/.demo-installed
 	$(BIN)/python examples/demo.py
 
-test: $(VENV)/.test-installed $(MLIR22)
+$(DOT):
+	@if [ "$$(id -u)" = 0 ]; then \
+	  (apt-get update -qq && apt-get install -y -qq graphviz) >/dev/null; \
+	else \
+	  echo "graphviz missing: run 'sudo apt-get install graphviz'"; exit 1; \
+	fi
+
+test: $(VENV)/.test-installed $(MLIR22) $(DOT)
 	$(MAKE) lit pytest
 
 lit:

@@ -36,6 +36,7 @@ TOSA_PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     "tosa-infer-shapes": _lazy(_P + "infer_shapes", "TosaInferShapesPass"),
     "tosa-make-broadcastable": _lazy(_P + "make_broadcastable", "TosaMakeBroadcastablePass"),
     "tosa-layerwise-constant-fold": _lazy(_P + "constant_fold", "TosaLayerwiseConstantFoldPass"),
+    "view-op-graph": _lazy(_P + "view_op_graph", "ViewOpGraphPass"),
     # frontends' legalizations to TOSA (tosa_xdsl/frontends/)
     "tosa-legalize-tfl": _lazy("tosa_xdsl.frontends.tflite.legalize", "TosaLegalizeTflPass"),
     "tosa-upgrade-to-1.0": _lazy("tosa_xdsl.frontends.legacy.upgrade", "TosaUpgradeTo10Pass"),

@@ -44,6 +44,8 @@ TRANSLATIONS: list[Translation] = [
                 importer="tosa_xdsl.formats.tosa_flatbuffer:deserialize", format="tosa"),
     Translation("--import-tflite", "TFLite flatbuffer (.tflite) -> TOSA MLIR (read + tosa-legalize-tfl)",
                 importer="tosa_xdsl.frontends.tflite:import_tflite", format="tflite"),
+    Translation("--to-svg", "any input -> SVG picture of its graph (view-op-graph's, rendered by "
+                "Graphviz dot)", exporter="tosa_xdsl.passes.view_op_graph:render_svg"),
     Translation("--tosa-serialize", "TOSA MLIR (any input format) -> TOSA flatbuffer (.tosa)",
                 exporter="tosa_xdsl.tools.tosa_translate:_serialize"),
 ]
