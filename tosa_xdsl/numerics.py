@@ -103,6 +103,7 @@ _ALIASES = {
     "i16_t": "i16", "int16_t": "i16", "int16": "i16",
     "i32_t": "i32", "int32_t": "i32", "int32": "i32",
     "i48_t": "i48", "int48_t": "i48", "int48": "i48",
+    "i64_t": "i64", "int64_t": "i64", "int64": "i64",  # TOSA 1.1 EXT-INT64 (producers' index math)
     "uint8_t": "ui8", "uint8": "ui8", "u8": "ui8",
     "uint16_t": "ui16", "uint16": "ui16", "u16": "ui16",
     "fp16_t": "fp16", "f16": "fp16", "float16": "fp16",
@@ -137,6 +138,7 @@ _INTS = {
     "i16": _Int(16, True, np.dtype(np.int16)),
     "i32": _Int(32, True, np.dtype(np.int32)),
     "i48": _Int(48, True, np.dtype(np.int64)),
+    "i64": _Int(64, True, np.dtype(np.int64)),
     "ui8": _Int(8, False, np.dtype(np.uint8)),
     "ui16": _Int(16, False, np.dtype(np.uint16)),
 }

@@ -260,8 +260,12 @@ def _checked(attr: DenseResourceAttr) -> tuple[Blob, Attribute, tuple[int, ...]]
     return blob, elt, shape
 
 
-def dense_resource_problem(attr: DenseResourceAttr) -> str | None:
-    """Why `dense_resource_array(attr)` would fail (for verifiers), or None."""
+def dense_resource_problem(attr: DenseResourceAttr, missing_ok: bool = False) -> str | None:
+    """Why `dense_resource_array(attr)` would fail, or None. `missing_ok`: a key without a
+    blob is not a problem (the op verifier's view: MLIR accepts elided resources; using the
+    value is what fails)."""
+    if missing_ok and get_blob(attr.resource_handle.data) is None:
+        return None
     try:
         _checked(attr)
     except ResourceError as err:
