@@ -12,7 +12,7 @@ Widening (per row, each type variable independently):
 - i32 -> i64 (TOSA 1.1's EXT-INT64 rows are the i32 rows with i64);
 - an operator whose integer rows are all narrower than 32 bits (CLAMP, ...) also gets i32
   and i64 rows (upstream's verifier accepts them; torch clamps int64 tensors);
-- CAST: every pair of distinct types among bool, i8, i16, i32, i64, f16, bf16, f32, f64
+- CAST: every pair (same-type casts included, as the narrowing passes leave them) among bool, i8, i16, i32, i64, f16, bf16, f32, f64
   (the narrowing passes materialise f64<->f32 and i64<->i32 casts).
 """
 
@@ -34,7 +34,7 @@ def widened_keys(spec_name: str, keys: frozenset[tuple[str, ...]]) -> frozenset[
     if keys and all(len(k) == 1 for k in keys) and ints and "i32" not in ints:
         extra.update({("i32",), ("i64",)})
     if spec_name == "CAST":
-        extra.update((a, b) for a in CAST_TYPES for b in CAST_TYPES if a != b)
+        extra.update((a, b) for a in CAST_TYPES for b in CAST_TYPES)
     return frozenset(extra - keys)
 
 
