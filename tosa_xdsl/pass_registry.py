@@ -41,6 +41,7 @@ TOSA_PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     "tosa-narrow-f64-to-f32": _lazy(_P + "narrow_f64_to_f32", "TosaNarrowF64ToF32Pass"),
     "tosa-convert-integer-type-to-signless": _lazy(_P + "convert_integer_type_to_signless",
                                                    "TosaConvertIntegerTypeToSignlessPass"),
+    "tosa-experimental-input-shape": _lazy(_P + "input_shape", "TosaInputShapePass"),
     "tosa-arith-const-to-tosa-const": _lazy(_P + "arith_const_to_tosa_const", "TosaArithConstToTosaConstPass"),
     # TOSA -> linalg/tensor/arith/scf/ml_program (tosa_xdsl/lowering/)
     "tosa-to-tensor": _lazy(_L + "tosa_to_tensor", "TosaToTensorPass"),

@@ -99,3 +99,34 @@ def test_raw_export_is_reported_by_validate():
         code = tosa_opt([str(FIXTURES / "encoder.mlir"), "-p", "tosa-validate", "-o", "/dev/null"])
     assert code == 1
     assert "is not profile-aligned: element type 'f64' is not legal; run tosa-narrow-f64-to-f32" in err.getvalue()
+
+
+STATIC_BATCH = 'tosa-experimental-input-shape{args="arg0:3x8"},tosa-infer-shapes{convert-function-boundaries=true}'
+
+
+@pytest.mark.parametrize("backend", (["-p", STATIC_BATCH + ",tosa-to-linalg-pipeline"],
+                                     ["-p", STATIC_BATCH + ",tosa-to-loops"]), ids=("linalg", "loops"))
+def test_dynamic_batch_made_static_lowers(backend, tmp_path):
+    """upstream's route for EXT-DYNAMIC graphs: give the input shape, infer, lower."""
+    code, err, got = _run("dynamic_batch", backend, tmp_path)
+    assert code == 0, err
+    _compare("dynamic_batch", got)
+
+
+def test_dynamic_batch_made_static_on_reference_model_and_jit(tmp_path):
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert tosa_opt([str(FIXTURES / "dynamic_batch.mlir"), "-p", STATIC_BATCH, "--tosa-syntax=attr-dict"]) == 0
+    text = out.getvalue()
+    inputs = [np.load(f) for f in _files("dynamic_batch", "in")]
+    _compare("dynamic_batch", oracle.run(text, *inputs))
+    from tosa_xdsl.jit import NativeModule  # noqa: F401  (the JIT backend is importable)
+
+    path = tmp_path / "static.mlir"
+    path.write_text(text)
+    err = io.StringIO()
+    result = tmp_path / "jit.npy"
+    with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
+        code = tosa_run([str(path), "-i", str(_files("dynamic_batch", "in")[0]), "--backend", "jit", "-o", str(result)])
+    assert code == 0, err.getvalue()
+    _compare("dynamic_batch", [np.load(result)])
