@@ -184,6 +184,44 @@ def decode_blob_text(text: str, key: str = "blob") -> Blob:
     return Blob(_aligned_copy(memoryview(raw)[4:], alignment), alignment)
 
 
+# hex digits decoded per step when reading a blob straight from the parser's input
+_CHUNK = 1 << 24
+
+
+def decode_blob_span(content: Any, start: int, end: int, key: str = "blob") -> Blob:
+    """`decode_blob_text(content[start:end])` without copying the text: a 100 MB weight is
+    200 MB of hex, so the string is decoded piecewise straight into the aligned buffer."""
+    n = end - start
+    if content[start : start + 2] not in ("0x", b"0x") or n % 2:
+        raise ResourceError(f"expected hex string blob for key '{key}'")
+    if n < 10:
+        decode_blob_text(content[start:end], key)  # raises the right message
+    try:
+        alignment = int.from_bytes(binascii.a2b_hex(content[start + 2 : start + 10]), "little")
+    except (binascii.Error, ValueError):
+        raise ResourceError(f"expected hex string blob for key '{key}'") from None
+    if alignment <= 0 or alignment & (alignment - 1):
+        raise ResourceError(
+            f"expected hex string blob for key '{key}' to encode alignment in first 4 bytes, "
+            f"but got non-power-of-2 value: {alignment}"
+        )
+    size = (n - 10) // 2
+    align = min(alignment, MAX_PHYSICAL_ALIGNMENT)
+    raw = np.empty(size + align, dtype=np.uint8)
+    first = (-raw.ctypes.data) % align
+    out = raw[first : first + size]
+    at = 0
+    for pos in range(start + 10, end, _CHUNK):
+        try:
+            piece = binascii.a2b_hex(content[pos : min(pos + _CHUNK, end)])
+        except (binascii.Error, ValueError):
+            raise ResourceError(f"expected hex string blob for key '{key}'") from None
+        out[at : at + len(piece)] = np.frombuffer(piece, dtype=np.uint8)
+        at += len(piece)
+    out.flags.writeable = False
+    return Blob(memoryview(out), alignment)
+
+
 def encode_blob_text(blob: Blob) -> str:
     """The blob as MLIR prints it (built only while printing; never kept)."""
     return "0x" + (blob.alignment.to_bytes(4, "little") + blob.data).hex().upper()
@@ -334,14 +372,16 @@ def _parse_resource(self: Parser, dialect_name: str, interface: OpAsmDialectInte
     value_token = self._current_token  # pyright: ignore[reportPrivateUsage]
     if value_token.kind != MLIRTokenKind.STRING_LIT:
         self.raise_error(f"expected hex string blob for key '{shown}'")
-    value = self.parse_str_literal()
     try:
         if isinstance(interface, BlobStore):
+            self._consume_token(MLIRTokenKind.STRING_LIT)  # pyright: ignore[reportPrivateUsage]
             if key not in interface._blobs:  # pyright: ignore[reportPrivateUsage]
                 raise ResourceError(f"resource '{key}' was not declared")
-            interface._blobs[key] = decode_blob_text(value, shown)  # pyright: ignore[reportPrivateUsage]
+            span = value_token.span  # the blob between the quotes, read in place
+            interface._blobs[key] = decode_blob_span(  # pyright: ignore[reportPrivateUsage]
+                span.input.content, span.start + 1, span.end - 1, shown)
         else:
-            interface.parse_resource(key, value)
+            interface.parse_resource(key, self.parse_str_literal())
     except KeyError as err:  # str(KeyError) is the repr of its argument
         self.raise_error(str(err.args[0]), value_token.span)
     except ValueError as err:  # ResourceError, or what another dialect's interface raises
