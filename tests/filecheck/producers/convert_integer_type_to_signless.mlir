@@ -49,3 +49,19 @@ func.func @test_regions(%arg0: tensor<ui32>, %arg1: tensor<ui32>, %arg2: tensor<
   // CHECK: return %{{.*}} : tensor<i32>
   return %0 : tensor<ui32>
 }
+
+// -----
+
+// A ui8 zero point keeps its bits: 254 becomes -2 (upstream's test_rescale_unsigned_zp).
+// CHECK-LABEL: @test_rescale_unsigned_zp
+// CHECK-SAME: %arg0: tensor<1x1xi8>
+// CHECK: %[[ZP_IN:.*]] = tosa.const values(dense<-2> : tensor<1xi8>) : () -> tensor<1xi8>
+// CHECK: tosa.rescale %arg0, %{{.*}}, %{{.*}}, %[[ZP_IN]], %{{.*}} {{.*}}input_unsigned(true) output_unsigned(false) : (tensor<1x1xi8>, tensor<1xi32>, tensor<1xi8>, tensor<1xi8>, tensor<1xi8>) -> tensor<1x1xi8>
+func.func @test_rescale_unsigned_zp(%arg0: tensor<1x1xui8>) -> tensor<1x1xi8> {
+  %0 = "tosa.const"() <{values = dense<2> : tensor<1xi32>}> : () -> tensor<1xi32>
+  %1 = "tosa.const"() <{values = dense<1> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %2 = "tosa.const"() <{values = dense<254> : tensor<1xui8>}> : () -> tensor<1xui8>
+  %3 = "tosa.const"() <{values = dense<2> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %r = tosa.rescale %arg0, %0, %1, %2, %3 {input_unsigned = true, output_unsigned = false, per_channel = false, rounding_mode = SINGLE_ROUND, scale32 = true} : (tensor<1x1xui8>, tensor<1xi32>, tensor<1xi8>, tensor<1xui8>, tensor<1xi8>) -> tensor<1x1xi8>
+  return %r : tensor<1x1xi8>
+}
