@@ -46,7 +46,10 @@ class TosaInputShapePass(ModulePass):
     args: tuple[str, ...] = ()
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        entries = parse_args(tuple(self.args))
+        try:
+            entries = parse_args(tuple(self.args))
+        except ValueError as err:  # a bad option value, reported as the other passes report theirs
+            raise LocatedError(op, str(err)) from None
         for fn in [o for o in op.walk() if isinstance(o, func.FuncOp)]:
             if not fn.body.blocks:
                 continue

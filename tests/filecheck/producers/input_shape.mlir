@@ -35,3 +35,6 @@ func.func @test_wrong_number_input_args(%arg0: tensor<2x?xf32>) -> tensor<2x?xf3
 func.func @test_incompatible_input_shape(%arg0: tensor<1x?xf32>, %arg1: tensor<1x?xf32>, %arg2: tensor<1x?xf32>) -> tensor<1x?xf32> {
   return %arg0 : tensor<1x?xf32>
 }
+
+// RUN: not tosa-opt %s -p 'tosa-experimental-input-shape{args="arg0:0x16"}' 2>&1 | filecheck %s --check-prefix=BAD
+// BAD: error: tosa-experimental-input-shape: expected 'argN:D0xD1...' with dims > 0, got 'arg0:0x16'
