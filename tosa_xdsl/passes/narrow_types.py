@@ -141,6 +141,12 @@ class _Narrower:
             or (name in self.kind.checked and self._bounds_ok(op)))
         if not ok:
             raise LocatedError(op, f"failed to legalize operation '{name}'")
+        for attr in op.properties.values():
+            if isinstance(attr, DenseResourceAttr) and self.wide(attr.get_type()):
+                from tosa_xdsl.ir.resources import dense_resource_problem
+
+                if (problem := dense_resource_problem(attr)) is not None:
+                    raise LocatedError(op, f"cannot narrow '{name}': {problem}")
 
     def _bounds_ok(self, op: Operation) -> bool:
         if op.name == "tosa.argmax":

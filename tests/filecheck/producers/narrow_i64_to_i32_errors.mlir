@@ -31,3 +31,11 @@ func.func @test_narrowing_cast(%arg0: tensor<4xi64>) -> tensor<4xi8> {
   %0 = tosa.cast %arg0 : (tensor<4xi64>) -> tensor<4xi8>
   return %0 : tensor<4xi8>
 }
+
+// -----
+
+func.func @test_missing_blob() -> tensor<2xi64> {
+  // expected-error @+1 {{cannot narrow 'tosa.const': dense_resource<gone> has no blob}}
+  %0 = "tosa.const"() <{values = dense_resource<gone> : tensor<2xi64>}> : () -> tensor<2xi64>
+  return %0 : tensor<2xi64>
+}
