@@ -734,7 +734,9 @@ def cast(x, in_t: str, out_t: str) -> np.ndarray:
         v = x.astype(np.float64)
         require(~np.isnan(v), "CAST: NaN input to an integer output")
         r = np.clip(round_to_nearest_int(np.nan_to_num(v, nan=0.0)), minimum_s(out_t), maximum_s(out_t))
-        return truncate(r.astype(np.int64), out_t)
+        big = r >= 2.0**63  # i64: maximum_s rounds up to 2^63 as a float64, which int64 cannot hold
+        out = np.where(big, 0.0, r).astype(np.int64)
+        return truncate(np.where(big, np.int64(2**63 - 1), out), out_t)
     return truncate(_as_int64_value(x, in_t), out_t)
 
 
