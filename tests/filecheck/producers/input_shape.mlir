@@ -38,3 +38,8 @@ func.func @test_incompatible_input_shape(%arg0: tensor<1x?xf32>, %arg1: tensor<1
 
 // RUN: not tosa-opt %s -p 'tosa-experimental-input-shape{args="arg0:0x16"}' 2>&1 | filecheck %s --check-prefix=BAD
 // BAD: error: tosa-experimental-input-shape: expected 'argN:D0xD1...' with dims > 0, got 'arg0:0x16'
+
+// Dynamic dims need EXT-DYNAMIC (upstream's level-check wording); static ones validate.
+// RUN: not tosa-opt %s --split-input-file -p 'tosa-attach-target{profiles=pro_int,pro_fp},tosa-validate' -o /dev/null 2>&1 | filecheck %s --check-prefix=DYN
+// DYN: error: 'tosa.add' op failed level check: operand shape dimension cannot be dynamic when targeting TOSA specification version 1.0 or below
+// RUN: tosa-opt %s --split-input-file -p 'tosa-attach-target{profiles=pro_int,pro_fp extensions=dynamic},tosa-validate' -o /dev/null
