@@ -259,3 +259,11 @@ def test_fuzz_malformed_sections():
         assert "internal error" not in err, err
         runs += 1
     assert runs > 20
+
+
+def test_print_ir_prints_the_blobs(ctx):
+    from tosa_xdsl.printing import print_ir
+
+    text = module_text([("pi", "tensor<1xf32>")], section([("pi", "0x04000000DB0F4940")]))
+    out = print_ir(Parser(ctx, text).parse_module())
+    assert out.endswith('    builtin: {\n      pi: "0x04000000DB0F4940"\n    }\n  }\n#-}\n')
