@@ -103,6 +103,7 @@ _ALIASES = {
     "i16_t": "i16", "int16_t": "i16", "int16": "i16",
     "i32_t": "i32", "int32_t": "i32", "int32": "i32",
     "i48_t": "i48", "int48_t": "i48", "int48": "i48",
+    "i64_t": "i64", "int64_t": "i64", "int64": "i64",  # TOSA 1.1 EXT-INT64 (producers' index math)
     "uint8_t": "ui8", "uint8": "ui8", "u8": "ui8",
     "uint16_t": "ui16", "uint16": "ui16", "u16": "ui16",
     "fp16_t": "fp16", "f16": "fp16", "float16": "fp16",
@@ -137,6 +138,7 @@ _INTS = {
     "i16": _Int(16, True, np.dtype(np.int16)),
     "i32": _Int(32, True, np.dtype(np.int32)),
     "i48": _Int(48, True, np.dtype(np.int64)),
+    "i64": _Int(64, True, np.dtype(np.int64)),
     "ui8": _Int(8, False, np.dtype(np.uint8)),
     "ui16": _Int(16, False, np.dtype(np.uint16)),
 }
@@ -732,7 +734,9 @@ def cast(x, in_t: str, out_t: str) -> np.ndarray:
         v = x.astype(np.float64)
         require(~np.isnan(v), "CAST: NaN input to an integer output")
         r = np.clip(round_to_nearest_int(np.nan_to_num(v, nan=0.0)), minimum_s(out_t), maximum_s(out_t))
-        return truncate(r.astype(np.int64), out_t)
+        big = r >= 2.0**63  # i64: maximum_s rounds up to 2^63 as a float64, which int64 cannot hold
+        out = np.where(big, 0.0, r).astype(np.int64)
+        return truncate(np.where(big, np.int64(2**63 - 1), out), out_t)
     return truncate(_as_int64_value(x, in_t), out_t)
 
 

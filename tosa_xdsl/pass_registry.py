@@ -36,6 +36,13 @@ TOSA_PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     "tosa-infer-shapes": _lazy(_P + "infer_shapes", "TosaInferShapesPass"),
     "tosa-make-broadcastable": _lazy(_P + "make_broadcastable", "TosaMakeBroadcastablePass"),
     "tosa-layerwise-constant-fold": _lazy(_P + "constant_fold", "TosaLayerwiseConstantFoldPass"),
+    # producers' types (docs/producers.md)
+    "tosa-narrow-i64-to-i32": _lazy(_P + "narrow_i64_to_i32", "TosaNarrowI64ToI32Pass"),
+    "tosa-narrow-f64-to-f32": _lazy(_P + "narrow_f64_to_f32", "TosaNarrowF64ToF32Pass"),
+    "tosa-convert-integer-type-to-signless": _lazy(_P + "convert_integer_type_to_signless",
+                                                   "TosaConvertIntegerTypeToSignlessPass"),
+    "tosa-experimental-input-shape": _lazy(_P + "input_shape", "TosaInputShapePass"),
+    "tosa-arith-const-to-tosa-const": _lazy(_P + "arith_const_to_tosa_const", "TosaArithConstToTosaConstPass"),
     "view-op-graph": _lazy(_P + "view_op_graph", "ViewOpGraphPass"),
     # frontends' legalizations to TOSA (tosa_xdsl/frontends/)
     "tosa-legalize-tfl": _lazy("tosa_xdsl.frontends.tflite.legalize", "TosaLegalizeTflPass"),

@@ -46,6 +46,8 @@ def print_ir(op: Operation, stream: IO[str] | None = None, style: str = syntax.K
     try:
         printer = TosaPrinter(stream=out, print_generic_format=style == "generic", **printer_options)
         printer.print_op(op)
+        # the {-# dialect_resources #-} blobs the printed IR references (tosa_xdsl/ir/resources.py)
+        printer.print_metadata(())
         printer.print_string("\n")
     finally:
         syntax.print_style.reset(token)

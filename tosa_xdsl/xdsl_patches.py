@@ -128,7 +128,45 @@ DENSE_PATCHES = (
           "lowercase NaN/Inf hex and Python's digits instead of APFloat's"),
 )
 
+def _resources(name: str) -> Callable[[], Any]:
+    def get() -> Any:
+        from tosa_xdsl.ir import resources
+
+        return getattr(resources, name)
+
+    return get
+
+
+def _builtin() -> Any:
+    from xdsl.dialects.builtin import Builtin
+
+    return Builtin
+
+
+def _builtin_interfaces() -> Any:
+    from tosa_xdsl.ir.resources import builtin_interfaces
+
+    return builtin_interfaces()
+
+
+# dense_resource blobs (tosa_xdsl/ir/resources.py)
+RESOURCE_PATCHES = (
+    Patch(_builtin, "_interfaces", _builtin_interfaces,
+          "blobs held as hex text (2x the weights, decoded again at every use): a binary store"),
+    Patch(_attr_parser, "_parse_dialect_resource_handle", _resources("_parse_dialect_resource_handle"),
+          "a key seen before in the process was re-declared (renamed) at each use; quoted keys"),
+    Patch(_parser, "_parse_resource", _resources("_parse_resource"),
+          "blob errors located at the blob string, with MLIR's messages"),
+    Patch(_parser, "_parse_single_dialect_resources", _resources("_parse_single_dialect_resources"),
+          "a section for a dialect without resources reported as MLIR does"),
+    Patch(_printer, "print_resource_handle", _resources("_print_resource_handle"),
+          "first-use order (was a set), the producer's key, quoted when not an identifier"),
+    Patch(_printer, "print_metadata", _resources("_print_metadata"),
+          "MLIR's layout: one entry a line, uppercase hex (was all on one line, lowercase)"),
+)
+
 PARSER_PATCHES = (
+    *RESOURCE_PATCHES,
     Patch(_lexer, "_unescaped_characters_regex", lambda: re.compile(STRING_LITERAL),
           "exponential backtracking on an unterminated string literal (a hang)"),
     *DENSE_PATCHES,
@@ -140,6 +178,11 @@ PARSER_PATCHES = (
 def install_parser_patches() -> None:
     """Read and print builtin and TOSA syntax as MLIR does. Idempotent."""
     _install(PARSER_PATCHES)
+
+
+def install_resource_patches() -> None:
+    """Only the dense_resource patches (what tosa_xdsl.ir.resources needs on its own)."""
+    _install(RESOURCE_PATCHES)
 
 
 def install_dense_patches() -> None:

@@ -60,7 +60,13 @@ class DataLayoutFunctions(InterpreterFunctions):
     @impl(dl.ReshapeOp)
     def run_reshape(self, interpreter, op, args):
         x, shape = args
-        shape = shape_arg(shape)
+        shape = list(shape_arg(shape))
+        if shape.count(-1) == 1:
+            # upstream MLIR (and torch-mlir's dynamic batch) spell one inferred dim as -1:
+            # it takes what the other dims leave of the input's size
+            rest = math.prod(d for d in shape if d != -1)
+            if rest > 0 and x.size % rest == 0:
+                shape[shape.index(-1)] = x.size // rest
         nx.error_if(any(d < 0 for d in shape), "shape[i] < 0")
         nx.error_if(math.prod(shape) != x.size, "tensor_size(shape1) != tensor_size(shape)")
         _check_out(op, shape, "shape != the result shape")

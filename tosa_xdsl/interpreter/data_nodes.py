@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, IntegerType
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, DenseResourceAttr, IntegerType
 from xdsl.interpreter import InterpreterFunctions, impl, register_impls
 
 from tosa_xdsl.dialects.tosa.ops.data_nodes import ConstOp, IdentityOp
@@ -43,6 +43,27 @@ def dense_to_numpy(attr: DenseIntOrFPElementsAttr) -> np.ndarray:
     return value
 
 
+def elements_to_numpy(op, attr) -> np.ndarray:
+    """A dense literal or a dense_resource (a read-only view on the blob, converted only when
+    the interpreter's dtype differs) as a read-only array; a missing or ill-sized blob is a
+    located error on `op`."""
+    if isinstance(attr, DenseIntOrFPElementsAttr):
+        return dense_to_numpy(attr)
+    if not isinstance(attr, DenseResourceAttr):
+        raise NotImplementedOp(op, f"'{op.name}' with a {attr.name} value is not supported by the interpreter")
+    from tosa_xdsl.ir.resources import ResourceError, dense_resource_array
+
+    try:
+        value = dense_resource_array(attr)
+    except ResourceError as err:
+        raise NotImplementedOp(op, f"'{op.name}' op {err}") from None
+    target = dtype_of(attr.get_type())
+    if value.dtype != target:
+        value = value.astype(target)
+        value.flags.writeable = False
+    return value
+
+
 @register_impls
 class DataNodeFunctions(InterpreterFunctions):
     def __init__(self) -> None:
@@ -54,10 +75,7 @@ class DataNodeFunctions(InterpreterFunctions):
         cached = self._consts.get(id(op))
         if cached is not None and cached[0] is op.values:
             return (cached[1],)
-        if not isinstance(op.values, DenseIntOrFPElementsAttr):
-            raise NotImplementedOp(op, f"'{op.name}' with a {op.values.name} value is not supported "
-                                   "by the interpreter (only dense<...> literals)")
-        value = dense_to_numpy(op.values)
+        value = elements_to_numpy(op, op.values)
         self._consts[id(op)] = (op.values, value)
         return (value,)
 

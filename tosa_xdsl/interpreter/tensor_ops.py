@@ -53,6 +53,7 @@ from xdsl.interpreter import InterpreterFunctions, impl, register_impls
 
 from tosa_xdsl import numerics as nx
 from tosa_xdsl.dialects.tosa import shapes
+from tosa_xdsl.interpreter.values import dtype_of
 from tosa_xdsl.dialects.tosa.ops import tensor as T
 from tosa_xdsl.interpreter.common import prop, tname
 from tosa_xdsl.ir.access import element_type, shape_of
@@ -537,9 +538,10 @@ class TensorFunctions(InterpreterFunctions):
     @impl(T.ArgMaxOp)
     def run_argmax(self, interpreter, op, args):
         (x,) = args
-        return (argmax(x, prop(op, "axis"), in_t=tname(op.input),
-                       nan_mode=prop(op, "nan_mode", "PROPAGATE"), out_shape=shape_of(op.output),
-                       out_t=tname(op.output)),)
+        out = argmax(x, prop(op, "axis"), in_t=tname(op.input),
+                     nan_mode=prop(op, "nan_mode", "PROPAGATE"), out_shape=shape_of(op.output),
+                     out_t=tname(op.output))
+        return (out.astype(dtype_of(op.output.type), copy=False),)  # i64 indices (EXT-INT64)
 
     @impl(T.AvgPool2DOp)
     def run_avg_pool2d(self, interpreter, op, args):

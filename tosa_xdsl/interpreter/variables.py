@@ -19,7 +19,7 @@ from tosa_xdsl.dialects.tosa.ops.variable import (
     VariableReadOp,
     VariableWriteOp,
 )
-from tosa_xdsl.interpreter.data_nodes import dense_to_numpy
+from tosa_xdsl.interpreter.data_nodes import elements_to_numpy
 from tosa_xdsl.interpreter.errors import NotImplementedOp
 from tosa_xdsl.interpreter.values import dtype_of
 
@@ -44,10 +44,7 @@ class VariableFunctions(InterpreterFunctions):
             t = decl.tensor_type
             data = None
             if decl.initial_value is not None:
-                if not hasattr(decl.initial_value, "data"):
-                    raise NotImplementedOp(op, f"variable @{name}: only dense<...> initial values "
-                                           "are supported")
-                data = dense_to_numpy(decl.initial_value)
+                data = elements_to_numpy(decl, decl.initial_value)
             var = VariableTensor(tuple(t.get_shape()), dtype_of(t), data)
             table[name] = var
         return var

@@ -32,7 +32,6 @@ from typing import Any, cast
 
 import ml_dtypes
 import numpy as np
-from xdsl.dialect_interfaces.op_asm import OpAsmDialectInterface
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     AnyFloat,
@@ -399,15 +398,6 @@ def _float_bits(value: float, sem: FloatSem) -> int:
 # --------------------------------------------------------------------------------------
 
 
-def _resource_bytes(attr: DenseResourceAttr) -> bytes:
-    interface = Builtin.get_interface(OpAsmDialectInterface)
-    blob = interface.lookup(attr.resource_handle.data) if interface else None
-    if not blob:
-        raise ValueError(f"dense_resource blob '{attr.resource_handle.data}' not found")
-    # MLIR blobs start with a 4-byte little-endian alignment.
-    return bytes.fromhex(blob[2:])[4:]
-
-
 def _array_from_storage(raw: bytes, elt: Attribute, shape: tuple[int, ...]) -> np.ndarray:
     if (sem := float_sem(elt)) is not None:
         return np.frombuffer(raw, dtype=sem.dtype).reshape(shape)
@@ -428,14 +418,13 @@ def to_numpy(attr: DenseIntOrFPElementsAttr | DenseResourceAttr) -> np.ndarray:
     """The elements of a dense (or dense_resource) attribute as a numpy array of the
     attribute's shape: bool for i1, int8 for i4, int64 for i48/index, ml_dtypes for
     bf16/f8. The array is read-only when it shares the attribute's buffer."""
-    type = cast(Any, attr.type)
-    elt = type.get_element_type()
-    shape = tuple(type.get_shape())
     if isinstance(attr, DenseResourceAttr):
-        raw = _from_mlir_bytes(_resource_bytes(attr), elt, math.prod(shape))
-    else:
-        raw = attr.data.data
-    return _array_from_storage(raw, elt, shape)
+        # Blobs live in the binary store (tosa_xdsl/ir/resources.py): a view, no copy.
+        from tosa_xdsl.ir.resources import dense_resource_array
+
+        return dense_resource_array(attr)
+    type = cast(Any, attr.type)
+    return _array_from_storage(attr.data.data, type.get_element_type(), tuple(type.get_shape()))
 
 
 def from_numpy(array: Any, tensor_type: Attribute) -> DenseIntOrFPElementsAttr:

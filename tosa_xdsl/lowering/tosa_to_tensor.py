@@ -14,6 +14,8 @@ this pass leaves without uses are erased.
 
 from __future__ import annotations
 
+import math
+
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import partial
@@ -150,7 +152,10 @@ def lower_pad(op: PadOp) -> None:
 def lower_reshape(op: ReshapeOp) -> None:
     in_shape = static_shape(op, op.input1, "input1")
     out_shape = static_shape(op, op.output, "the result")
-    shape = const_shape_values(op, op.shape, "shape")
+    shape = list(const_shape_values(op, op.shape, "shape"))
+    if shape.count(-1) == 1 and math.prod(d for d in shape if d != -1) > 0:
+        # one inferred dim, as upstream accepts (torch-mlir's dynamic batch)
+        shape[shape.index(-1)] = math.prod(in_shape) // math.prod(d for d in shape if d != -1)
     if tuple(shape) != out_shape:
         raise fail(op, f"shape {shape} does not match the result shape {list(out_shape)}")
     elem = op.output.type.element_type

@@ -35,7 +35,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 from xdsl.context import Context
-from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, ModuleOp, TensorType
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, DenseResourceAttr, ModuleOp, TensorType
 from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
@@ -103,7 +103,7 @@ class ConstantFolder:
         """The value of a constant-producing op, or None."""
         if isinstance(op, ConstShapeOp):
             return tuple(op.shape_values())
-        if isinstance(op, ConstOp) and isinstance(op.values, DenseIntOrFPElementsAttr):
+        if isinstance(op, ConstOp) and isinstance(op.values, (DenseIntOrFPElementsAttr, DenseResourceAttr)):
             n = _elements(op.output.type)
             if n is None or n > self.max_elements:
                 return None

@@ -632,6 +632,9 @@ def infer_shapes(module: ModuleOp, *, convert_function_boundaries: bool = False)
             if outputs != list(fn.function_type.outputs.data):
                 fn.properties["function_type"] = FunctionType.from_lists(
                     list(fn.function_type.inputs.data), outputs)
+    from tosa_xdsl.passes.static_reshape import resolve_inferred_reshape_dims
+
+    resolve_inferred_reshape_dims(module)
     return changed
 
 

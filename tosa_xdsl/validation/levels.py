@@ -273,6 +273,12 @@ def check_op(op: Operation, target: Target, fail: Callable[[str], None]) -> None
             fail(f"failed level check: {check.lhs} <= {check.limit} ({limit}), got {value}")
     for name, value in named_values(op):
         _tensor_limits(op, name, value.type, target, fail)
+    if spec_name and "EXT-DYNAMIC" not in target.enabled and any(
+            isinstance(v.type, TensorType) and any(d < 0 for d in v.type.get_shape()) for v in op.operands):
+        # upstream's wording (dynamic dims need EXT-DYNAMIC, a TOSA 1.1 extension); make them
+        # static with tosa-experimental-input-shape + tosa-infer-shapes (docs/producers.md)
+        fail("failed level check: operand shape dimension cannot be dynamic when targeting TOSA "
+             "specification version 1.0 or below")
     if spec_name == "VARIABLE":
         _variable_limits(op, target, fail)
     if op.name in _CONTROL_FLOW:

@@ -81,7 +81,12 @@ def check_op(op: Operation, target: Target, fail: Callable[[str], None],
     if key is not None:
         variables, types = key
         rows = _rows_by_key(spec_name, variables).get(types)
-        if rows and not any(r.is_available(target.enabled) for r in rows):
+        if not rows and types:
+            # in no row: a producer's f64/i64 row the verifier lets through (producer_types.py)
+            from tosa_xdsl.verification.producer_types import producer_type_message
+
+            fail(producer_type_message(op.name, types))
+        elif rows and not any(r.is_available(target.enabled) for r in rows):
             combo = f"({', '.join(types)})" if types else "the operator"
             what = f"type combination {combo}" if types else "the operator"
             fail(f"'{op.name}' op {what} requires {requirement_text(rows, target)} "

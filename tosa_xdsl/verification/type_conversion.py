@@ -33,6 +33,8 @@ def _zp_may_be_nonzero(op, side: str) -> None:
     """RESCALE#1/#2: only i8 (either signedness) and unsigned i16 take a zero point."""
     t = element(getattr(op, side))
     unsigned = bool_attr(op, f"{side}_unsigned")
+    if t in ("ui8", "ui16"):  # producers' unsigned storage (upstream accepts it): as i8 / u16
+        t, unsigned = t[1:], True
     if t is None or t == "i8" or (t == "i16" and unsigned):
         return
     zp = const_int(getattr(op, f"{side}_zp"))
@@ -56,7 +58,8 @@ def _rescale_output_zp(op):
 
 def _u16_zp(op, side: str) -> None:
     """RESCALE#3/#4: a u16 zero point is 0 or 32768."""
-    if element(getattr(op, side)) != "i16" or not bool_attr(op, f"{side}_unsigned"):
+    t = element(getattr(op, side))
+    if not (t == "ui16" or (t == "i16" and bool_attr(op, f"{side}_unsigned"))):
         return
     zp = const_int(getattr(op, f"{side}_zp"))
     if zp is None:

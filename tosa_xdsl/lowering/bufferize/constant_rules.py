@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 from xdsl.dialects import arith, memref
 from xdsl.dialects.builtin import (
     DenseIntOrFPElementsAttr,
+    DenseResourceAttr,
     StringAttr,
     TensorType,
     UnitAttr,
@@ -28,8 +29,18 @@ def _constant(c: Converter, op: arith.ConstantOp) -> None:
         c.emit(op.clone(c.vmap))
         return
     value = op.value
-    if not isinstance(value, DenseIntOrFPElementsAttr):
+    if not isinstance(value, (DenseIntOrFPElementsAttr, DenseResourceAttr)):
         raise fail(op, f"only dense constants can become globals, got {type(value).__name__}")
+    if isinstance(value, DenseResourceAttr):
+        # Upstream's global keeps the dense_resource; xDSL 0.74's memref.global accepts only
+        # dense literals, so the blob's bytes are copied once into one (binary, no lists).
+        from tosa_xdsl.ir.dense import from_numpy
+        from tosa_xdsl.ir.resources import ResourceError, dense_resource_array
+
+        try:
+            value = from_numpy(dense_resource_array(value), t)
+        except ResourceError as err:
+            raise fail(op, str(err)) from None
     key = (t, value)
     name = c.globals.get(key)
     mt = buffer_type(t)

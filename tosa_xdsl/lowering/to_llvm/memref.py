@@ -291,11 +291,8 @@ def global_initializer(op: memref.GlobalOp) -> tuple[Attribute, DenseIntOrFPElem
         values = np.where(values >= 1 << (st.bitwidth - 1), values - (1 << st.bitwidth), values)  # pyright: ignore
     elif values.dtype == np.bool_:
         values = values.astype(np.int64)
-    flat_t = TensorType(st, [n])
-    if values.dtype.kind == "f":
-        attr = DenseIntOrFPElementsAttr.from_list(flat_t, [float(x) for x in values])
-    else:
-        attr = DenseIntOrFPElementsAttr.from_list(flat_t, [int(x) for x in values])
+    # from bytes, not Python lists: a model's weights stay binary
+    attr = dense.from_numpy(np.ascontiguousarray(values), TensorType(st, [n]))
     return array_t, attr
 
 

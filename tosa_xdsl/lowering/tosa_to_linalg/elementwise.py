@@ -447,18 +447,18 @@ def _float_to_int(b: Builder, x: SSAValue, out_t: IntegerType) -> SSAValue:
     ft = x.type
     r = _ins(b, math.RoundEvenOp(x))
     bits = out_t.width.data
-    lo, hi = -(2.0 ** (bits - 1)), 2.0 ** (bits - 1) - 1
+    lo, hi = -(2.0 ** (bits - 1)), 2 ** (bits - 1) - 1  # hi as an int: i64's 2**63 - 1 is no float64
     # the largest float of type ft not above hi (hi itself when exact)
     hi_f = float(nx.round_to_nearest_float(np.float64(hi), tname(ft)))
     exact = hi_f == hi
-    if not exact:
+    if hi_f > hi:
         hi_f = float(np.nextafter(np.asarray(hi_f, dtype=np.float32 if ft == f32 else np.float64), -np.inf))
     c = _ins(b, arith.MaxnumfOp(r, nir.const(b, lo, ft)))
     c = _ins(b, arith.MinnumfOp(c, nir.const(b, hi_f, ft)))
     v = _ins(b, arith.FPToSIOp(c, out_t))
     if not exact:
-        big = _ins(b, arith.CmpfOp(r, nir.const(b, hi + 1, ft), "oge"))
-        v = _ins(b, arith.SelectOp(big, nir.const(b, int(hi), out_t), v))
+        big = _ins(b, arith.CmpfOp(r, nir.const(b, float(hi + 1), ft), "oge"))
+        v = _ins(b, arith.SelectOp(big, nir.const(b, hi, out_t), v))
     return v
 
 

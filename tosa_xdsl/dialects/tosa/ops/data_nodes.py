@@ -37,6 +37,13 @@ class ConstOp(TosaOp):
                 f"'{self.name}' op values type {self.values.get_type()} must equal result type "
                 f"{self.output.type}"
             )
+        if isinstance(self.values, DenseResourceAttr):
+            # a blob whose size does not fit the type; a missing blob is an error where the
+            # value is used (MLIR accepts elided resources)
+            from tosa_xdsl.ir.resources import dense_resource_problem
+
+            if (problem := dense_resource_problem(self.values, missing_ok=True)) is not None:
+                raise VerifyException(f"'{self.name}' op {problem}")
 
 
 @tosa_op_definition
