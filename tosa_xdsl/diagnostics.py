@@ -282,6 +282,9 @@ def _caret_line(source: str, col: int, width: int) -> str:
     return prefix + "^" + "~" * max(width - 1, 0)
 
 
+_CONTROLS = {c: "?" for c in range(32) if c != 9} | {127: "?"}
+
+
 def format_diagnostic(
     severity: str,
     message: str,
@@ -298,6 +301,8 @@ def format_diagnostic(
     if show_source and sources is not None and (src := sources.get(loc.file)) is not None:
         line = src.line_text(loc.line)
         if line is not None and len(line) <= SourceFile.MAX_ECHO:
+            # control characters (a stray byte in a text file) are shown as '?', never echoed raw
+            line = line.translate(_CONTROLS)
             out += line + "\n" + _caret_line(line, loc.col, underline) + "\n"
     return out
 

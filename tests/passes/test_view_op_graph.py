@@ -13,7 +13,12 @@ from pathlib import Path
 
 import pytest
 
-from tosa_xdsl.passes.view_op_graph import CONSTANT_OPS, GraphOptions, op_graph_dot, render_svg
+from tosa_xdsl.passes.view_op_graph import (
+    CONSTANT_OPS,
+    GraphOptions,
+    op_graph_dot,
+    render_svg,
+)
 from tosa_xdsl.tools.tosa_run import load_module
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "face_detection_front.tosa.mlir"

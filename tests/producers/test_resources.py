@@ -14,13 +14,12 @@ import time
 import ml_dtypes
 import numpy as np
 import pytest
+from test_fuzz_cli import check_output, run_tosa_opt
 from xdsl.dialects.builtin import BFloat16Type, DenseResourceAttr, TensorType
 from xdsl.parser import Parser
 
-from test_fuzz_cli import check_output, run_tosa_opt
-from tosa_xdsl.context import make_context
-from tosa_xdsl.ir.dense import to_numpy
 from tosa_xdsl.ir import resources
+from tosa_xdsl.ir.dense import to_numpy
 from tosa_xdsl.ir.resources import (
     ResourceError,
     dense_resource_array,

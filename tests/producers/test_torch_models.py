@@ -12,11 +12,11 @@ import io
 from pathlib import Path
 
 import numpy as np
+import oracle
 import pytest
 
-import oracle
-from tosa_xdsl.tools.tosa_run import main as tosa_run
 from tosa_xdsl.tools.tosa_opt import main as tosa_opt
+from tosa_xdsl.tools.tosa_run import main as tosa_run
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "torch"
 MODELS = ("mlp", "cnn", "encoder", "int_bool", "dynamic_batch")

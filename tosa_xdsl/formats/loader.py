@@ -78,10 +78,16 @@ _BINARY_BYTES = bytes(b for b in range(32) if b not in b"\t\n\r\x0c\x1b")
 
 
 def is_text(data: bytes) -> bool:
-    """MLIR text: no control characters. Invalid UTF-8 alone (a Latin-1 comment) still
-    counts as text; the parser reports it where it matters."""
+    """MLIR text, as far as the bytes tell: no NUL byte near the start and at most one byte in
+    twenty a control character. A binary file (a flatbuffer, bytecode, an .npy, random bytes:
+    one byte in ten is a control character) is not; a text file with a stray control
+    character is, so the parser reports it at its line and column. Invalid UTF-8 alone (a
+    Latin-1 comment) still counts as text."""
     b = bytes(data)
-    return len(b.translate(None, _BINARY_BYTES)) == len(b)
+    if b"\0" in b[:8192]:
+        return False
+    controls = len(b) - len(b.translate(None, _BINARY_BYTES))
+    return controls * 20 <= len(b)
 
 
 def unknown_message() -> str:

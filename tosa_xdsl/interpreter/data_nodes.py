@@ -5,7 +5,11 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, DenseResourceAttr, IntegerType
+from xdsl.dialects.builtin import (
+    DenseIntOrFPElementsAttr,
+    DenseResourceAttr,
+    IntegerType,
+)
 from xdsl.interpreter import InterpreterFunctions, impl, register_impls
 
 from tosa_xdsl.dialects.tosa.ops.data_nodes import ConstOp, IdentityOp

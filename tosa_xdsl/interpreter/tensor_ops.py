@@ -53,9 +53,9 @@ from xdsl.interpreter import InterpreterFunctions, impl, register_impls
 
 from tosa_xdsl import numerics as nx
 from tosa_xdsl.dialects.tosa import shapes
-from tosa_xdsl.interpreter.values import dtype_of
 from tosa_xdsl.dialects.tosa.ops import tensor as T
 from tosa_xdsl.interpreter.common import prop, tname
+from tosa_xdsl.interpreter.values import dtype_of
 from tosa_xdsl.ir.access import element_type, shape_of
 
 # --------------------------------------------------------------------------------------

@@ -20,7 +20,6 @@ from tosa_xdsl.dialects.tosa.ops.variable import (
     VariableWriteOp,
 )
 from tosa_xdsl.interpreter.data_nodes import elements_to_numpy
-from tosa_xdsl.interpreter.errors import NotImplementedOp
 from tosa_xdsl.interpreter.values import dtype_of
 
 

@@ -15,7 +15,6 @@ this pass leaves without uses are erased.
 from __future__ import annotations
 
 import math
-
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import partial
