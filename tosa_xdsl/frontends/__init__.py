@@ -1,0 +1,1 @@
+"""Frontends: readers of other model formats that produce TOSA (+ linalg) modules."""
