@@ -1,0 +1,227 @@
+"""Graph composition (draft chapter 3): a graph instantiated with its attributes becomes a
+list of operator invocations with every attribute and tensor type known. Operators the
+importer maps itself stay whole; a composite operator without a mapping is expanded from its
+@compose block; an operator with only @lower formulas is kept for the formula compiler."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from tosa_xdsl.frontends.nnef import ast as A
+from tosa_xdsl.frontends.nnef.errors import Loc, NnefError
+from tosa_xdsl.frontends.nnef.modules import Library
+from tosa_xdsl.frontends.nnef.semantics import (Env, Instance, TensorType, Unknown, eval_shape, fmt_value,
+                                                 instantiate)
+
+
+@dataclass
+class Tensor:
+    name: str
+    type: TensorType
+    value: object = None          # compile-time scalar/array for constants
+
+
+@dataclass
+class Node:
+    op: str                        # qualified operator name "nn.conv"
+    definition: A.Operator
+    instance: Instance
+    inputs: list                   # Tensor | None | list[Tensor]
+    outputs: list[Tensor]
+    loc: Loc
+
+
+@dataclass
+class Graph:
+    name: str
+    inputs: list[Tensor]
+    outputs: list[Tensor]
+    variables: list[Tensor]
+    nodes: list[Node] = field(default_factory=list)
+
+
+MAX_NODES = 100_000
+
+
+class Composer:
+    def __init__(self, lib: Library, keep: callable):
+        self.lib = lib
+        self.keep = keep     # keep(qualified_name, op) -> True to keep the invocation whole
+        self.counter = 0
+
+    def fresh(self, base: str) -> str:
+        self.counter += 1
+        return f"{base}_{self.counter}"
+
+    def graph(self, doc_module: str, op: A.Operator, attribs: dict) -> Graph:
+        if op.compose is None:
+            raise NnefError(op.loc, f"graph '{op.name}' has no @compose block")
+        env = Env()
+        for p in op.attribs:
+            if p.name in attribs:
+                env.values[p.name] = attribs[p.name]
+            elif p.default is not None:
+                env.values[p.name] = env.eval(p.default)
+            elif p.type.optional:
+                env.values[p.name] = None
+            else:
+                raise NnefError(p.loc, f"graph attribute '{p.name}' needs a value")
+        unknown = set(attribs) - {p.name for p in op.attribs}
+        if unknown:
+            raise NnefError(op.loc, f"graph '{op.name}' has no attribute '{sorted(unknown)[0]}'")
+        tensors: dict[str, object] = {}
+        g = Graph(op.name, [], [], [])
+        for p in op.inputs:
+            t = Tensor(p.name, self.param_type(env, p))
+            tensors[p.name] = t
+            g.inputs.append(t)
+        for p in op.variables:
+            t = Tensor(p.name, self.param_type(env, p))
+            tensors[p.name] = t
+            g.variables.append(t)
+        for p in op.constants:
+            t = Tensor(p.name, self.param_type(env, p))
+            try:
+                t.value = env.eval(p.default) if p.default is not None else None
+            except Unknown as u:
+                raise NnefError(p.loc, f"undefined identifier '{u.name}'") from None
+            tensors[p.name] = t
+        self.components(doc_module, op.compose, env, tensors, g)
+        for p in op.outputs:
+            if p.name not in tensors:
+                raise NnefError(p.loc, f"output '{p.name}' is not assigned in @compose")
+            t = tensors[p.name]
+            want = self.param_type(env, p, allow_missing=True)
+            if want.shape is not None and want.shape != t.type.shape:
+                raise NnefError(p.loc, f"output '{p.name}' declared {fmt_value(want.shape)}, "
+                                f"composed {fmt_value(t.type.shape)}")
+            g.outputs.append(t)
+        return g
+
+    def param_type(self, env: Env, p: A.Param, allow_missing=False) -> TensorType:
+        if p.type.shape is None and not allow_missing:
+            raise NnefError(p.loc, f"'{p.name}' needs a shape")
+        for x in p.type.shape or []:
+            if x.expr is None or x.bound is not None:
+                # dynamic extents (2.6.1): the importer instantiates at the upper bound
+                if x.bound is None:
+                    if allow_missing:
+                        return TensorType(p.type.name, None)
+                    raise NnefError(x.loc, f"'{p.name}' has an extent without size or upper bound")
+        try:
+            extents = [A.Extent(x.loc, x.bound if x.expr is None or (isinstance(x.expr, A.Ident) and not env.known(x.expr.name) and x.bound is not None) else x.expr,
+                                None, x.spread) for x in p.type.shape or []]
+            shape = eval_shape(env, extents, p.loc) if p.type.shape is not None else None
+        except Unknown as u:
+            raise NnefError(p.loc, f"undefined identifier '{u.name}' in the shape of '{p.name}'") from None
+        return TensorType(p.type.name, shape)
+
+    def components(self, module, comps, env: Env, tensors: dict, g: Graph):
+        for c in comps:
+            self.component(module, c, env, tensors, g)
+
+    def arg(self, e, env, tensors, loc):
+        if e is None:
+            return None
+        if isinstance(e, A.Ident) and e.name in tensors:
+            return tensors[e.name]
+        if isinstance(e, A.ListExpr) and all(isinstance(i, A.Ident) and i.name in tensors for i in e.items):
+            return [tensors[i.name] for i in e.items]
+        try:
+            v = env.eval(e)
+        except Unknown as u:
+            raise NnefError(e.loc, f"undefined tensor or identifier '{u.name}'") from None
+        if v is None:
+            return None
+        if isinstance(v, list):
+            raise NnefError(e.loc, "a pack argument must be a list of tensors")
+        dtype = "bool" if isinstance(v, bool) else "int" if isinstance(v, int) else "real"
+        t = Tensor(self.fresh("const"), TensorType(dtype, []), v)
+        return t
+
+    def component(self, module, c: A.Component, env, tensors, g):
+        value = c.value
+        if isinstance(value, A.Branch):
+            for cond, cons in zip(value.conditions, value.consequents):
+                if not (isinstance(cond, A.Region) and not cond.components and len(cond.yields) == 1):
+                    raise NnefError(value.loc, "dynamic branching (a tensor condition) is not supported by the importer")
+                try:
+                    cv = env.eval(cond.yields[0])
+                except Unknown as u:
+                    raise NnefError(cond.loc, f"branch condition uses '{u.name}', which is not a "
+                                    "compile-time value (dynamic branching is not supported)") from None
+                if cv:
+                    value = cons
+                    break
+            else:
+                value = value.alternative
+        if isinstance(value, A.Loop):
+            raise NnefError(value.loc, "loops in @compose are not supported by the importer yet")
+        results = []
+        for r in c.results:
+            if isinstance(r, A.ResultList):
+                raise NnefError(r.loc, "packed results are not supported by the importer yet")
+            results.append(r)
+        if isinstance(value, A.Region):
+            if value.components:
+                inner = dict(tensors)
+                self.components(module, value.components, env, inner, g)
+                vals = [self.arg(y, env, inner, y.loc) for y in value.yields]
+            else:
+                vals = [self.arg(y, env, tensors, y.loc) for y in value.yields]
+            if len(vals) != len(results):
+                raise NnefError(c.loc, f"{len(results)} results for {len(vals)} values")
+            for r, v in zip(results, vals):
+                if r.name is not None:
+                    tensors[r.name] = v
+            return
+        assert isinstance(value, A.Invocation)
+        outs = self.invoke(module, value, env, tensors, g, [r.name for r in results])
+        if len(outs) < len(results):
+            raise NnefError(c.loc, f"'{value.name}' has {len(outs)} results, {len(results)} assigned")
+        for r, t in zip(results, outs):
+            if r.name is not None:
+                tensors[r.name] = t
+
+    def invoke(self, module, inv: A.Invocation, env, tensors, g: Graph, names) -> list:
+        if len(g.nodes) > MAX_NODES:
+            raise NnefError(inv.loc, "graph too large")
+        qname, op = self.lib.lookup(inv.name, module, inv.loc)
+        if op.is_graph:
+            raise NnefError(inv.loc, "invoking graphs (sub-graphs) is not supported by the importer yet")
+        attribs = {}
+        for k, e in inv.attribs:
+            try:
+                attribs[k] = env.eval(e)
+            except Unknown as u:
+                raise NnefError(e.loc, f"undefined identifier '{u.name}' in attribute '{k}'") from None
+        args = [self.arg(a, env, tensors, inv.loc) for a in inv.args]
+        types = [a.type if isinstance(a, Tensor) else [x.type for x in a] if isinstance(a, list) else None
+                 for a in args]
+        inst = instantiate(op, qname, attribs, types, inv.loc, inv.types)
+        if self.keep(qname, op) or op.compose is None:
+            outs = []
+            for i, t in enumerate(inst.outputs):
+                if isinstance(t, list):
+                    raise NnefError(inv.loc, "operators with packed outputs are not supported by the importer yet")
+                base = names[i] if i < len(names) and names[i] else op.outputs[i].name
+                outs.append(Tensor(self.fresh(base), t))
+            g.nodes.append(Node(qname, op, inst, args, outs, inv.loc))
+            return outs
+        # expand the composite operator in its own scope
+        inner_env = inst.env
+        inner: dict[str, object] = {}
+        for p, a in zip(op.inputs, args + [None] * (len(op.inputs) - len(args))):
+            inner[p.name] = a
+        for p in op.constants:
+            t = Tensor(self.fresh(p.name), self.param_type(inner_env, p))
+            t.value = inner_env.eval(p.default) if p.default is not None else None
+            inner[p.name] = t
+        mod = qname.rpartition(".")[0]
+        self.components(mod, op.compose, inner_env, inner, g)
+        outs = []
+        for p in op.outputs:
+            if p.name not in inner:
+                raise NnefError(p.loc, f"output '{p.name}' of '{qname}' is not assigned")
+            outs.append(inner[p.name])
+        return outs

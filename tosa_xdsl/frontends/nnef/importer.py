@@ -1,0 +1,139 @@
+"""`import_nnef(path_or_text, ctx) -> ModuleOp`: a SkriptND model (a .sknd file, a model folder
+with `main.sknd` and its tensor data files, or the document's text) to a module whose
+`func.func @<graph>` computes the graph: standard-library operators with a TOSA mapping
+become TOSA (road 1); other operators with @lower formulas are compiled from their formulas
+to linalg.generic (road 2; with `lower_all=True` every operator takes road 2)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.parser import Parser
+
+from tosa_xdsl.frontends.nnef import ast as A
+from tosa_xdsl.frontends.nnef.compose import Composer, Graph, Tensor
+from tosa_xdsl.frontends.nnef.errors import NnefError
+from tosa_xdsl.frontends.nnef.modules import Library
+from tosa_xdsl.frontends.nnef.parser import parse
+from tosa_xdsl.frontends.nnef.to_tosa.emit import Emitter, Value, ttype
+from tosa_xdsl.frontends.nnef.to_tosa.ops import MAPPINGS, Unsupported
+
+
+def load_document(path_or_text, file: str | None = None) -> tuple[A.Document, Library]:
+    root = None
+    if isinstance(path_or_text, Path) or (isinstance(path_or_text, str) and "\n" not in path_or_text
+                                          and (path_or_text.endswith(".sknd") or Path(path_or_text).is_dir())):
+        p = Path(path_or_text)
+        if p.is_dir():
+            root, p = p, p / "main.sknd"
+        else:
+            root = p.parent
+        try:
+            text = p.read_text()
+        except (OSError, UnicodeDecodeError) as err:
+            raise NnefError(None, f"{p}: cannot read: {err}") from None
+        file = str(p)
+    else:
+        text = path_or_text
+        file = file or "<input>"
+    doc = parse(text, file)
+    lib = Library(root)
+    lib.add("main", doc)
+    return doc, lib
+
+
+def compose_graph(path_or_text, attribs: dict | None = None, graph: str | None = None,
+                  lower_all: bool = False, file: str | None = None) -> Graph:
+    doc, lib = load_document(path_or_text, file)
+    graphs = [op for op in doc.operators if op.is_graph]
+    if not graphs:
+        raise NnefError(None, f"{doc.file}: error: the main document defines no graph")
+    g = graphs[0] if graph is None else next((x for x in graphs if x.name == graph), None)
+    if g is None:
+        raise NnefError(None, f"{doc.file}: no graph named '{graph}'")
+    keep = (lambda name, op: op.lowerings and not op.compose) if lower_all else (
+        lambda name, op: name in MAPPINGS or (not op.compose))
+    return Composer(lib, keep).graph("main", g, dict(attribs or {}))
+
+
+def graph_to_mlir(g: Graph, variables: dict | None = None, lower_all: bool = False) -> str:
+    """The MLIR text of `g`: inputs, then variables without data, are function arguments."""
+    from tosa_xdsl.frontends.nnef.to_linalg import lower_node
+
+    em = Emitter()
+    values: dict[int, Value] = {}
+    args = []
+    for t in g.inputs:
+        v = Value(f"%{_ident(t.name)}", t.type.shape, t.type.dtype)
+        values[id(t)] = v
+        args.append(v)
+    for t in g.variables:
+        data = (variables or {}).get(t.name)
+        if data is None:
+            v = Value(f"%{_ident(t.name)}", t.type.shape, t.type.dtype)
+            args.append(v)
+        else:
+            arr = np.asarray(data)
+            if list(arr.shape) != t.type.shape:
+                raise NnefError(None, f"variable '{t.name}': data shape {list(arr.shape)} differs from "
+                                f"the declared {t.type.shape}")
+            v = em.const(arr, t.type.shape, t.type.dtype)
+        values[id(t)] = v
+
+    def get(t):
+        if t is None:
+            return None
+        if isinstance(t, list):
+            return [get(x) for x in t]
+        if id(t) not in values:
+            if t.value is None:
+                raise NnefError(None, f"tensor '{t.name}' has no value")
+            values[id(t)] = em.const(t.value, t.type.shape, t.type.dtype)
+        return values[id(t)]
+
+    for node in g.nodes:
+        ins = [get(t) for t in node.inputs]
+        outs = None
+        f = None if lower_all else MAPPINGS.get(node.op)
+        if f is not None:
+            try:
+                outs = f(em, node.instance.env.values, ins, [t.type for t in node.outputs])
+            except Unsupported:
+                outs = None
+        if outs is None:
+            outs = lower_node(em, node, ins)
+        for t, v in zip(node.outputs, outs):
+            if v.shape != t.type.shape:
+                raise NnefError(node.loc, f"internal: '{node.op}' produced shape {v.shape}, expected {t.type.shape}")
+            values[id(t)] = v
+    results = [get(t) for t in g.outputs]
+    sig = ", ".join(f"{a.ssa}: {a.type}" for a in args)
+    rtypes = ", ".join(r.type for r in results)
+    body = "\n".join(em.lines)
+    ret = f"    func.return {', '.join(r.ssa for r in results)} : {rtypes}"
+    return (f"func.func @{_ident(g.name)}({sig}) -> ({rtypes}) {{\n{body}\n{ret}\n  }}").replace("\n    ", "\n    ")
+
+
+def _ident(name: str) -> str:
+    return "".join(c if c.isalnum() or c == "_" else "_" for c in name)
+
+
+def import_nnef(path_or_text, ctx: Context | None = None, *, attribs: dict | None = None,
+                graph: str | None = None, variables: dict | None = None, lower_all: bool = False,
+                file: str | None = None) -> ModuleOp:
+    """Import a SkriptND graph as a module with one func.func named after the graph."""
+    from tosa_xdsl.context import make_context
+
+    g = compose_graph(path_or_text, attribs, graph, lower_all, file)
+    if variables is None and isinstance(path_or_text, (str, Path)) and "\n" not in str(path_or_text):
+        p = Path(path_or_text)
+        root = p if p.is_dir() else p.parent
+        from tosa_xdsl.frontends.nnef.tensor_data import read_variables
+        variables = read_variables(root, [t.name for t in g.variables])
+    text = "builtin.module {\n  " + graph_to_mlir(g, variables, lower_all) + "\n}\n"
+    module = Parser(ctx or make_context(), text).parse_module()
+    module.verify()
+    return module
