@@ -702,6 +702,10 @@ class Parser:
             if t.text in TYPE_NAMES:
                 self.next()
                 return self.call_args(t)
+            if t.text in ("is", "in"):
+                # the draft's own conv example names an input extent 'is' ("input size")
+                self.next()
+                return A.Ident(t.loc, t.text)
             raise self.error(f"unexpected keyword '{t.text}' in an expression")
         if t.kind == IDENT:
             self.next()

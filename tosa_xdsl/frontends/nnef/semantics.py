@@ -188,6 +188,8 @@ class Evaluator:
     def e_ListExpr(self, e):
         out = []
         for item in e.items:
+            if isinstance(item, A.Expand) and isinstance(item.item, A.Zip):
+                item = item.item
             if isinstance(item, A.Expand):
                 v = self.eval(item.item)
                 cnt = None if item.count is None else self.eval(item.count)
