@@ -324,6 +324,9 @@ class Evaluator:
             a = self.eval(e.lhs)
             if a is None:
                 return None
+            if _is_pack(a):
+                b = self.eval(e.rhs)
+                return None if b is None else _elementwise(e.loc, lambda x, y: BINARY[e.op](e.loc, x, y), a, b)
             if e.op == "&&" and a is False:
                 return False
             if e.op == "||" and a is True:
@@ -331,7 +334,7 @@ class Evaluator:
             if e.op == "=>" and a is False:
                 return True
             b = self.eval(e.rhs)
-            return None if b is None else BINARY[e.op](e.loc, a, b)
+            return None if b is None else _elementwise(e.loc, lambda x, y: BINARY[e.op](e.loc, x, y), a, b)
         a, b = self.eval(e.lhs), self.eval(e.rhs)
         if a is None or b is None:
             return None
@@ -587,15 +590,23 @@ def can_bind(env: Env, p: A.Param) -> bool:
     spec = p.type
     if spec.shape is None:
         return True
+    rank = spec.rank.name if spec.rank is not None else None
+
+    class _View:      # the rank capture '^(r)' is bound first, from the tensor itself
+        @staticmethod
+        def known(n):
+            return n == rank or env.known(n)
+        values = env.values
+    view = _View
     unknown_packs = 0
     for x, item, count, packed in _extent_parts(spec.shape):
         if packed:
             if count is None:
-                if isinstance(item, A.Ident) and env.known(f"|{item.name}|") or (
-                        isinstance(item, A.Ident) and env.known(item.name) and _is_pack(env.values[item.name])):
+                if isinstance(item, A.Ident) and view.known(f"|{item.name}|") or (
+                        isinstance(item, A.Ident) and view.known(item.name) and _is_pack(env.values[item.name])):
                     continue
                 unknown_packs += 1
-            elif not all(env.known(n) for n in identifiers(count)):
+            elif not all(view.known(n) for n in identifiers(count)):
                 unknown_packs += 1
     return unknown_packs <= 1
 

@@ -29,14 +29,14 @@ def dense_text(arr: np.ndarray) -> str:
 
 
 class Value:
-    __slots__ = ("ssa", "shape", "dtype")
+    __slots__ = ("ssa", "shape", "dtype", "explicit")
 
-    def __init__(self, ssa: str, shape: list[int], dtype: str):
-        self.ssa, self.shape, self.dtype = ssa, list(shape), dtype
+    def __init__(self, ssa: str, shape: list[int], dtype: str, explicit: str | None = None):
+        self.ssa, self.shape, self.dtype, self.explicit = ssa, list(shape), dtype, explicit
 
     @property
     def type(self) -> str:
-        return ttype(self.shape, self.dtype)
+        return self.explicit or ttype(self.shape, self.dtype)
 
 
 class Emitter:
@@ -51,7 +51,7 @@ class Emitter:
     def op(self, name: str, operands: list, result_shape, result_dtype: str, attrs: str = "") -> Value:
         ssa = self.fresh()
         ins = ", ".join(o.ssa for o in operands)
-        types = ", ".join(o.type if isinstance(o, Value) else o[1] for o in operands)
+        types = ", ".join(o.type for o in operands)
         out = ttype(result_shape, result_dtype)
         attr = f" {{{attrs}}}" if attrs else ""
         self.lines.append(f"    {ssa} = {name} {ins}{attr} : ({types}) -> {out}")

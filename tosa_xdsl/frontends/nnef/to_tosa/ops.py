@@ -70,17 +70,10 @@ def _sqrt(em, env, ins, outs):
 
 
 def _shift(em):
+    """The i8 shift operand of tosa.mul (0 for floats)."""
     ssa = em.fresh()
     em.lines.append(f'    {ssa} = "tosa.const"() <{{values = dense<0> : tensor<1xi8>}}> : () -> tensor<1xi8>')
-    v = Value(ssa, [1], "int")
-    v.__class__ = _I8
-    return v
-
-
-class _I8(Value):
-    @property
-    def type(self):
-        return "tensor<1xi8>"
+    return Value(ssa, [1], "int", "tensor<1xi8>")
 
 
 def _mul(em, a, b, out):
