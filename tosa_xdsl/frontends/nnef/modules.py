@@ -9,7 +9,7 @@ from pathlib import Path
 from tosa_xdsl.frontends.nnef import ast as A
 from tosa_xdsl.frontends.nnef.errors import Loc, NnefError
 from tosa_xdsl.frontends.nnef.parser import parse
-from tosa_xdsl.frontends.nnef.stdlib import module_path
+from tosa_xdsl.frontends.nnef.stdlib import MODULES as STDLIB_MODULES, module_path
 
 # Khronos' v2.0 library spells a few operators differently from the draft: both resolve
 ALIASES = {"math.axpby": "math.axpy"}
@@ -58,6 +58,9 @@ class Library:
         else:
             mod, name = current, qualified
         doc = self.modules.get(mod)
+        if doc is None and current in STDLIB_MODULES and mod in STDLIB_MODULES:
+            # chapter 4 lists its definitions without import lines: library modules see each other
+            doc = self.load_module(mod, loc)
         if doc is None:
             raise NnefError(loc, f"module '{mod}' is not imported (add 'import {mod};')")
         for op in doc.operators:

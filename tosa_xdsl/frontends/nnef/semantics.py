@@ -864,17 +864,31 @@ def _bind_input(env, p: A.Param, t, where, opname):
         if p.type.count is not None:
             bind_value(env, p.type.count, len(t), where, f"length of input pack '{p.name}'")
         env.values[f"{p.name}.size"] = len(t)
-        spread = [x for x in p.type.shape or [] if x.spread]
-        shared = A.Param(p.loc, p.name, A.TypeSpec(p.loc, p.type.name, shape=[x for x in p.type.shape or []
-                                                                              if not x.spread]))
+        if not t:
+            raise NnefError(where, f"input pack '{p.name}' of '{opname}' is empty")
+        if len({len(item.shape) for item in t}) != 1:
+            raise NnefError(where, f"tensors of input pack '{p.name}' differ in rank")
+        if p.type.rank is not None:
+            bind_value(env, p.type.rank, len(t[0].shape), where, f"rank of '{p.name}'")
+        spread = [j for j, x in enumerate(p.type.shape or []) if x.spread]
+        collected: dict[int, list] = {j: [] for j in spread}
         for i, item in enumerate(t):
-            dims = [d for j, d in enumerate(item.shape)
-                    if not (p.type.shape or [])[j].spread] if len(item.shape) == len(p.type.shape or []) else item.shape
-            bind_shape(env, shared, dims, where)
-        for j, x in enumerate(p.type.shape or []):
-            if x.spread and isinstance(x.expr, A.Ident):
-                env.values[x.expr.name] = [item.shape[j] for item in t]
-        del spread
+            extents = []
+            for j, x in enumerate(p.type.shape or []):
+                if x.spread:
+                    # a '..z' extent is distinct per pack item: bind a fresh symbol per item
+                    fresh = f"{p.name}#{j}#{i}"
+                    extents.append(A.Extent(x.loc, A.Ident(x.loc, fresh), None, False))
+                else:
+                    extents.append(x)
+            item_param = A.Param(p.loc, p.name, A.TypeSpec(p.loc, p.type.name, shape=extents))
+            bind_shape(env, item_param, item.shape, where)
+            for j in spread:
+                collected[j].append(env.values.pop(f"{p.name}#{j}#{i}"))
+        for j in spread:
+            x = p.type.shape[j]
+            if isinstance(x.expr, A.Ident):
+                env.values[x.expr.name] = collected[j]
         env.values[p.name] = True
         return
     if p.type.packed:

@@ -211,11 +211,37 @@ def _linear(em, env, ins, outs):
 
 
 def _pads(env, k):
-    offset = env["offset"]
     paddings = env["paddings"]
+    offset = env.get("offset")
+    if offset is None:
+        # avg_pool's own @using stops at 'paddings'; sum_pool (which it composes) defines
+        # offset = padding[:k] ?? (padding_align == 'UPPER' ? paddings / 2 : paddings \ 2)
+        padding = env.get("padding")
+        if padding is not None:
+            offset = padding[:k]
+        elif env.get("padding_align", "UPPER") == "UPPER":
+            offset = [p // 2 for p in paddings]
+        else:
+            offset = [-((-p) // 2) for p in paddings]
     before = offset if isinstance(offset, list) else [offset] * k
     after = [p - o for p, o in zip(paddings, before)]
     return before, after
+
+
+def _crop(em, x, axes, before, after):
+    """Negative paddings (the definitions' floor-mode 'same' padding can be -1) crop the input:
+    a TOSA slice, leaving the non-negative paddings for the operator."""
+    start = [0] * len(x.shape)
+    size = list(x.shape)
+    for a, b, e in zip(axes, before, after):
+        if b < 0:
+            start[a] -= b
+            size[a] += b
+        if e < 0:
+            size[a] += e
+    if start != [0] * len(x.shape) or size != x.shape:
+        x = em.op("tosa.slice", [x, em.shape(start), em.shape(size)], size, x.dtype)
+    return x, [max(b, 0) for b in before], [max(e, 0) for e in after]
 
 
 @mapping("nn.conv", how="TOSA conv2d / depthwise_conv2d / conv3d with NCX<->NXC transposes")
@@ -231,8 +257,7 @@ def _conv(em, env, ins, outs):
     n = w.shape[0]
     ic = x.shape[1]
     before, after = _pads(env, d)
-    if any(p < 0 for p in before + after):
-        raise Unsupported("negative padding")
+    x, before, after = _crop(em, x, list(range(2, d + 2)), before, after)
     pad = [v for pair in zip(before, after) for v in pair]
     stride, dil = env["stride"], env["dilation"]
     to_last = [0] + list(range(2, d + 2)) + [1]
@@ -268,6 +293,7 @@ def _pool(name):
         if any(v != 1 for v in env["dilation"]):
             raise Unsupported("dilated pooling")
         before, after = _pads(env, 2)
+        x, before, after = _crop(em, x, [2, 3], before, after)
         if name == "nn.avg_pool" and not env.get("ignore_border", True) and any(before + after):
             raise Unsupported("avg_pool counting the border")
         pad = [v for pair in zip(before, after) for v in pair]
