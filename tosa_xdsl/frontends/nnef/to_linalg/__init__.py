@@ -1,11 +1,15 @@
-"""Road 2: operators compiled from their @lower formulas (linalg.generic). NOT DONE yet:
-operators without a TOSA mapping are reported."""
+"""Road 2: an operator instance compiled from its @lower formulas (draft 2.12).
+
+Each formula `out[idx] op= value, i < n, ...` becomes one `linalg.generic`: the index symbols
+are its loop dimensions (a pack bound `i < s` gives one dimension per item), the indices of
+each tensor access its affine indexing map, dimensions absent from the output are reductions.
+`=` gives the initial value (or the reducing assignment starts from its null element: 0 for
+`+=`, 1 for `*=`, -inf/inf for `>?=`/`<?=`, false/true for `|=`/`&=`). A bounds-checked access
+`x[|e|]` reads a padded copy of `x` holding the null element of the reduction, which skips the
+out-of-range terms exactly when the access is a factor of the reduced term (the draft's
+conv, pools and sliding windows). Not compiled (a located error): conditional (`|cond`) and
+update (`:=`) formulas, remapped bounds `|i <> a : b|`, unrolled packs, data-dependent shapes."""
 
 from __future__ import annotations
 
-from tosa_xdsl.frontends.nnef.errors import NnefError
-
-
-def lower_node(em, node, ins):
-    raise NnefError(node.loc, f"'{node.op}' has no TOSA mapping for these attributes and compiling its "
-                    "@lower formulas (road 2) is not implemented yet")
+from tosa_xdsl.frontends.nnef.to_linalg.generic import lower_node  # noqa: F401
