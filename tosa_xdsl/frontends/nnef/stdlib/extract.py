@@ -25,8 +25,12 @@ SECTIONS = [("4.1.", "layout"), ("4.2.", "math"), ("4.3.", "linalg"), ("4.4.", "
 
 # (module, draft text, repaired text): typesetting damage only, never a change of meaning
 FIXES: list[tuple[str, str, str]] = [
-    # ';' printed for ':' in slices ("[:-1]" and "[::-1]" elsewhere in the same definitions)
-    ("layout", "shape[:;-1]", "shape[:-1]"),
+    # ';' printed for ':' in the reversing slice "[::-1]"
+    ("layout", "shape[:;-1]", "shape[::-1]"),
+    # flatten: a ':' lost in "shape[::-1]" (the row-major strides are the cumulative products
+    # of the reversed shape, as unflatten computes them; "[:-1]" would give column-major ones)
+    ("layout", "prods = [1, shape[:-1]..] * ...;\n        strides = prods[rank-1::-1];",
+     "prods = [1, shape[::-1]..] * ...;\n        strides = prods[rank-1::-1];"),
     ("layout", "prods[:;-1]", "prods[::-1]"),
     # the pack length of an input pack lost its '..': "T[s...](n)" for "T[s..]..(n)"
     ("math", "[s...](n)", "[s..]..(n)"),
@@ -60,6 +64,9 @@ FIXES: list[tuple[str, str, str]] = [
     # comments broken over lines
     ("image", "# map to pixel\nspace", "# map to pixel space"),
     ("image", "# map to nearby\npixel", "# map to nearby pixel"),
+    # "(shape * ...) == z": the product fold, not the cumulative product (a volume is compared)
+    ("layout", "(shape * ...) == z", "(shape * ..) == z"),
+    ("layout", "(i * strides) + ..., ti...]", "(i * strides) + .., ti...]"),
     # "output: T[b,c / (block_size * ..\n..)": a fold split over a line break
     ("layout", "(block_size * ..\n        ..)", "(block_size * ..)"),
 ]

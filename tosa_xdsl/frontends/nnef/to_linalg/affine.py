@@ -49,6 +49,9 @@ class Aff:
             parts.append(str(self.const))
         return " + ".join(parts)
 
+    def guarded(self) -> "Aff":
+        return GAff(self.coefs, self.const)
+
     def range(self, extents):
         lo = hi = self.const
         for k, c in self.coefs:
@@ -58,10 +61,15 @@ class Aff:
         return lo, hi
 
 
+class GAff(Aff):
+    """An index inside '|...|': bounds-checked."""
+
+
 class Indexer:
-    def __init__(self, env: Env, loop: dict):
+    def __init__(self, env: Env, loop: dict, locals_: dict | None = None):
         self.env = env
         self.loop = loop          # name -> Aff | list[Aff]
+        self.locals = locals_ or {}   # loop-local name -> expression (with-clause)
 
     def const(self, e):
         try:
@@ -70,7 +78,7 @@ class Indexer:
             raise NnefError(e.loc, f"'{u.name}' is not known in index expression '{unparse(e)}'") from None
 
     def uses_loop(self, e) -> bool:
-        return bool(identifiers(e) & set(self.loop))
+        return bool(identifiers(e) & (set(self.loop) | set(self.locals)))
 
     def eval(self, e):
         """Aff, list[Aff] (a pack), or a compile-time value."""
@@ -78,7 +86,20 @@ class Indexer:
             v = self.const(e)
             return _lift(v)
         if isinstance(e, A.Ident):
+            if e.name in self.locals:
+                return self.eval(self.locals[e.name])
             return self.loop[e.name]
+        if isinstance(e, A.Bounded):
+            if e.lower is not None:
+                raise NnefError(e.loc, "remapped bounds '|i <> a : b|' are not compiled yet")
+            v = self.eval(e.index)
+            return [x.guarded() for x in v] if isinstance(v, list) else v.guarded()
+        if isinstance(e, A.Fold) and e.op == "+" and not e.cumulative:
+            v = self.eval(e.arg)
+            total = Aff.constant(0)
+            for x in (v if isinstance(v, list) else [v]):
+                total = total + x
+            return total
         if isinstance(e, A.Binary) and e.op in ("+", "-", "*"):
             a, b = self.eval(e.lhs), self.eval(e.rhs)
             return _zip(e, a, b, lambda x, y: _arith(e, x, y))
@@ -116,6 +137,9 @@ class Indexer:
             for it in e.items:
                 if isinstance(it, A.Expand):
                     v = self.eval(it.item)
+                    if isinstance(v, Aff) and it.count is None:
+                        out.append(v)
+                        continue
                     if isinstance(v, list):
                         out.extend(v)
                     else:
@@ -147,14 +171,19 @@ def _lift(v):
 def _arith(e, x, y):
     if not isinstance(x, Aff) or not isinstance(y, Aff):
         raise NnefError(e.loc, f"index expression '{unparse(e)}' is not integer-affine")
+    guard = isinstance(x, GAff) or isinstance(y, GAff)
     if e.op == "+":
-        return x + y
-    if e.op == "-":
-        return x + y.scale(-1)
-    if x.is_const:
-        return y.scale(x.const)
-    if y.is_const:
-        return x.scale(y.const)
+        r = x + y
+    elif e.op == "-":
+        r = x + y.scale(-1)
+    elif x.is_const:
+        r = y.scale(x.const)
+    elif y.is_const:
+        r = x.scale(y.const)
+    else:
+        r = None
+    if r is not None:
+        return r.guarded() if guard else r
     raise NnefError(e.loc, f"index expression '{unparse(e)}' multiplies two loop indices (not affine)")
 
 

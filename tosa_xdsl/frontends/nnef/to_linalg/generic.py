@@ -7,7 +7,7 @@ import math
 from tosa_xdsl.frontends.nnef import ast as A
 from tosa_xdsl.frontends.nnef.errors import NnefError
 from tosa_xdsl.frontends.nnef.semantics import BINARY, Env, Unknown, unparse
-from tosa_xdsl.frontends.nnef.to_linalg.affine import Aff, Indexer
+from tosa_xdsl.frontends.nnef.to_linalg.affine import Aff, GAff, Indexer
 from tosa_xdsl.frontends.nnef.to_tosa.emit import ELEMENT, Emitter, Value, ttype
 
 NULL = {"+=": 0, "*=": 1, ">?=": -math.inf, "<?=": math.inf, "|=": False, "&=": True}
@@ -36,7 +36,7 @@ def _elt(dtype: str) -> str:
 
 def _const_text(v, t: str) -> str:
     if t == "i1":
-        return "true" if v else "false"
+        return "1" if v else "0"
     if t == "f32":
         v = float(v)
         if math.isnan(v):
@@ -59,7 +59,8 @@ class Body:
         self.args: list[tuple[str, str]] = []   # (block arg, element type)
         self.lines: list[str] = []
         self.n = 0
-        self.locals: dict[str, object] = {}
+        self.locals: dict[str, object] = {}       # loop-local name -> expression
+        self.local_values: dict[str, object] = {}
         self.dims_seen: set[int] = set()
 
     def fresh(self):
@@ -90,9 +91,14 @@ class Body:
         """(ssa, type), a Python constant, or None (null)."""
         if isinstance(e, A.Literal):
             return e.value
+        if isinstance(e, A.Index) and isinstance(e.base, A.Ident) and e.base.name in self.tensors:
+            # the draft writes 'bias[ni]' for the access 'bias[ni,]' of a 1-d tensor
+            return self.access(A.Access(e.loc, e.base, [e.index]))
         if isinstance(e, A.Ident):
             if e.name in self.locals:
-                return self.locals[e.name]
+                if e.name not in self.local_values:
+                    self.local_values[e.name] = self.compile(self.locals[e.name])
+                return self.local_values[e.name]
             if e.name in self.idx.loop:
                 dim = self.idx.loop[e.name]
                 if isinstance(dim, list):
@@ -238,28 +244,11 @@ class Body:
             return None
         if isinstance(value, list):
             raise NnefError(e.loc, "tensor packs are not supported in compiled formulas")
-        exprs, bounded = [], []
+        exprs = []
         for ix in e.indices:
-            if isinstance(ix, A.Expand):
-                inner = ix.item
-                if isinstance(inner, A.Bounded):
-                    if inner.lower is not None:
-                        raise NnefError(inner.loc, "remapped bounds '|i <> a : b|' are not compiled yet")
-                    vals = self.idx.eval(inner.index)
-                    start = len(exprs)
-                    exprs.extend(vals if isinstance(vals, list) else [vals])
-                    bounded.extend(range(start, len(exprs)))
-                    continue
-                vals = self.idx.eval(inner)
-                exprs.extend(vals if isinstance(vals, list) else [vals])
-            elif isinstance(ix, A.Bounded):
-                if ix.lower is not None:
-                    raise NnefError(ix.loc, "remapped bounds '|i <> a : b|' are not compiled yet")
-                bounded.append(len(exprs))
-                exprs.append(self.idx.eval(ix.index))
-            else:
-                v = self.idx.eval(ix)
-                exprs.extend(v if isinstance(v, list) else [v])
+            v = self.idx.eval(ix.item if isinstance(ix, A.Expand) else ix)
+            exprs.extend(v if isinstance(v, list) else [v])
+        bounded = [k for k, x in enumerate(exprs) if isinstance(x, GAff)]
         if any(not isinstance(x, Aff) for x in exprs):
             raise NnefError(e.loc, f"indices of '{unparse(e)}' are not integer-affine")
         if len(exprs) != len(value.shape):
@@ -279,13 +268,28 @@ class Body:
             before = max(0, -lo)
             after = max(0, hi - (value.shape[k] - 1))
             pads[2 * k], pads[2 * k + 1] = before, after
-            new[k] = exprs[k] + Aff.constant(before)
+            new[k] = Aff(exprs[k].coefs, exprs[k].const) + Aff.constant(before)
         if not any(pads):
             return value, exprs
         shape = [n + pads[2 * k] + pads[2 * k + 1] for k, n in enumerate(value.shape)]
         fill = self.em.const([self.pad_value], [1], value.dtype)
         out = self.em.op("tosa.pad", [value, self.em.shape(pads), fill], shape, value.dtype)
         return out, new
+
+
+def _mixed_radix(a: Aff, extents) -> list[int] | None:
+    """The loop dims of an output index `c1*d1 + c2*d2 + ...` that enumerates the merged axis in
+    row-major order (last coefficient 1, each coefficient the product of the later extents),
+    outermost first; None otherwise."""
+    if a.const != 0 or not a.coefs:
+        return None
+    terms = sorted(a.coefs, key=lambda kc: -kc[1])
+    expect = 1
+    for k, c in reversed(terms):
+        if c != expect:
+            return None
+        expect *= extents[k]
+    return [k for k, _ in terms]
 
 
 def lower_node(em: Emitter, node, ins) -> list[Value]:
@@ -332,11 +336,13 @@ def _formula(em: Emitter, env: Env, low: A.Lowering, tensors, out_type, init: Va
             extents.append(b)
     if any(not isinstance(n, int) or n < 0 for n in extents):
         raise NnefError(low.loc, f"loop bounds must be non-negative integers, got {extents}")
-    idx = Indexer(env, loop)
+    idx = Indexer(env, loop, dict(low.locals))
     # output indices: each a plain loop dimension, or the constant 0 of a kept (size-1) axis
     out_exprs = []
     for ix in low.target.indices:
         v = idx.eval(ix.item if isinstance(ix, A.Expand) else ix)
+        if isinstance(v, list):
+            v = [Aff(x.coefs, x.const) for x in v]
         out_exprs.extend(v if isinstance(v, list) else [v])
     if len(out_exprs) != len(out_type.shape):
         raise NnefError(low.target.loc, f"the output access has {len(out_exprs)} indices for rank {len(out_type.shape)}")
@@ -348,24 +354,25 @@ def _formula(em: Emitter, env: Env, low: A.Lowering, tensors, out_type, init: Va
             if a.const != 0 or n != 1:
                 raise NnefError(low.target.loc, "constant output indices are compiled only for size-1 axes")
             continue
-        if len(a.coefs) != 1 or a.coefs[0][1] != 1 or a.const != 0:
-            raise NnefError(low.target.loc, f"output index '{a.text()}' is not a plain loop index "
-                            "(not compiled yet)")
-        k = a.coefs[0][0]
-        if k in out_dims:
-            raise NnefError(low.target.loc, "a loop index appears twice in the output access")
-        out_dims.append(k)
-        reduced_shape.append(n)
-        if extents[k] != n:
-            raise NnefError(low.loc, f"loop bound {extents[k]} of an output axis differs from its extent {n}")
+        dims = _mixed_radix(a, extents)
+        if dims is None:
+            raise NnefError(low.target.loc, f"output index '{a.text()}' is neither a loop index nor a "
+                            "row-major merge of loop indices (not compiled yet)")
+        for k in dims:
+            if k in out_dims:
+                raise NnefError(low.target.loc, "a loop index appears twice in the output access")
+            out_dims.append(k)
+            reduced_shape.append(extents[k])
+        if math.prod(extents[k] for k in dims) != n:
+            raise NnefError(low.loc, f"loop bounds {[extents[k] for k in dims]} of an output axis do not "
+                            f"cover its extent {n}")
     red_dims = [k for k in range(len(extents)) if k not in out_dims]
     if red_dims and not reducing:
         raise NnefError(low.loc, "an index used only on the right-hand side needs a reducing assignment (+= ...)")
     t = _elt(out_type.dtype)
     pad_value = NULL.get(low.op)
     body = Body(em, env, idx, extents, tensors, pad_value, low.loc)
-    for lname, lexpr in low.locals:
-        body.locals[lname] = body.compile(lexpr)
+    body.locals = dict(low.locals)
     v = body.compile(low.value)
     if v is None:
         raise NnefError(low.value.loc, "the formula's value is null (resolve optional inputs with '??')")

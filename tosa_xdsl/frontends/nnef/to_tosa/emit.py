@@ -58,7 +58,8 @@ class Emitter:
         return Value(ssa, result_shape, result_dtype)
 
     def const(self, values, shape, dtype: str) -> Value:
-        arr = np.asarray(values, dtype=NUMPY[dtype]).reshape(shape)
+        arr = np.asarray(values, dtype=NUMPY[dtype])
+        arr = np.full(shape, arr.reshape(-1)[0], dtype=arr.dtype) if arr.size == 1 else arr.reshape(shape)
         ssa = self.fresh()
         t = ttype(shape, dtype)
         self.lines.append(f'    {ssa} = "tosa.const"() <{{values = dense<{dense_text(arr)}> : {t}}}> : () -> {t}')

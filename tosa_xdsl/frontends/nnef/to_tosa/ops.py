@@ -228,6 +228,16 @@ def _pads(env, k):
     return before, after
 
 
+def _floor_fit(sizes, before, after, eff, stride):
+    """NNEF sizes outputs with floor division; TOSA requires the padded extent minus the kernel
+    to be a multiple of the stride. The trailing rows no output reads are dropped from the
+    end padding (or cropped from the input by _crop when that goes negative)."""
+    out = []
+    for n, b, a, k, s in zip(sizes, before, after, eff, stride):
+        out.append(a - (n + b + a - k) % s)
+    return out
+
+
 def _crop(em, x, axes, before, after):
     """Negative paddings (the definitions' floor-mode 'same' padding can be -1) crop the input:
     a TOSA slice, leaving the non-negative paddings for the operator."""
@@ -257,6 +267,8 @@ def _conv(em, env, ins, outs):
     n = w.shape[0]
     ic = x.shape[1]
     before, after = _pads(env, d)
+    eff = [(k - 1) * dl + 1 for k, dl in zip(w.shape[2:], env["dilation"])]
+    after = _floor_fit(x.shape[2:], before, after, eff, env["stride"])
     x, before, after = _crop(em, x, list(range(2, d + 2)), before, after)
     pad = [v for pair in zip(before, after) for v in pair]
     stride, dil = env["stride"], env["dilation"]
@@ -293,6 +305,7 @@ def _pool(name):
         if any(v != 1 for v in env["dilation"]):
             raise Unsupported("dilated pooling")
         before, after = _pads(env, 2)
+        after = _floor_fit(x.shape[2:], before, after, env["size"], env["stride"])
         x, before, after = _crop(em, x, [2, 3], before, after)
         if name == "nn.avg_pool" and not env.get("ignore_border", True) and any(before + after):
             raise Unsupported("avg_pool counting the border")
