@@ -132,7 +132,7 @@ def import_nnef(path_or_text, ctx: Context | None = None, *, attribs: dict | Non
         p = Path(path_or_text)
         root = p if p.is_dir() else p.parent
         from tosa_xdsl.frontends.nnef.tensor_data import read_variables
-        variables = read_variables(root, [t.name for t in g.variables])
+        variables = read_variables(root, [t.name for t in g.variables], g.name)
     text = "builtin.module {\n  " + graph_to_mlir(g, variables, lower_all) + "\n}\n"
     module = Parser(ctx or make_context(), text).parse_module()
     module.verify()

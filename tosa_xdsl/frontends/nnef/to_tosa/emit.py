@@ -25,7 +25,13 @@ def dense_text(arr: np.ndarray) -> str:
         vals = [str(int(x)) for x in flat]
     if len(vals) and all(v == vals[0] for v in vals):
         return vals[0]
-    return "[" + ", ".join(vals) + "]"
+
+    def nest(flat, shape):
+        if len(shape) <= 1:
+            return "[" + ", ".join(flat) + "]"
+        step = len(flat) // shape[0] if shape[0] else 0
+        return "[" + ", ".join(nest(flat[i * step:(i + 1) * step], shape[1:]) for i in range(shape[0])) + "]"
+    return nest(vals, list(arr.shape))
 
 
 class Value:
