@@ -159,3 +159,34 @@ def test_alexnet_composes_until_the_drafts_rank_mismatch():
     shapes = {n.outputs[0].name.rsplit("_", 1)[0]: n.outputs[0].type.shape for n in g.nodes}
     assert shapes["conv1"] == [1, 64, 54, 54] and shapes["pool1"] == [1, 64, 26, 26]
     assert shapes["pool3"] == [1, 256, 5, 5] and shapes["conv6"] == [1, 4096, 1, 1]
+
+
+def test_import_fuzz_gives_located_errors_only():
+    """Seeded mutations of graph documents (tokens swapped for odd values, types, packs,
+    nulls): every import either succeeds or raises NnefError; nothing else escapes."""
+    import random
+    import re
+    import sys
+    import time
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).parent))
+    from cases import CASES, source
+
+    rng = random.Random(99)
+    seeds = [source(op) for op in sorted(CASES)]
+    tokens = ["0", "-1", "100000000", "[]", "[1, 2]", "true", "1.5", "x", "..", "axes", "~", "'s'", "(",
+              "]", "optional", "real", "int", "bool", "[0, 0, 0]", "-5", "2 ** 40", "1e30", "inf", "b", "y"]
+    deadline = time.monotonic() + 5.0
+    runs = 0
+    while time.monotonic() < deadline:
+        s = rng.choice(seeds)
+        for _ in range(rng.randint(1, 3)):
+            m = rng.choice(list(re.finditer(r"\w+|\[[^\]]*\]", s)))
+            s = s[:m.start()] + rng.choice(tokens) + s[m.end():]
+        try:
+            import_nnef(s, lower_all=rng.random() < 0.5)
+        except NnefError as err:
+            assert re.match(r"(\S+:\d+:\d+|\S+|): ?error: |error: ", str(err)), str(err)
+        runs += 1
+    assert runs > 20

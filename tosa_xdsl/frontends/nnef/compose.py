@@ -41,6 +41,7 @@ class Graph:
 
 
 MAX_NODES = 100_000
+TENSOR_TYPES = ("real", "int", "bool")
 
 
 class Composer:
@@ -99,6 +100,9 @@ class Composer:
         return g
 
     def param_type(self, env: Env, p: A.Param, allow_missing=False) -> TensorType:
+        if p.type.name not in TENSOR_TYPES:
+            raise NnefError(p.type.loc, f"'{p.name}' has type '{p.type.name}'; graph tensors are "
+                            f"{', '.join(TENSOR_TYPES)}")
         if p.type.shape is None and not allow_missing:
             raise NnefError(p.loc, f"'{p.name}' needs a shape")
         for x in p.type.shape or []:
@@ -135,6 +139,8 @@ class Composer:
             return None
         if isinstance(v, list):
             raise NnefError(e.loc, "a pack argument must be a list of tensors")
+        if isinstance(v, str):
+            raise NnefError(e.loc, "a string cannot be a tensor argument")
         dtype = "bool" if isinstance(v, bool) else "int" if isinstance(v, int) else "real"
         t = Tensor(self.fresh("const"), TensorType(dtype, []), v)
         return t
@@ -199,6 +205,11 @@ class Composer:
         types = [a.type if isinstance(a, Tensor) else [x.type for x in a] if isinstance(a, list) else None
                  for a in args]
         inst = instantiate(op, qname, attribs, types, inv.loc, inv.types)
+        for p, t in zip(op.outputs, inst.outputs):
+            for x in (t if isinstance(t, list) else [t]):
+                if x.dtype not in TENSOR_TYPES:
+                    raise NnefError(inv.loc, f"output '{p.name}' of '{qname}' has type '{x.dtype}' "
+                                    f"(unknown or not a tensor type: {', '.join(TENSOR_TYPES)})")
         if self.keep(qname, op) or op.compose is None:
             outs = []
             for i, t in enumerate(inst.outputs):

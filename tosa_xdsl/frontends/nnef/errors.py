@@ -18,11 +18,15 @@ class Loc:
 class NnefError(Exception):
     """A syntax, type, shape or assertion error in a SkriptND document, at a source location."""
 
-    def __init__(self, loc: Loc | None, message: str):
+    def __init__(self, loc: Loc | None, message: str, file: str | None = None):
         super().__init__(message)
         self.loc = loc
         self.message = message
+        self.file = file
 
     def __str__(self) -> str:
-        where = str(self.loc) if self.loc is not None else "<nnef>"
-        return f"{where}: error: {self.message}"
+        if self.loc is not None:
+            return f"{self.loc}: error: {self.message}"
+        if self.file:
+            return f"{self.file}: error: {self.message}"
+        return f"error: {self.message}"

@@ -34,7 +34,7 @@ def load_document(path_or_text, file: str | None = None) -> tuple[A.Document, Li
         try:
             text = p.read_text()
         except (OSError, UnicodeDecodeError) as err:
-            raise NnefError(None, f"{p}: cannot read: {err}") from None
+            raise NnefError(None, f"cannot read: {err}", file=str(p)) from None
         file = str(p)
     else:
         text = path_or_text
@@ -50,10 +50,10 @@ def compose_graph(path_or_text, attribs: dict | None = None, graph: str | None =
     doc, lib = load_document(path_or_text, file)
     graphs = [op for op in doc.operators if op.is_graph]
     if not graphs:
-        raise NnefError(None, f"{doc.file}: error: the main document defines no graph")
+        raise NnefError(None, "the main document defines no graph", file=doc.file)
     g = graphs[0] if graph is None else next((x for x in graphs if x.name == graph), None)
     if g is None:
-        raise NnefError(None, f"{doc.file}: no graph named '{graph}'")
+        raise NnefError(None, f"no graph named '{graph}'", file=doc.file)
     keep = (lambda name, op: op.lowerings and not op.compose) if lower_all else (
         lambda name, op: name in MAPPINGS or (not op.compose))
     return Composer(lib, keep).graph("main", g, dict(attribs or {}))
@@ -134,6 +134,14 @@ def import_nnef(path_or_text, ctx: Context | None = None, *, attribs: dict | Non
         from tosa_xdsl.frontends.nnef.tensor_data import read_variables
         variables = read_variables(root, [t.name for t in g.variables], g.name)
     text = "builtin.module {\n  " + graph_to_mlir(g, variables, lower_all) + "\n}\n"
-    module = Parser(ctx or make_context(), text).parse_module()
-    module.verify()
+    from xdsl.utils.exceptions import ParseError, VerifyException
+
+    try:
+        module = Parser(ctx or make_context(), text).parse_module()
+        module.verify()
+    except (ParseError, VerifyException) as err:
+        # a gap of the importer, reported as a diagnostic rather than a traceback
+        where = str(path_or_text) if "\n" not in str(path_or_text) else (file or "<input>")
+        first = str(err).strip().splitlines()[-1] if str(err).strip() else type(err).__name__
+        raise NnefError(None, f"the imported module is not valid ({first}); please report", file=where) from None
     return module

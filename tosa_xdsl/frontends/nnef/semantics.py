@@ -158,8 +158,23 @@ class Env:
 class Evaluator:
     def __init__(self, env: Env):
         self.env = env
+        self.depth = 0
 
     def eval(self, e):
+        """Value of e; Python-level failures of ill-typed user expressions (e.g. adding a string
+        and a number) become located errors."""
+        self.depth += 1
+        try:
+            return self._eval(e)
+        except (TypeError, ValueError, IndexError, KeyError, OverflowError, ZeroDivisionError,
+                AttributeError) as err:
+            if self.depth > 1:
+                raise
+            raise NnefError(getattr(e, "loc", None), f"cannot evaluate '{unparse(e)}': {err}") from None
+        finally:
+            self.depth -= 1
+
+    def _eval(self, e):
         m = getattr(self, "e_" + type(e).__name__, None)
         if m is None:
             raise NnefError(e.loc, f"'{unparse(e)}' is not a compile-time expression")
@@ -736,6 +751,8 @@ def instantiate(op: A.Operator, opname: str, attribs: dict[str, object], inputs:
     for p in op.attribs:
         if p.name in attribs:
             v = attribs[p.name]
+            if v is None and not p.type.optional:
+                raise NnefError(where, f"attribute '{p.name}' of '{opname}' is not optional; it got null")
             if v is not None and not _attr_type_ok(p.type.name, v, env):
                 raise NnefError(where, f"attribute '{p.name}' of '{opname}' expects "
                                 f"{p.type.name}{'..' if p.type.packed else ''}, got {type_of(v)} {fmt_value(v)}")

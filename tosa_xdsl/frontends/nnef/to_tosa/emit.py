@@ -3,7 +3,13 @@ every mapping needs (rank alignment for broadcasting, NCHW <-> NHWC transposes).
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
+
+from tosa_xdsl.frontends.nnef.errors import NnefError
+
+MAX_CONST_ELEMENTS = 1 << 24
 
 ELEMENT = {"real": "f32", "int": "i32", "bool": "i1"}
 NUMPY = {"real": np.float32, "int": np.int32, "bool": np.bool_}
@@ -64,6 +70,11 @@ class Emitter:
         return Value(ssa, result_shape, result_dtype)
 
     def const(self, values, shape, dtype: str) -> Value:
+        if dtype not in NUMPY:
+            raise NnefError(None, f"'{dtype}' tensors have no TOSA form")
+        if math.prod(shape) > MAX_CONST_ELEMENTS:
+            raise NnefError(None, f"a constant of shape {list(shape)} is too large to materialize "
+                            f"(limit {MAX_CONST_ELEMENTS} elements)")
         arr = np.asarray(values, dtype=NUMPY[dtype])
         arr = np.full(shape, arr.reshape(-1)[0], dtype=arr.dtype) if arr.size == 1 else arr.reshape(shape)
         ssa = self.fresh()

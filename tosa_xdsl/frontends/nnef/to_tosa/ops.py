@@ -83,6 +83,9 @@ def _mul(em, a, b, out):
 def _aligned(em, env, ins, out_rank):
     """Both operands reshaped to the output rank per the definition's alignment px/py."""
     x, y = ins
+    if x.dtype != y.dtype and {x.dtype, y.dtype} == {"int", "real"}:
+        # mixed operands of a generic <X,Y> comparison: compare as real
+        x, y = (em.op("tosa.cast", [v], v.shape, "real") if v.dtype == "int" else v for v in (x, y))
     return em.align(x, out_rank, env["px"]), em.align(y, out_rank, env["py"])
 
 
