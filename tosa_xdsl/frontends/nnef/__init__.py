@@ -1,0 +1,33 @@
+"""NNEF 2.0 (SkriptND) frontend: `import_nnef` (a .sknd file, a model folder or text -> a
+module of TOSA + linalg) and `export_nnef_folder` (TOSA -> NNEF); see docs/nnef.md."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+
+def import_nnef(path_or_text, ctx=None, **kwargs):
+    from tosa_xdsl.frontends.nnef.importer import import_nnef as _imp
+    return _imp(path_or_text, ctx, **kwargs)
+
+
+def export_nnef_folder(module, folder, entry=None):
+    from tosa_xdsl.frontends.nnef.export import export_nnef_folder as _exp
+    return _exp(module, folder, entry)
+
+
+def looks_like_nnef(path: str | Path, head: bytes = b"") -> bool:
+    """Recogniser for a content-based loader: a model folder with main.sknd, a .sknd file, or
+    text that starts (after comments) with 'version', 'import', 'graph', 'operator', 'public'."""
+    p = Path(path) if path else None
+    if p is not None and p.is_dir():
+        return (p / "main.sknd").exists()
+    if p is not None and p.suffix == ".sknd":
+        return True
+    text = head.decode("utf-8", "replace")
+    for line in text.splitlines():
+        s = line.strip()
+        if not s or s.startswith("#"):
+            continue
+        return s.split()[0] in ("version", "import", "graph", "operator", "public")
+    return False
