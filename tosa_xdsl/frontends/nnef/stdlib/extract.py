@@ -50,6 +50,8 @@ FIXES: list[tuple[str, str, str]] = [
     # the fold "offs = [0, z...] + ...." (a stray '.'): cumulative sum
     ("layout", "+ ....;", "+ ...;"),
     ("linalg", ":...]...", ":]..."),
+    # the filter format 'CXN' (channels, spatial, outputs) printed as 'CXB' in nn.conv
+    ("nn", "'CXB'", "'CXN'"),
     # "si...(expr)": an index pack written against the next item ("si..., (expr)")
     ("layout", "output[si...(u * ni", "output[si..., (u * ni"),
     # "|| ..." for the disjunction fold "|| .."

@@ -231,16 +231,6 @@ def _pads(env, k):
     return before, after
 
 
-def _floor_fit(sizes, before, after, eff, stride):
-    """NNEF sizes outputs with floor division; TOSA requires the padded extent minus the kernel
-    to be a multiple of the stride. The trailing rows no output reads are dropped from the
-    end padding (or cropped from the input by _crop when that goes negative)."""
-    out = []
-    for n, b, a, k, s in zip(sizes, before, after, eff, stride):
-        out.append(a - (n + b + a - k) % s)
-    return out
-
-
 def _crop(em, x, axes, before, after):
     """Negative paddings (the definitions' floor-mode 'same' padding can be -1) crop the input:
     a TOSA slice, leaving the non-negative paddings for the operator."""
@@ -257,45 +247,62 @@ def _crop(em, x, axes, before, after):
     return x, [max(b, 0) for b in before], [max(e, 0) for e in after]
 
 
-@mapping("nn.conv", how="TOSA conv2d / depthwise_conv2d / conv3d with NCX<->NXC transposes")
+# filter layouts of the definition -> the permutation to NCX [N, C/groups, spatial...]
+FILTER_TO_NCX = {"NCX": lambda d: list(range(d + 2)),
+                 "NXC": lambda d: [0, d + 1] + list(range(1, d + 1)),
+                 "CXN": lambda d: [d + 1, 0] + list(range(1, d + 1)),
+                 "XCN": lambda d: [d + 1, d] + list(range(d))}
+
+
+def _fit(sizes, before, out_sizes, eff, stride):
+    """End paddings that make TOSA's output size (padded extent - kernel) / stride + 1 equal the
+    definition's: floor mode drops rows no output reads (negative: _crop cuts them), ceil mode
+    pads the last partial window (its out-of-range taps are skipped by the definition's
+    bounds-checked access, which zero padding / TOSA's pooling padding reproduce)."""
+    return [(o - 1) * s + k - n - b for n, b, o, k, s in zip(sizes, before, out_sizes, eff, stride)]
+
+
+@mapping("nn.conv", how="TOSA conv2d / depthwise_conv2d / conv3d (NCX and NXC data, NCX/NXC/CXN/XCN filters) with layout transposes")
 def _conv(em, env, ins, outs):
     x, w = ins[0], ins[1]
     bias = ins[2] if len(ins) > 2 else None
-    if env.get("data_format", "NCX") != "NCX" or env.get("filter_format", "NCX") != "NCX":
-        raise Unsupported("conv with data/filter formats other than NCX")
+    data_format = env.get("data_format", "NCX")
+    filter_format = env.get("filter_format", "NCX")
+    if data_format not in ("NCX", "NXC") or filter_format not in FILTER_TO_NCX:
+        raise Unsupported(f"conv with data format {data_format}")
     d = len(x.shape) - 2
     if d not in (2, 3):
         raise Unsupported(f"{d}-d convolution")
-    g = env["g"]
-    n = w.shape[0]
-    ic = x.shape[1]
-    before, after = _pads(env, d)
-    eff = [(k - 1) * dl + 1 for k, dl in zip(w.shape[2:], env["dilation"])]
-    after = _floor_fit(x.shape[2:], before, after, eff, env["stride"])
-    x, before, after = _crop(em, x, list(range(2, d + 2)), before, after)
-    pad = [v for pair in zip(before, after) for v in pair]
-    stride, dil = env["stride"], env["dilation"]
+    w = em.transpose(w, FILTER_TO_NCX[filter_format](d))
     to_last = [0] + list(range(2, d + 2)) + [1]
     to_first = [0, d + 1] + list(range(1, d + 1))
-    xt = em.transpose(x, to_last)
+    xt = em.transpose(x, to_last) if data_format == "NCX" else x
+    out_nxc = [outs[0].shape[i] for i in to_last] if data_format == "NCX" else list(outs[0].shape)
+    g = env["g"]
+    n = w.shape[0]
+    ic = xt.shape[-1]
+    stride, dil = env["stride"], env["dilation"]
+    before, _ = _pads(env, d)
+    eff = [(k - 1) * dl + 1 for k, dl in zip(w.shape[2:], dil)]
+    after = _fit(xt.shape[1:-1], before, out_nxc[1:-1], eff, stride)
+    xt, before, after = _crop(em, xt, list(range(1, d + 1)), before, after)
+    pad = [v for pair in zip(before, after) for v in pair]
     if bias is None:
         bias = em.const([0.0], [1], "real")
     if g == 1:
         wt = em.transpose(w, to_last)          # O,I,spatial -> O,spatial,I
-        out_nxc = [outs[0].shape[i] for i in to_last]
         name = "tosa.conv2d" if d == 2 else "tosa.conv3d"
     elif g == ic and w.shape[1] == 1 and d == 2:
         m = n // g
-        # O=(c*m),1,H,W -> H,W,C,M
+        # output channel c*m + mi: O=(C*M),1,H,W -> H,W,C,M
         wt = em.transpose(em.reshape(w, [ic, m] + w.shape[2:]), [2, 3, 0, 1])
-        out_nxc = [outs[0].shape[i] for i in to_last]
         name = "tosa.depthwise_conv2d"
     else:
         raise Unsupported("grouped convolution (groups other than 1 or depthwise)")
     arr = lambda v: f"array<i64: {', '.join(str(int(i)) for i in v)}>"
     y = em.op(name, [xt, wt, bias, em.zp("real"), em.zp("real")], out_nxc, "real",
               f"acc_type = f32, dilation = {arr(dil)}, pad = {arr(pad)}, stride = {arr(stride)}")
-    return [em.transpose(y, to_first)]
+    return [em.transpose(y, to_first) if data_format == "NCX" else y]
 
 
 def _pool(name):
@@ -303,25 +310,26 @@ def _pool(name):
         x = ins[0]
         dims = len(x.shape)
         axes = [a + dims if a < 0 else a for a in env["axes"]]
-        if dims != 4 or axes != [2, 3]:
-            raise Unsupported("pooling other than over the two spatial axes of a rank-4 NCHW tensor")
+        if dims != 4 or axes not in ([2, 3], [1, 2]):
+            raise Unsupported("pooling other than over the spatial axes of a rank-4 NCHW/NHWC tensor")
         if any(v != 1 for v in env["dilation"]):
             raise Unsupported("dilated pooling")
-        before, after = _pads(env, 2)
-        after = _floor_fit(x.shape[2:], before, after, env["size"], env["stride"])
-        x, before, after = _crop(em, x, [2, 3], before, after)
+        nchw = axes == [2, 3]
+        xt = em.transpose(x, [0, 2, 3, 1]) if nchw else x
+        out = [outs[0].shape[i] for i in (0, 2, 3, 1)] if nchw else list(outs[0].shape)
+        before, _ = _pads(env, 2)
+        after = _fit(xt.shape[1:3], before, out[1:3], env["size"], env["stride"])
         if name == "nn.avg_pool" and not env.get("ignore_border", True) and any(before + after):
             raise Unsupported("avg_pool counting the border")
+        xt, before, after = _crop(em, xt, [1, 2], before, after)
         pad = [v for pair in zip(before, after) for v in pair]
         arr = lambda v: f"array<i64: {', '.join(str(int(i)) for i in v)}>"
-        xt = em.transpose(x, [0, 2, 3, 1])
-        out = [outs[0].shape[i] for i in (0, 2, 3, 1)]
         attrs = f"kernel = {arr(env['size'])}, pad = {arr(pad)}, stride = {arr(env['stride'])}"
         if name == "nn.max_pool":
             y = em.op("tosa.max_pool2d", [xt], out, "real", attrs)
         else:
             y = em.op("tosa.avg_pool2d", [xt, em.zp("real"), em.zp("real")], out, "real", "acc_type = f32, " + attrs)
-        return [em.transpose(y, [0, 3, 1, 2])]
+        return [em.transpose(y, [0, 3, 1, 2]) if nchw else y]
     return f
 
 
