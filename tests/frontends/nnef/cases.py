@@ -31,7 +31,12 @@ CASES: dict[str, tuple[str, str]] = {
     "nn.conv": ("x: real[1,2,6,6]; w: real[3,2,3,3]; b: real[3];", "y = nn.conv{padding=1}(x, w, b);"),
     "nn.max_pool": ("x: real[1,2,6,6];", "y = nn.max_pool{size=3, stride=2, padding=1}(x);"),
     "nn.avg_pool": ("x: real[1,2,6,6];", "y = nn.avg_pool{size=2, stride=2, padding=0}(x);"),
+    "math.clamp": ("x: real[2,3]; a: real[3]; b: real[2,3];", "s = math.add(a, b); y = math.clamp(x, a, s);"),
+    "math.argmax": ("x: real[2,5,3];", "y = math.argmax{axis=1}(x);"),
+    "math.argmin": ("x: real[2,5,3];", "y = math.argmin{axis=-1, squeeze=true}(x);"),
     # layout
+    "layout.cast": ("x: real[2,3];", "m = math.mul(x, 3.0); s = math.sub(m, 3.0); y = layout.cast<int>(s);"),
+    "layout.tile": ("x: real[2,3];", "y = layout.tile{axes=[1], repeats=[3]}(x);"),
     "layout.transpose": ("x: real[2,3,4];", "y = layout.transpose{perm=[2, 0, 1]}(x);"),
     "layout.flatten": ("x: real[2,3,4];", "y = layout.flatten{axis=1}(x);"),
     "layout.unflatten": ("x: real[2,12];", "y = layout.unflatten{axis=1, shape=[3, 4]}(x);"),

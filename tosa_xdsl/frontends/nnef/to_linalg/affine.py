@@ -80,6 +80,23 @@ class Indexer:
     def uses_loop(self, e) -> bool:
         return bool(identifiers(e) & (set(self.loop) | set(self.locals)))
 
+    def item(self, ix) -> list:
+        """The indices an access item stands for: `i..`, `0 ..(n)` (n copies; a bool n is 0 or 1
+        copies), or a single index."""
+        if isinstance(ix, A.Expand):
+            v = self.eval(ix.item)
+            if ix.count is not None:
+                n = self.const(ix.count)
+                n = int(n) if n is not None else 0
+                if isinstance(v, list):
+                    if len(v) != n:
+                        raise NnefError(ix.loc, f"pack length {len(v)} differs from the stated {n}")
+                    return v
+                return [v] * n
+            return v if isinstance(v, list) else [v]
+        v = self.eval(ix)
+        return v if isinstance(v, list) else [v]
+
     def eval(self, e):
         """Aff, list[Aff] (a pack), or a compile-time value."""
         if not self.uses_loop(e):

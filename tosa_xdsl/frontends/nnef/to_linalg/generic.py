@@ -246,8 +246,7 @@ class Body:
             raise NnefError(e.loc, "tensor packs are not supported in compiled formulas")
         exprs = []
         for ix in e.indices:
-            v = self.idx.eval(ix.item if isinstance(ix, A.Expand) else ix)
-            exprs.extend(v if isinstance(v, list) else [v])
+            exprs.extend(self.idx.item(ix))
         bounded = [k for k, x in enumerate(exprs) if isinstance(x, GAff)]
         if any(not isinstance(x, Aff) for x in exprs):
             raise NnefError(e.loc, f"indices of '{unparse(e)}' are not integer-affine")
@@ -340,10 +339,7 @@ def _formula(em: Emitter, env: Env, low: A.Lowering, tensors, out_type, init: Va
     # output indices: each a plain loop dimension, or the constant 0 of a kept (size-1) axis
     out_exprs = []
     for ix in low.target.indices:
-        v = idx.eval(ix.item if isinstance(ix, A.Expand) else ix)
-        if isinstance(v, list):
-            v = [Aff(x.coefs, x.const) for x in v]
-        out_exprs.extend(v if isinstance(v, list) else [v])
+        out_exprs.extend(Aff(x.coefs, x.const) if isinstance(x, Aff) else x for x in idx.item(ix))
     if len(out_exprs) != len(out_type.shape):
         raise NnefError(low.target.loc, f"the output access has {len(out_exprs)} indices for rank {len(out_type.shape)}")
     out_dims, reduced_shape = [], []

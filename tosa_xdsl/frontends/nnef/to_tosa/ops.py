@@ -400,3 +400,58 @@ def _pad(em, env, ins, outs):
     else:
         value = em.reshape(value, [1])
     return [em.op("tosa.pad", [x, em.shape(pads), value], *_out(outs[0]))]
+
+
+@mapping("math.clamp", how="TOSA maximum+minimum, reshapes for alignment")
+def _clamp(em, env, ins, outs):
+    x, a, b = ins
+    rank = len(outs[0].shape)
+    x, a, b = em.align(x, rank, env["px"]), em.align(a, rank, env["pa"]), em.align(b, rank, env["pb"])
+    lo = em.op("tosa.maximum", [x, a], [max(p, q) for p, q in zip(x.shape, a.shape)], x.dtype)
+    return [em.op("tosa.minimum", [lo, b], *_out(outs[0]))]
+
+
+@mapping("layout.cast", how="TOSA cast (real->int truncates: floor/ceil by sign first; ->bool: != 0)")
+def _cast(em, env, ins, outs):
+    x = ins[0]
+    to = outs[0].dtype
+    if to == x.dtype:
+        return [em.op("tosa.identity", [x], *_out(outs[0]))]
+    if to == "bool":
+        zero = em.align(em.const([0], [1], x.dtype), len(x.shape), 0) if x.shape else em.const(0, [], x.dtype)
+        eq = em.op("tosa.equal", [x, zero], x.shape, "bool")
+        return [em.op("tosa.logical_not", [eq], *_out(outs[0]))]
+    if to == "int" and x.dtype == "real":
+        # int(x) truncates toward zero (TOSA's cast rounds to nearest)
+        zero = em.align(em.const([0.0], [1], "real"), len(x.shape), 0) if x.shape else em.const(0.0, [], "real")
+        neg = em.op("tosa.greater", [zero, x], x.shape, "bool")
+        x = em.op("tosa.select", [neg, em.op("tosa.ceil", [x], x.shape, "real"),
+                                  em.op("tosa.floor", [x], x.shape, "real")], x.shape, "real")
+    return [em.op("tosa.cast", [x], *_out(outs[0]))]
+
+
+@mapping("layout.tile", how="TOSA tile")
+def _tile(em, env, ins, outs):
+    x = ins[0]
+    d = len(x.shape)
+    mult = [1] * d
+    for a, r in zip(env["axes"], env["repeats"]):
+        mult[a + d if a < 0 else a] = r
+    return [em.op("tosa.tile", [x, em.shape(mult)], *_out(outs[0]))]
+
+
+def _arg(kind):
+    def f(em, env, ins, outs):
+        x = ins[0]
+        d = len(x.shape)
+        axis = env["axis"] + d if env["axis"] < 0 else env["axis"]
+        if kind == "min":     # first minimum = first maximum of the negation
+            x = em.op("tosa.negate", [x, em.zp(x.dtype), em.zp(x.dtype)], x.shape, x.dtype)
+        shape = x.shape[:axis] + x.shape[axis + 1:]
+        y = em.op("tosa.argmax", [x], shape, "int", f"axis = {axis} : i32")
+        return [em.reshape(y, outs[0].shape)]
+    return f
+
+
+mapping("math.argmax", how="TOSA argmax (+reshape to keep the axis)")(_arg("max"))
+mapping("math.argmin", how="TOSA negate+argmax (+reshape)")(_arg("min"))
