@@ -16,6 +16,18 @@ def export_nnef_folder(module, folder, entry=None):
     return _exp(module, folder, entry)
 
 
+def load_nnef(data: bytes, ctx, filename: str):
+    """Loader-registry entry (`load(data, ctx, filename) -> ModuleOp`): the document's bytes;
+    imported modules and variable data files are looked up next to `filename`."""
+    from tosa_xdsl.frontends.nnef.importer import import_nnef as _imp
+    p = Path(filename) if filename else None
+    if p is not None and p.is_dir():
+        return _imp(p, ctx)
+    text = bytes(data).decode("utf-8", "replace")
+    root = p.parent if p is not None and p.exists() else None
+    return _imp(text, ctx, file=filename or "<input>", root=root)
+
+
 def looks_like_nnef(path: str | Path, head: bytes = b"") -> bool:
     """Recogniser for a content-based loader: a model folder with main.sknd, a .sknd file, or
     text that starts (after comments) with 'version', 'import', 'graph', 'operator', 'public'."""

@@ -22,8 +22,8 @@ from tosa_xdsl.frontends.nnef.to_tosa.emit import Emitter, Value, ttype
 from tosa_xdsl.frontends.nnef.to_tosa.ops import MAPPINGS, Unsupported
 
 
-def load_document(path_or_text, file: str | None = None) -> tuple[A.Document, Library]:
-    root = None
+def load_document(path_or_text, file: str | None = None, root=None) -> tuple[A.Document, Library]:
+    root = Path(root) if root is not None else None
     if isinstance(path_or_text, Path) or (isinstance(path_or_text, str) and "\n" not in path_or_text
                                           and (path_or_text.endswith(".sknd") or Path(path_or_text).is_dir())):
         p = Path(path_or_text)
@@ -46,8 +46,8 @@ def load_document(path_or_text, file: str | None = None) -> tuple[A.Document, Li
 
 
 def compose_graph(path_or_text, attribs: dict | None = None, graph: str | None = None,
-                  lower_all: bool = False, file: str | None = None) -> Graph:
-    doc, lib = load_document(path_or_text, file)
+                  lower_all: bool = False, file: str | None = None, root=None) -> Graph:
+    doc, lib = load_document(path_or_text, file, root)
     graphs = [op for op in doc.operators if op.is_graph]
     if not graphs:
         raise NnefError(None, "the main document defines no graph", file=doc.file)
@@ -123,14 +123,16 @@ def _ident(name: str) -> str:
 
 def import_nnef(path_or_text, ctx: Context | None = None, *, attribs: dict | None = None,
                 graph: str | None = None, variables: dict | None = None, lower_all: bool = False,
-                file: str | None = None) -> ModuleOp:
-    """Import a SkriptND graph as a module with one func.func named after the graph."""
+                file: str | None = None, root=None) -> ModuleOp:
+    """Import a SkriptND graph as a module with one func.func named after the graph. Text
+    given with `root` (its folder) finds imported modules and variable data files there."""
     from tosa_xdsl.context import make_context
 
-    g = compose_graph(path_or_text, attribs, graph, lower_all, file)
-    if variables is None and isinstance(path_or_text, (str, Path)) and "\n" not in str(path_or_text):
+    g = compose_graph(path_or_text, attribs, graph, lower_all, file, root)
+    if root is None and isinstance(path_or_text, (str, Path)) and "\n" not in str(path_or_text):
         p = Path(path_or_text)
         root = p if p.is_dir() else p.parent
+    if variables is None and root is not None:
         from tosa_xdsl.frontends.nnef.tensor_data import read_variables
         variables = read_variables(root, [t.name for t in g.variables], g.name)
     text = "builtin.module {\n  " + graph_to_mlir(g, variables, lower_all) + "\n}\n"
