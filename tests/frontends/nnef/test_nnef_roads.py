@@ -91,3 +91,37 @@ graph G {
     xp = np.pad(x, 1)
     np.testing.assert_allclose(y, (xp[:-2] + xp[1:-1] + xp[2:]) / 3, rtol=1e-5, atol=1e-6)
     np.testing.assert_allclose(z, a @ b + c, rtol=1e-5, atol=1e-5)
+
+
+def test_the_drafts_first_glance_operators_run():
+    """The `matmul` and `conv` definitions of draft 2.1, verbatim, invoked from a graph: compiled
+    from their formulas (user-defined operators) and checked against numpy."""
+    draft = Path("/work/shared/spec/nnef-2.0-draft.md")
+    if not draft.exists():
+        pytest.skip("draft not available")
+    text = draft.read_text()
+    part = text[text.index("## 2.1. A first glance"):text.index("## 2.2. Operator definitions")]
+    matmul, conv = re.findall(r"```\n(.*?)```", part, re.S)[2:4]
+    src = matmul + conv + """
+graph G {
+  @input { a: real[3,4]; b: real[4,5]; x: real[1,2,5,5]; w: real[3,2,3,3]; bias: real[3]; }
+  @output { c: real[3,5]; y: real[1,3,5,5]; z: real[1,3,3,3]; }
+  @compose { c = matmul(a, b); y = conv(x, w, bias); z = conv{padding=0}(x, w); }
+}
+"""
+    module = import_nnef(src)
+    assert sum(op.name == "linalg.generic" for op in module.walk()) == 5
+    rng = np.random.default_rng(3)
+    a, b = rng.standard_normal((3, 4)).astype(np.float32), rng.standard_normal((4, 5)).astype(np.float32)
+    x, w = rng.standard_normal((1, 2, 5, 5)).astype(np.float32), rng.standard_normal((3, 2, 3, 3)).astype(np.float32)
+    bias = rng.standard_normal(3).astype(np.float32)
+    c, y, z = run(module, [a, b, x, w, bias], entry="G")
+    np.testing.assert_allclose(c, a @ b, rtol=1e-5, atol=1e-5)
+    # default padding: paddings = (is \ stride - 1) * stride + fd - is = 2, offset paddings / 2
+    xp = np.pad(x, ((0, 0), (0, 0), (1, 1), (1, 1)))
+    ref = np.array([[[[(xp[0, :, i:i + 3, j:j + 3] * w[o]).sum() + bias[o] for j in range(5)] for i in range(5)]
+                     for o in range(3)]])
+    np.testing.assert_allclose(y, ref, rtol=1e-5, atol=1e-5)
+    refz = np.array([[[[(x[0, :, i:i + 3, j:j + 3] * w[o]).sum() for j in range(3)] for i in range(3)]
+                      for o in range(3)]])
+    np.testing.assert_allclose(z, refz, rtol=1e-5, atol=1e-5)
