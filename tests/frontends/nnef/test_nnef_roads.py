@@ -125,3 +125,28 @@ graph G {
     refz = np.array([[[[(x[0, :, i:i + 3, j:j + 3] * w[o]).sum() for j in range(3)] for i in range(3)]
                       for o in range(3)]])
     np.testing.assert_allclose(z, refz, rtol=1e-5, atol=1e-5)
+
+
+def test_the_drafts_conditional_argmax_runs():
+    """`max_idx` of draft 2.12 (conditional assignment reading the output): scf loops."""
+    src = """
+operator max_idx {
+    @input {
+        x: real[n];
+    }
+    @output {
+        idx: int[];
+    }
+    @lower {
+        idx[] = 0;
+        idx[] := i,
+            i < n | x[i,] > x[idx[],];
+    }
+}
+graph G { @input { x: real[7]; } @output { y: int[]; } @compose { y = max_idx(x); } }
+"""
+    module = import_nnef(src)
+    assert any(op.name == "scf.for" for op in module.walk())
+    x = np.array([0.5, 3.0, -1.0, 3.0, 2.0, 2.5, 0.0], np.float32)
+    (y,) = run(module, [x], entry="G")
+    assert int(y) == 1                               # the first maximum

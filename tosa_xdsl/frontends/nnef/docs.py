@@ -58,7 +58,8 @@ Pieces: `lexer.py`, `parser.py`, `ast.py` (the grammar of 2.16 with located erro
   the paper after one fix: it passes `relu6` (rank 4) instead of `flat1` to `nn.linear`, which
   our shape check reports at the call.
 - **Road 1** (TOSA, table below) and **road 2** (`@lower` -> `linalg.generic` with affine maps,
-  reductions from their null element, `|..|` accesses as reads of a padded copy); both run in
+  reductions from their null element, `|..|` accesses as reads of a padded copy; conditional
+  formulas and `:=` updates as `scf.for` nests with `tensor.extract/insert`); both run in
   `tosa_xdsl.interpreter`. User-defined operators run from their formulas.
 - **Export** TOSA -> NNEF with layout tracking (the transposes around conv/pool vanish), so
   NNEF -> TOSA -> NNEF -> TOSA is a fixpoint; data files in the NNEF 1.x binary layout that
@@ -75,8 +76,7 @@ TOSA mapping and through the definition's formulas (and road 1 is checked agains
 OUTRO = """
 ## Not done
 
-- Road 2 does not compile: conditional (`| cond`) and update (`:=`) formulas (`math.argmax`),
-  remapped bounds `|i <> a : b|`, unrolled packs, pack-valued conditions (`layout.pad`), jagged
+- Road 2 does not compile: remapped bounds `|i <> a : b|`, unrolled packs, pack-valued conditions (`layout.pad`), jagged
   bounds (`layout.concat`), tensor packs, data-dependent output shapes. Such operators give a located
   "not compiled yet" error (with a TOSA mapping, road 1 still imports them).
 - `@compose`: dynamic branches, loops, sub-graph invocations, packed results: located

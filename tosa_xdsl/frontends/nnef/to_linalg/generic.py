@@ -311,10 +311,6 @@ def lower_node(em: Emitter, node, ins) -> list[Value]:
 
 
 def _formula(em: Emitter, env: Env, low: A.Lowering, tensors, out_type, init: Value | None) -> Value:
-    if low.condition is not None:
-        raise NnefError(low.loc, "conditional formulas ('| condition') are not compiled yet")
-    if low.op == ":=":
-        raise NnefError(low.loc, "update formulas (':=') are not compiled yet")
     if low.unroll is not None:
         raise NnefError(low.loc, "unrolled formulas are not compiled yet")
     reducing = low.op != "="
@@ -335,6 +331,9 @@ def _formula(em: Emitter, env: Env, low: A.Lowering, tensors, out_type, init: Va
             extents.append(b)
     if any(not isinstance(n, int) or n < 0 for n in extents):
         raise NnefError(low.loc, f"loop bounds must be non-negative integers, got {extents}")
+    if low.condition is not None or low.op == ":=":
+        from tosa_xdsl.frontends.nnef.to_linalg.loops import loop_formula
+        return loop_formula(em, env, low, tensors, out_type, init, loop, extents)
     idx = Indexer(env, loop, dict(low.locals))
     # output indices: each a plain loop dimension, or the constant 0 of a kept (size-1) axis
     out_exprs = []
