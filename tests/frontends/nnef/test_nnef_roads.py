@@ -150,3 +150,26 @@ graph G { @input { x: real[7]; } @output { y: int[]; } @compose { y = max_idx(x)
     x = np.array([0.5, 3.0, -1.0, 3.0, 2.0, 2.5, 0.0], np.float32)
     (y,) = run(module, [x], entry="G")
     assert int(y) == 1                               # the first maximum
+
+
+MLIR_OPT = Path("/usr/lib/llvm-22/bin/mlir-opt")
+
+
+@pytest.mark.skipif(not MLIR_OPT.exists(), reason="MLIR 22 not installed")
+def test_upstream_mlir_accepts_both_roads():
+    """Imported modules (TOSA of road 1, linalg/scf of road 2) parse and verify in upstream
+    MLIR 22 (one mlir-opt run, --split-input-file); a representative subset keeps the suite
+    fast (every operator passed when checked by hand: /tmp-free loop over CASES)."""
+    import subprocess
+
+    from tosa_xdsl.printing import print_ir
+
+    texts = []
+    for op in ("nn.conv", "nn.max_pool", "nn.avg_pool", "linalg.matmul", "math.add", "math.sum_reduce",
+               "math.argmax", "layout.transpose", "layout.pad", "math.select"):
+        texts.append(print_ir(import_nnef(source(op)), style="attr-dict"))
+        if op not in NOT_COMPILED:
+            texts.append(print_ir(import_nnef(source(op), lower_all=True), style="attr-dict"))
+    p = subprocess.run([str(MLIR_OPT), "--split-input-file", "-o", "/dev/null", "-"],
+                       input="\n// -----\n".join(texts), capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr[:2000]
