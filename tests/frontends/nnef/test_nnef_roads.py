@@ -159,7 +159,7 @@ MLIR_OPT = Path("/usr/lib/llvm-22/bin/mlir-opt")
 def test_upstream_mlir_accepts_both_roads():
     """Imported modules (TOSA of road 1, linalg/scf of road 2) parse and verify in upstream
     MLIR 22 (one mlir-opt run, --split-input-file); a representative subset keeps the suite
-    fast (every operator passed when checked by hand: /tmp-free loop over CASES)."""
+    fast (all of CASES passed when run by hand)."""
     import subprocess
 
     from tosa_xdsl.printing import print_ir

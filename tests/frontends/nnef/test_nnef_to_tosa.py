@@ -190,3 +190,40 @@ def test_import_fuzz_gives_located_errors_only():
             assert re.match(r"(\S+:\d+:\d+|\S+|): ?error: |error: ", str(err)), str(err)
         runs += 1
     assert runs > 20
+
+
+def test_compose_loops_with_compile_time_counts_unroll():
+    """The draft's 2.10.1 loops: a folding loop over a pack (`add_all`), a scanning loop making
+    a pack (`add_to_all`), an iteration count with an index; dynamic loops are located errors."""
+    src = """import math; import layout;
+operator add_all {
+  @input { xs: real[n]..(k); }
+  @output { y: real[n]; }
+  @compose { y = with sum: real[n] = 0.0 for x : xs do math.add(sum, x); }
+}
+operator add_to_all {
+  @input { xs: real[n]..(k); z: real[n]; }
+  @output { ys: real[n]..(k); }
+  @compose { ys = for x : xs do math.add(x, z); }
+}
+graph G {
+  @input { a: real[3]; b: real[3]; c: real[3]; }
+  @output { y: real[3]; p: real[3]; q: real[9]; }
+  @compose {
+    y = add_all([a, b, c]);
+    p = with s = a do..(i -> 2) math.mul(s, b);
+    zs = add_to_all([a, b, c], c);
+    q = layout.concat{axis=0}(zs);
+  }
+}"""
+    a, b, c = (np.arange(3, dtype=np.float32) + k for k in (1, 2, 3))
+    y, p, q = go(src, a, b, c)
+    np.testing.assert_array_equal(y, a + b + c)
+    np.testing.assert_array_equal(p, a * b * b)
+    np.testing.assert_array_equal(q, np.concatenate([a + c, b + c, c + c]))
+    dynamic = graph("x: real[3]; n: int[];", "y = with s = x do..(n) math.add(s, x);")
+    with pytest.raises(NnefError, match=r"<input>:6:\d+: error: a tensor iteration count"):
+        compose_graph(dynamic)
+    cond = graph("x: real[3]; c: bool[];", "y = with s = x while c do math.add(s, x);")
+    with pytest.raises(NnefError, match="condition-based"):
+        compose_graph(cond)

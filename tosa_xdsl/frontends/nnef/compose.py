@@ -161,33 +161,89 @@ class Composer:
                     break
             else:
                 value = value.alternative
-        if isinstance(value, A.Loop):
-            raise NnefError(value.loc, "loops in @compose are not supported by the importer yet")
         results = []
         for r in c.results:
             if isinstance(r, A.ResultList):
-                raise NnefError(r.loc, "packed results are not supported by the importer yet")
+                raise NnefError(r.loc, "packed result lists are not supported by the importer yet")
             results.append(r)
+        names = [r.name for r in results]
+        if isinstance(value, A.Loop):
+            vals = self.loop(module, value, env, tensors, g)
+        else:
+            vals = self.callable_values(module, value, env, tensors, g, names)
+        if len(vals) < len(results) or (not isinstance(value, A.Invocation) and len(vals) != len(results)):
+            raise NnefError(c.loc, f"{len(results)} results for {len(vals)} values")
+        for r, v in zip(results, vals):
+            if r.name is not None:
+                tensors[r.name] = v
+
+    def callable_values(self, module, value, env, tensors, g, names) -> list:
         if isinstance(value, A.Region):
             if value.components:
                 inner = dict(tensors)
                 self.components(module, value.components, env, inner, g)
-                vals = [self.arg(y, env, inner, y.loc) for y in value.yields]
-            else:
-                vals = [self.arg(y, env, tensors, y.loc) for y in value.yields]
-            if len(vals) != len(results):
-                raise NnefError(c.loc, f"{len(results)} results for {len(vals)} values")
-            for r, v in zip(results, vals):
-                if r.name is not None:
-                    tensors[r.name] = v
-            return
-        assert isinstance(value, A.Invocation)
-        outs = self.invoke(module, value, env, tensors, g, [r.name for r in results])
-        if len(outs) < len(results):
-            raise NnefError(c.loc, f"'{value.name}' has {len(outs)} results, {len(results)} assigned")
-        for r, t in zip(results, outs):
-            if r.name is not None:
-                tensors[r.name] = t
+                return [self.arg(y, env, inner, y.loc) for y in value.yields]
+            return [self.arg(y, env, tensors, y.loc) for y in value.yields]
+        return self.invoke(module, value, env, tensors, g, names)
+
+    def loop(self, module, L: A.Loop, env, tensors, g) -> list:
+        """Loops with a compile-time trip count (scans over packs, a constant `..(n)`) are
+        unrolled (2.10.1: `unroll` and `do` compute the same); loop-carried tensors are
+        renamed per step, scan outputs collected into packs."""
+        if L.condition is not None:
+            raise NnefError(L.loc, "condition-based (while) loops are not supported by the importer yet")
+        scans = []
+        for name, e in L.scans:
+            pack = self.arg(e, env, tensors, e.loc)
+            if not isinstance(pack, list):
+                raise NnefError(e.loc, f"scan input of '{name}' must be a pack of tensors")
+            scans.append((name, pack))
+        count = None
+        if L.count is not None:
+            if isinstance(L.count, A.Ident) and L.count.name in tensors:
+                raise NnefError(L.count.loc, "a tensor iteration count (dynamic loop) is not supported yet")
+            try:
+                count = env.eval(L.count)
+            except Unknown as u:
+                raise NnefError(L.count.loc, f"iteration count uses '{u.name}', not a compile-time value") from None
+            if not isinstance(count, int) or isinstance(count, bool) or not 0 <= count <= 4096:
+                raise NnefError(L.count.loc, f"iteration count must be an int in [0, 4096], got {count!r}")
+        lengths = {len(p) for _, p in scans}
+        if len(lengths) > 1:
+            raise NnefError(L.loc, f"scan inputs differ in length: {sorted(lengths)}")
+        if scans:
+            n = lengths.pop()
+            if count is not None and count > n:
+                raise NnefError(L.loc, f"iteration count {count} exceeds the scan length {n}")
+            count = n if count is None else count
+        if count is None:
+            raise NnefError(L.loc, "the loop has no compile-time iteration count")
+        carried = []
+        for res, e in L.carries:
+            v = self.arg(e, env, tensors, e.loc)
+            if res.type is not None and res.type.shape is not None and isinstance(v, Tensor) and v.value is not None:
+                try:
+                    shape = eval_shape(env, res.type.shape, res.loc)
+                except Unknown as u:
+                    raise NnefError(res.loc, f"undefined identifier '{u.name}' in the shape of '{res.name}'") from None
+                v = Tensor(self.fresh(res.name), TensorType(res.type.name, shape), v.value)
+            carried.append(v)
+        outputs = []
+        for it in range(count):
+            local = dict(tensors)
+            for (res, _), v in zip(L.carries, carried):
+                local[res.name] = v
+            for name, pack in scans:
+                local[name] = pack[it]
+            if L.index is not None:
+                local[L.index] = Tensor(self.fresh(L.index), TensorType("int", []), it)
+            vals = self.callable_values(module, L.body, env, local, g, [])
+            if len(vals) < len(carried):
+                raise NnefError(L.loc, f"the loop body yields {len(vals)} values for {len(carried)} loop variables")
+            outputs.append(vals[len(carried):])
+            carried = vals[:len(carried)]
+        scan_outs = [list(col) for col in zip(*outputs)] if outputs else []
+        return carried + scan_outs
 
     def invoke(self, module, inv: A.Invocation, env, tensors, g: Graph, names) -> list:
         if len(g.nodes) > MAX_NODES:
