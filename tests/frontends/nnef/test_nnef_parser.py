@@ -184,3 +184,18 @@ def test_fuzz_mutated_documents():
             assert re.match(r"fz\.sknd:\d+:\d+: error: ", str(err)), str(err)
         n += 1
     assert n > 50
+
+
+def test_khronos_reader_on_our_library(tmp_path):
+    """Optional oracle (Khronos' `skriptnd` built from NNEF-Tools v2.0 by hand): our extracted
+    library in canonical spelling is read by the reference parser. `linalg` and `quant` are
+    accepted whole; the others differ from the reference implementation in semantics it
+    enforces (attributes it requires to be `static`, `bias[ni]` on a tensor), see docs/nnef.md."""
+    skriptnd = pytest.importorskip("skriptnd")
+    import shutil
+    for m in MODULES:
+        shutil.copy(STDLIB / f"{m}.sknd", tmp_path / f"{m}.sknd")
+    for m in ("linalg", "quant"):
+        (tmp_path / "main.sknd").write_text(
+            f"import {m};\ngraph G {{ @input {{ x: real[2]; }} @output {{ y: real[2]; }} @compose {{ y = x; }} }}\n")
+        assert skriptnd.read_model(str(tmp_path) + "/") is not None, m

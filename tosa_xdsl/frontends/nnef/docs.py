@@ -46,7 +46,12 @@ Pieces: `lexer.py`, `parser.py`, `ast.py` (the grammar of 2.16 with located erro
 - **Standard library**: chapter 4 extracted by `stdlib/extract.py`, which joins definitions
   broken over pages and applies a listed set of typesetting repairs (e.g. `shape[::-1]` in
   `layout.flatten`, whose text `shape[:-1]` would give column-major strides). 149 of the 151
-  definitions parse; `stdlib/UNPARSED.txt` names the other two.
+  definitions parse; `stdlib/UNPARSED.txt` names the other two. The library is written in
+  canonical spelling (`..` for expansion, `<>` in remapped bounds, the imports each module
+  needs), so Khronos' reference parser reads it: `linalg` and `quant` whole; in the others it
+  rejects what the draft allows and the v2.0 implementation does not (non-`static` attribute
+  expressions such as `reshape{shape=...}` computed from shapes, `bias[ni]` indexing an optional
+  tensor, `nn` calling `math.axpby` where `math` defines `axpy`).
 - **Semantics**: packs, null propagation, folds (cumulative too), ranges, zips,
   substitution, casts, built-ins, formatted strings; attribute type checks, defaults (uniform,
   deferred), the input binding order of 2.6.2 (affine extents, pack lengths, rank capture,

@@ -146,6 +146,41 @@ def join(blocks: list[str]) -> list[str]:
     return out
 
 
+CUMULATIVE = {"+", "*", "<?", ">?", "&&", "||"}
+
+
+def canonical_dots(text: str) -> str:
+    """The draft's text writes '...' where it means the expansion '..' (e.g. 'real[s...,t...]');
+    only after '+', '*', '<?', '>?', '&&', '||' is '...' a cumulative fold. Rewrite the others to
+    '..' so the library reads as SkriptND for any reader (Khronos' included)."""
+    from tosa_xdsl.frontends.nnef.lexer import SYMBOL, tokenize
+
+    lines = text.split("\n")
+    edits = []
+    toks = tokenize(text)
+    for prev, tok in zip(toks, toks[1:]):
+        if tok.kind == SYMBOL and tok.text == "...":
+            if not (prev.kind == SYMBOL and prev.text in CUMULATIVE):
+                edits.append((tok.loc.line, tok.loc.col))
+    for line, col in sorted(edits, reverse=True):
+        s = lines[line - 1]
+        lines[line - 1] = s[:col - 1] + ".." + s[col + 2:]
+    return "\n".join(lines)
+
+
+def canonical_bounds(text: str) -> str:
+    """The draft prints the remapping '|i <> a : b|' as '|i < a : b|' (its '>' lost); write '<>'."""
+    return re.sub(r"\|([^|\n<>]+?) < ([^|\n]+?) : ", r"|\1 <> \2 : ", text)
+
+
+def imports_for(module: str, texts: list[str]) -> list[str]:
+    """Chapter 4 lists definitions without import lines; a module imports those it references."""
+    used = set()
+    for t in texts:
+        used |= set(re.findall(r"\b(layout|math|linalg|nn|image|quant|algo)\.\w+\s*[({<]", t))
+    return sorted(used - {module})
+
+
 def extract(doc: Path, dest: Path) -> dict[str, list[tuple[str, str]]]:
     lines = doc.read_text().split("\n")
     failures: dict[str, list[tuple[str, str]]] = {}
@@ -157,6 +192,10 @@ def extract(doc: Path, dest: Path) -> dict[str, list[tuple[str, str]]]:
                     text = text.replace(old, new)
             # a comment's last word wrapped onto its own unindented line
             text = re.sub(r"(#[^\n]*)\n([A-Za-z]+)\n", r"\1 \2\n", text)
+            try:
+                text = canonical_bounds(canonical_dots(text))
+            except NnefError:
+                pass
             name = re.search(r"(operator|graph)\s+(\w+)", text)
             label = name.group(2) if name else text.split("\n")[0][:40]
             try:
@@ -168,6 +207,7 @@ def extract(doc: Path, dest: Path) -> dict[str, list[tuple[str, str]]]:
         header = (f"# The '{module}' module of the SkriptND standard library, extracted from chapter 4 of\n"
                   f"# the NNEF 2.0 draft by extract.py (operators the draft's text garbles are listed in\n"
                   f"# UNPARSED.txt).\n\n")
+        header += "".join(f"import {m};\n" for m in imports_for(module, kept)) + "\n"
         (dest / f"{module}.sknd").write_text(header + "\n\n".join(kept) + "\n")
         failures[module] = failed
     with open(dest / "UNPARSED.txt", "w") as f:
