@@ -20,7 +20,7 @@ from pathlib import Path
 
 def main(tools: str, tflite: str) -> None:
     sys.path.insert(0, tools)
-    import nnef_tools.convert as C  # noqa: N812
+    import nnef_tools.convert as C
 
     original = C.get_converter
 

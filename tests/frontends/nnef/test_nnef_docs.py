@@ -20,6 +20,7 @@ def test_recogniser(tmp_path):
 def test_loader_entry_reads_a_folder_document(tmp_path):
     """The loader-registry signature load(data, ctx, filename): data files found next to it."""
     import numpy as np
+
     from tosa_xdsl.frontends.nnef import load_nnef
     from tosa_xdsl.frontends.nnef.tensor_data import write_tensor
     text = ("import math;\ngraph G { @input { x: real[2]; } @output { y: real[2]; } "

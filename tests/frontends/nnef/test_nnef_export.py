@@ -15,7 +15,11 @@ import pytest
 from tosa_xdsl.frontends.nnef.errors import NnefError
 from tosa_xdsl.frontends.nnef.export import export_nnef, export_nnef_folder
 from tosa_xdsl.frontends.nnef.importer import import_nnef
-from tosa_xdsl.frontends.nnef.tensor_data import TensorFileError, decode_tensor, encode_tensor
+from tosa_xdsl.frontends.nnef.tensor_data import (
+    TensorFileError,
+    decode_tensor,
+    encode_tensor,
+)
 from tosa_xdsl.interpreter import run
 
 SRC = """import nn; import math; import layout; import linalg;
@@ -57,8 +61,9 @@ def test_round_trip_is_stable(tmp_path):
 
 
 def test_export_rejects_what_nnef_cannot_say():
-    from tosa_xdsl.context import make_context
     from xdsl.parser import Parser
+
+    from tosa_xdsl.context import make_context
     from tosa_xdsl.frontends.nnef.export import ExportError
     src = """func.func @f(%a: tensor<4xi8>) -> tensor<4xi8> {
       %0 = tosa.abs %a : (tensor<4xi8>) -> tensor<4xi8>

@@ -13,7 +13,8 @@ import pytest
 
 from tosa_xdsl.frontends.nnef.errors import NnefError
 from tosa_xdsl.frontends.nnef.parser import parse
-from tosa_xdsl.frontends.nnef.stdlib import HERE as STDLIB, MODULES
+from tosa_xdsl.frontends.nnef.stdlib import HERE as STDLIB
+from tosa_xdsl.frontends.nnef.stdlib import MODULES
 
 DRAFT = Path("/work/shared/spec/nnef-2.0-draft.md")
 
@@ -22,7 +23,7 @@ def chapter2_examples() -> list[str]:
     """The code examples of the draft's section 2.1 (AlexNet, matmul, conv)."""
     text = DRAFT.read_text()
     part = text[text.index("## 2.1. A first glance"):text.index("## 2.2. Operator definitions")]
-    blocks = re.findall(r"```\n(.*?)```", part, re.S)
+    blocks = re.findall(r"```\n(.*?)```", part, re.DOTALL)
     # AlexNet is split over two fences by a page break; join them
     return ["".join(blocks[:2]), blocks[2], blocks[3]]
 

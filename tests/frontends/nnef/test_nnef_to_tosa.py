@@ -148,7 +148,7 @@ def test_alexnet_composes_until_the_drafts_rank_mismatch():
         pytest.skip("draft not available")
     text = draft.read_text()
     part = text[text.index("## 2.1. A first glance"):text.index("## 2.2. Operator definitions")]
-    blocks = re.findall(r"```\n(.*?)```", part, re.S)
+    blocks = re.findall(r"```\n(.*?)```", part, re.DOTALL)
     src = "".join(blocks[:2])
     with pytest.raises(NnefError) as info:
         compose_graph(src, file="alexnet.sknd")

@@ -7,7 +7,6 @@ from dataclasses import dataclass, field
 
 from tosa_xdsl.frontends.nnef.errors import Loc
 
-
 # ------------------------------------------------------------------ expressions
 
 @dataclass(slots=True)
@@ -240,7 +239,7 @@ class Region:
     """`[label:] { components; yield exprs; }`, or an expression (an empty region yielding it)."""
     loc: Loc
     label: str | None
-    components: list["Component"]
+    components: list[Component]
     yields: list[Expr]
 
 

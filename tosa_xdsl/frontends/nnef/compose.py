@@ -10,8 +10,15 @@ from dataclasses import dataclass, field
 from tosa_xdsl.frontends.nnef import ast as A
 from tosa_xdsl.frontends.nnef.errors import Loc, NnefError
 from tosa_xdsl.frontends.nnef.modules import Library
-from tosa_xdsl.frontends.nnef.semantics import (Env, Instance, TensorType, Unknown, eval_shape, fmt_value,
-                                                 instantiate)
+from tosa_xdsl.frontends.nnef.semantics import (
+    Env,
+    Instance,
+    TensorType,
+    Unknown,
+    eval_shape,
+    fmt_value,
+    instantiate,
+)
 
 
 @dataclass

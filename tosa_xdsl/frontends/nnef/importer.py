@@ -14,11 +14,11 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.parser import Parser
 
 from tosa_xdsl.frontends.nnef import ast as A
-from tosa_xdsl.frontends.nnef.compose import Composer, Graph, Tensor
+from tosa_xdsl.frontends.nnef.compose import Composer, Graph
 from tosa_xdsl.frontends.nnef.errors import NnefError
 from tosa_xdsl.frontends.nnef.modules import Library
 from tosa_xdsl.frontends.nnef.parser import parse
-from tosa_xdsl.frontends.nnef.to_tosa.emit import Emitter, Value, ttype
+from tosa_xdsl.frontends.nnef.to_tosa.emit import Emitter, Value
 from tosa_xdsl.frontends.nnef.to_tosa.ops import MAPPINGS, Unsupported
 
 

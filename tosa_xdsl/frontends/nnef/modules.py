@@ -9,7 +9,8 @@ from pathlib import Path
 from tosa_xdsl.frontends.nnef import ast as A
 from tosa_xdsl.frontends.nnef.errors import Loc, NnefError
 from tosa_xdsl.frontends.nnef.parser import parse
-from tosa_xdsl.frontends.nnef.stdlib import MODULES as STDLIB_MODULES, module_path
+from tosa_xdsl.frontends.nnef.stdlib import MODULES as STDLIB_MODULES
+from tosa_xdsl.frontends.nnef.stdlib import module_path
 
 # Khronos' v2.0 library spells a few operators differently from the draft: both resolve
 ALIASES = {"math.axpby": "math.axpy"}

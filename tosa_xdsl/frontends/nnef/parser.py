@@ -14,8 +14,18 @@ from __future__ import annotations
 
 from tosa_xdsl.frontends.nnef import ast as A
 from tosa_xdsl.frontends.nnef.errors import Loc, NnefError
-from tosa_xdsl.frontends.nnef.lexer import (BLOCK, EOF, IDENT, INT, KEYWORD, REAL, STRING, SYMBOL,
-                                            Token, tokenize)
+from tosa_xdsl.frontends.nnef.lexer import (
+    BLOCK,
+    EOF,
+    IDENT,
+    INT,
+    KEYWORD,
+    REAL,
+    STRING,
+    SYMBOL,
+    Token,
+    tokenize,
+)
 
 TYPE_NAMES = ("type", "arith", "num", "int", "real", "bool", "str")
 ABSTRACT_TYPES = ("type", "arith", "num")

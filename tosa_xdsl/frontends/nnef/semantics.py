@@ -321,10 +321,7 @@ class Evaluator:
 
     def e_Unary(self, e):
         if e.op == "?":
-            try:
-                return self.eval(e.arg) is not None
-            except Unknown:
-                raise
+            return self.eval(e.arg) is not None
         v = self.eval(e.arg)
         if v is None:
             return None
@@ -335,7 +332,7 @@ class Evaluator:
         return v
 
     def e_Binary(self, e):
-        if e.op in ("&&", "||", "=>") and not _is_pack_expr(e):
+        if e.op in ("&&", "||", "=>"):     # short-circuit on scalars (2.9: guards before use)
             a = self.eval(e.lhs)
             if a is None:
                 return None
@@ -393,7 +390,7 @@ class Evaluator:
         if e.cumulative:
             out, acc = [], None
             for x in v:
-                acc = x if acc is None else BINARY[op if op not in ("&&", "||") else op](e.loc, acc, x)
+                acc = x if acc is None else BINARY[op](e.loc, acc, x)
                 out.append(acc)
             return out
         if op == "+":
@@ -440,10 +437,6 @@ class Evaluator:
 
     def e_Tilde(self, e):
         return None
-
-
-def _is_pack_expr(e):
-    return False
 
 
 def identifiers(e) -> set[str]:
@@ -519,7 +512,6 @@ class Instance:
 def _check_assert(env: Env, a: A.Assert, where: Loc, opname: str, checked: set, force: bool):
     if id(a) in checked:
         return
-    need = identifiers(a.cond) | set().union(*[identifiers(p) for _, p in a.prints] or [set()])
     if not force and not all(env.known(n) for n in identifiers(a.cond)):
         return
     try:
@@ -542,7 +534,6 @@ def _check_assert(env: Env, a: A.Assert, where: Loc, opname: str, checked: set, 
         except Unknown:
             val = "?"
         prints.append(f"{label or unparse(p)} = {val}")
-    del need
     detail = f" ({', '.join(prints)})" if prints else ""
     raise NnefError(where, f"in '{opname}': {message}{detail}\n{a.loc}: note: assertion defined here")
 

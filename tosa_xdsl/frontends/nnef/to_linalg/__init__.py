@@ -14,7 +14,6 @@ from __future__ import annotations
 
 from tosa_xdsl.frontends.nnef.to_linalg.generic import lower_node  # noqa: F401
 
-
 # standard-library operators whose formulas road 2 does not compile yet (with a TOSA mapping,
 # road 1 imports them); the reason is part of the located error
 KNOWN_GAPS = {

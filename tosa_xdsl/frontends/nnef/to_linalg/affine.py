@@ -49,7 +49,7 @@ class Aff:
             parts.append(str(self.const))
         return " + ".join(parts)
 
-    def guarded(self) -> "Aff":
+    def guarded(self) -> Aff:
         return GAff(self.coefs, self.const)
 
     def range(self, extents):

@@ -8,7 +8,7 @@ from tosa_xdsl.frontends.nnef import ast as A
 from tosa_xdsl.frontends.nnef.errors import NnefError
 from tosa_xdsl.frontends.nnef.semantics import BINARY, Env, Unknown, unparse
 from tosa_xdsl.frontends.nnef.to_linalg.affine import Aff, GAff, Indexer
-from tosa_xdsl.frontends.nnef.to_tosa.emit import ELEMENT, Emitter, Value, ttype
+from tosa_xdsl.frontends.nnef.to_tosa.emit import ELEMENT, Emitter, Value
 
 NULL = {"+=": 0, "*=": 1, ">?=": -math.inf, "<?=": math.inf, "|=": False, "&=": True}
 REDUCE_OPS = {

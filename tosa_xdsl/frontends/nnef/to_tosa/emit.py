@@ -41,7 +41,7 @@ def dense_text(arr: np.ndarray) -> str:
 
 
 class Value:
-    __slots__ = ("ssa", "shape", "dtype", "explicit")
+    __slots__ = ("dtype", "explicit", "shape", "ssa")
 
     def __init__(self, ssa: str, shape: list[int], dtype: str, explicit: str | None = None):
         self.ssa, self.shape, self.dtype, self.explicit = ssa, list(shape), dtype, explicit
@@ -82,7 +82,7 @@ class Emitter:
         self.lines.append(f'    {ssa} = "tosa.const"() <{{values = dense<{dense_text(arr)}> : {t}}}> : () -> {t}')
         return Value(ssa, shape, dtype)
 
-    def shape(self, values: list[int]) -> "ShapeValue":
+    def shape(self, values: list[int]) -> ShapeValue:
         ssa = self.fresh()
         n = len(values)
         vals = ", ".join(str(int(v)) for v in values)

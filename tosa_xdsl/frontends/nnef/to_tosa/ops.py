@@ -7,7 +7,6 @@ of the broadcasting alignment) so the mapping computes what the definition compu
 
 from __future__ import annotations
 
-from tosa_xdsl.frontends.nnef.errors import NnefError
 from tosa_xdsl.frontends.nnef.to_tosa.emit import Emitter, Value
 
 MAPPINGS: dict[str, callable] = {}
@@ -392,7 +391,6 @@ def _pad(em, env, ins, outs):
     x = ins[0]
     if env["method"] != "CONSTANT":
         raise Unsupported(f"pad method {env['method']}")
-    d = len(x.shape)
     value = ins[1] if len(ins) > 1 and ins[1] is not None else None
     pads = [v for pair in zip(env["before"], env["after"]) for v in pair]
     if value is None:
