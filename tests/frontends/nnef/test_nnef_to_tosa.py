@@ -227,3 +227,22 @@ graph G {
     cond = graph("x: real[3]; c: bool[];", "y = with s = x while c do math.add(s, x);")
     with pytest.raises(NnefError, match="condition-based"):
         compose_graph(cond)
+
+
+def test_dynamic_branch_becomes_tosa_cond_if():
+    """`if c then ... else { ...; yield e; }` on a bool tensor: tosa.cond_if whose regions take
+    the outer tensors they read as block arguments; run on both outcomes."""
+    src = graph("x: real[3]; b: real[3];",
+                "g = math.gt(x, b); c = math.any_reduce{axes=[0], squeeze=true}(g);\n"
+                "y = if c then math.add(x, b) else { d = math.sub(x, b); e = math.mul(d, 2.0); yield e; };")
+    module = import_nnef(src)
+    assert any(op.name == "tosa.cond_if" for op in module.walk())
+    x = np.array([1, 2, 3], np.float32)
+    for b in (np.array([0, 5, 5], np.float32), np.array([4, 5, 6], np.float32)):
+        (y,) = run(module, [x, b], entry="G")
+        np.testing.assert_array_equal(y, x + b if (x > b).any() else (x - b) * 2)
+    (y,) = run(import_nnef(src, lower_all=True), [x, b], entry="G")     # road 2 inside the regions
+    np.testing.assert_array_equal(y, (x - b) * 2)
+    bad = graph("x: real[3]; b: real[3];", "y = if x then math.add(x, b) else x;")
+    with pytest.raises(NnefError, match="one bool tensor of volume 1"):
+        compose_graph(bad)

@@ -5,6 +5,7 @@ importer maps itself stay whole; a composite operator without a mapping is expan
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 from tosa_xdsl.frontends.nnef import ast as A
@@ -36,6 +37,7 @@ class Node:
     inputs: list                   # Tensor | None | list[Tensor]
     outputs: list[Tensor]
     loc: Loc
+    branches: list | None = None   # dynamic branch: [(nodes, yielded tensors)] for then / else
 
 
 @dataclass
@@ -155,19 +157,10 @@ class Composer:
     def component(self, module, c: A.Component, env, tensors, g):
         value = c.value
         if isinstance(value, A.Branch):
-            for cond, cons in zip(value.conditions, value.consequents):
-                if not (isinstance(cond, A.Region) and not cond.components and len(cond.yields) == 1):
-                    raise NnefError(value.loc, "dynamic branching (a tensor condition) is not supported by the importer")
-                try:
-                    cv = env.eval(cond.yields[0])
-                except Unknown as u:
-                    raise NnefError(cond.loc, f"branch condition uses '{u.name}', which is not a "
-                                    "compile-time value (dynamic branching is not supported)") from None
-                if cv:
-                    value = cons
-                    break
-            else:
-                value = value.alternative
+            value = self.static_branch(value, env, tensors)
+            if isinstance(value, A.Branch):
+                self.dynamic_branch(module, c, value, env, tensors, g)
+                return
         results = []
         for r in c.results:
             if isinstance(r, A.ResultList):
@@ -183,6 +176,57 @@ class Composer:
         for r, v in zip(results, vals):
             if r.name is not None:
                 tensors[r.name] = v
+
+    def static_branch(self, b: A.Branch, env, tensors):
+        """The taken alternative when the conditions are compile-time values; else b itself."""
+        for cond, cons in zip(b.conditions, b.consequents):
+            if not (isinstance(cond, A.Region) and not cond.components and len(cond.yields) == 1):
+                return b
+            y = cond.yields[0]
+            if isinstance(y, A.Ident) and y.name in tensors:
+                return b
+            try:
+                cv = env.eval(y)
+            except Unknown as u:
+                raise NnefError(cond.loc, f"undefined identifier '{u.name}' in the branch condition") from None
+            if cv:
+                return cons
+        return b.alternative
+
+    def dynamic_branch(self, module, c: A.Component, b: A.Branch, env, tensors, g):
+        """A tensor condition: both alternatives composed into sub-graphs of a cond_if node."""
+        if len(b.conditions) != 1:
+            # elif: the else branch is itself a branch on the next condition
+            inner = A.Branch(b.loc, b.conditions[1:], b.consequents[1:], b.alternative)
+            b = A.Branch(b.loc, b.conditions[:1], b.consequents[:1],
+                         A.Region(b.loc, None, [A.Component(b.loc, c.results, inner)],
+                                  [A.Ident(r.loc, r.name) for r in c.results]))
+            if any(r.name is None for r in c.results if isinstance(r, A.Result)):
+                raise NnefError(b.loc, "'~' results of an elif chain are not supported")
+        conds = self.callable_values(module, b.conditions[0], env, tensors, g, [])
+        if len(conds) != 1 or not isinstance(conds[0], Tensor) or conds[0].type.dtype != "bool" \
+                or math.prod(conds[0].type.shape) != 1:
+            raise NnefError(b.loc, "a branch condition must be one bool tensor of volume 1")
+        branches = []
+        types = None
+        for alt in (b.consequents[0], b.alternative):
+            sub = Graph(g.name, [], [], [])
+            vals = self.callable_values(module, alt, env, dict(tensors), sub, [])
+            if any(not isinstance(v, Tensor) for v in vals):
+                raise NnefError(b.loc, "branches must yield tensors")
+            t = [(v.type.dtype, v.type.shape) for v in vals]
+            if types is not None and t != types:
+                raise NnefError(b.loc, f"the branches yield different types: {types} vs {t}")
+            types = t
+            branches.append((sub.nodes, vals))
+        results = [r for r in c.results if isinstance(r, A.Result)]
+        if len(results) != len(types):
+            raise NnefError(c.loc, f"{len(results)} results for {len(types)} values")
+        outs = [Tensor(self.fresh(r.name or "branch"), TensorType(dt, list(sh))) for r, (dt, sh) in zip(results, types)]
+        g.nodes.append(Node("if", None, None, [conds[0]], outs, b.loc, branches))
+        for r, t in zip(results, outs):
+            if r.name is not None:
+                tensors[r.name] = t
 
     def callable_values(self, module, value, env, tensors, g, names) -> list:
         if isinstance(value, A.Region):

@@ -59,7 +59,8 @@ Pieces: `lexer.py`, `parser.py`, `ast.py` (the grammar of 2.16 with located erro
   assertions print the definition's formatted message with the listed values and a note at
   the assertion, e.g. `g.sknd:6:5: error: in 'nn.conv': 'stride' must be positive (stride = [0, 0])`.
 - **Composition**: composite operators without a TOSA mapping expand from their `@compose`
-  (e.g. `nn.softmax`); static branches; loops with a compile-time trip count (scans over packs,
+  (e.g. `nn.softmax`); static branches are decided at compile time, branches on a bool tensor
+  become `tosa.cond_if` (regions take the outer tensors they read as arguments); loops with a compile-time trip count (scans over packs,
   folding with loop-carried tensors, `..(i -> n)`) are unrolled, scan outputs become packs. The draft's AlexNet (2.1) composes with the shapes of
   the paper after one fix: it passes `relu6` (rank 4) instead of `flat1` to `nn.linear`, which
   our shape check reports at the call.
@@ -85,8 +86,8 @@ OUTRO = """
 - Road 2 does not compile: remapped bounds `|i <> a : b|`, unrolled packs, pack-valued conditions (`layout.pad`), jagged
   bounds (`layout.concat`), tensor packs, data-dependent output shapes. Such operators give a located
   "not compiled yet" error (with a TOSA mapping, road 1 still imports them).
-- `@compose`: dynamic branches (tensor conditions), while loops and tensor trip counts (would be
-  scf.if/scf.while), sub-graph invocations, `[a, b]` result lists: located "not supported by the
+- `@compose`: while loops and tensor trip counts (would be `tosa.while_loop`), sub-graph
+  invocations, `[a, b]` result lists: located "not supported by the
   importer yet". Graph inputs with dynamic extents are imported at
   their upper bound.
 - Quantized types (the `quant` module) and `@quantize` blocks are parsed, not imported.

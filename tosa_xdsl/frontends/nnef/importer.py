@@ -18,7 +18,7 @@ from tosa_xdsl.frontends.nnef.compose import Composer, Graph
 from tosa_xdsl.frontends.nnef.errors import NnefError
 from tosa_xdsl.frontends.nnef.modules import Library
 from tosa_xdsl.frontends.nnef.parser import parse
-from tosa_xdsl.frontends.nnef.to_tosa.emit import Emitter, Value
+from tosa_xdsl.frontends.nnef.to_tosa.emit import Emitter, Value, ttype
 from tosa_xdsl.frontends.nnef.to_tosa.ops import MAPPINGS, Unsupported
 
 
@@ -83,38 +83,101 @@ def graph_to_mlir(g: Graph, variables: dict | None = None, lower_all: bool = Fal
             v = em.const(arr, t.type.shape, t.type.dtype)
         values[id(t)] = v
 
-    def get(t):
+    def get(t, values=values):
         if t is None:
             return None
         if isinstance(t, list):
-            return [get(x) for x in t]
+            return [get(x, values) for x in t]
         if id(t) not in values:
             if t.value is None:
                 raise NnefError(None, f"tensor '{t.name}' has no value")
             values[id(t)] = em.const(t.value, t.type.shape, t.type.dtype)
         return values[id(t)]
 
-    for node in g.nodes:
-        ins = [get(t) for t in node.inputs]
-        outs = None
-        f = None if lower_all else MAPPINGS.get(node.op)
-        if f is not None:
-            try:
-                outs = f(em, node.instance.env.values, ins, [t.type for t in node.outputs])
-            except Unsupported:
-                outs = None
-        if outs is None:
-            outs = lower_node(em, node, ins)
-        for t, v in zip(node.outputs, outs):
-            if v.shape != t.type.shape:
-                raise NnefError(node.loc, f"internal: '{node.op}' produced shape {v.shape}, expected {t.type.shape}")
-            values[id(t)] = v
+    def emit_nodes(nodes, values):
+        for node in nodes:
+            if node.branches is not None:
+                emit_cond_if(node, values)
+                continue
+            ins = [get(t, values) for t in node.inputs]
+            outs = None
+            f = None if lower_all else MAPPINGS.get(node.op)
+            if f is not None:
+                try:
+                    outs = f(em, node.instance.env.values, ins, [t.type for t in node.outputs])
+                except Unsupported:
+                    outs = None
+            if outs is None:
+                outs = lower_node(em, node, ins)
+            for t, v in zip(node.outputs, outs):
+                if v.shape != t.type.shape:
+                    raise NnefError(node.loc, f"internal: '{node.op}' produced shape {v.shape}, "
+                                    f"expected {t.type.shape}")
+                values[id(t)] = v
+
+    def emit_cond_if(node, values):
+        """A branch on a tensor condition: tosa.cond_if, its regions taking the outer tensors
+        they use as block arguments (TOSA regions are isolated from above)."""
+        cond = em.reshape(get(node.inputs[0], values), [])
+        captured = []
+        for sub_nodes, yields in node.branches:
+            for t in _uses(sub_nodes, yields):
+                if id(t) in values and all(t is not c for c in captured):
+                    captured.append(t)
+        outer = [values[id(t)] for t in captured]
+        res = em.fresh()
+        n = len(node.outputs)
+        out_types = [ttype(t.type.shape, t.type.dtype) for t in node.outputs]
+        binds = ", ".join(f"%{res[1:]}_a{k} = {v.ssa}" for k, v in enumerate(outer))
+        head = f"    {res}{':' + str(n) if n > 1 else ''} = tosa.cond_if {cond.ssa} ({binds}) : tensor<i1> " \
+               f"({', '.join(v.type for v in outer)}) -> ({', '.join(out_types)}) {{"
+        em.lines.append(head)
+        for i, (sub_nodes, yields) in enumerate(node.branches):
+            if i:
+                em.lines.append("    } else {")
+            inner = {id(t): Value(f"%{res[1:]}_b{i}_{k}", v.shape, v.dtype) for k, (t, v) in
+                     enumerate(zip(captured, outer))}
+            em.lines.append(f"    ^bb0({', '.join(f'{v.ssa}: {v.type}' for v in inner.values())}):")
+            emit_nodes(sub_nodes, inner)
+            ys = [get(y, inner) for y in yields]
+            em.lines.append(f"    tosa.yield {', '.join(y.ssa for y in ys)} : {', '.join(y.type for y in ys)}")
+        em.lines.append("    }")
+        for k, t in enumerate(node.outputs):
+            values[id(t)] = Value(f"{res}#{k}" if n > 1 else res, t.type.shape, t.type.dtype)
+
+    emit_nodes(g.nodes, values)
     results = [get(t) for t in g.outputs]
     sig = ", ".join(f"{a.ssa}: {a.type}" for a in args)
     rtypes = ", ".join(r.type for r in results)
     body = "\n".join(em.lines)
     ret = f"    func.return {', '.join(r.ssa for r in results)} : {rtypes}"
     return (f"func.func @{_ident(g.name)}({sig}) -> ({rtypes}) {{\n{body}\n{ret}\n  }}").replace("\n    ", "\n    ")
+
+
+def _uses(nodes, yields) -> list:
+    """Tensors read by `nodes` (and the yields) that the nodes do not produce."""
+    made, used = set(), []
+
+    def add(t):
+        if isinstance(t, list):
+            for x in t:
+                add(x)
+        elif t is not None and id(t) not in made and all(t is not u for u in used):
+            used.append(t)
+    for n in nodes:
+        if n.branches is not None:
+            add(n.inputs[0])
+            for sub, ys in n.branches:
+                for t in _uses(sub, ys):
+                    add(t)
+        else:
+            for t in n.inputs:
+                add(t)
+        for t in n.outputs:
+            made.add(id(t))
+    for y in yields:
+        add(y)
+    return used
 
 
 def _ident(name: str) -> str:
