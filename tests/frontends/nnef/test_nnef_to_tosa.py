@@ -221,12 +221,35 @@ graph G {
     np.testing.assert_array_equal(y, a + b + c)
     np.testing.assert_array_equal(p, a * b * b)
     np.testing.assert_array_equal(q, np.concatenate([a + c, b + c, c + c]))
-    dynamic = graph("x: real[3]; n: int[];", "y = with s = x do..(n) math.add(s, x);")
-    with pytest.raises(NnefError, match=r"<input>:6:\d+: error: a tensor iteration count"):
-        compose_graph(dynamic)
-    cond = graph("x: real[3]; c: bool[];", "y = with s = x while c do math.add(s, x);")
-    with pytest.raises(NnefError, match="condition-based"):
-        compose_graph(cond)
+    scan = graph("a: real[3]; b: real[3]; n: int[];", "y = with s = a for x : [a, b] do..(n) math.add(s, x);")
+    with pytest.raises(NnefError, match=r"<input>:6:\d+: error: scan inputs in a data-dependent loop"):
+        compose_graph(scan)
+
+
+def test_data_dependent_loops_become_tosa_while_loop():
+    """A tensor trip count `do..(i -> n)` and a `while` condition block: tosa.while_loop with the
+    counter / the outer tensors carried along; run with different data."""
+    src = graph("x: real[3]; n: int[]; lim: real[];",
+                "p = with s = x do..(i -> n) math.add(s, x);\n"
+                "q = with s = x while { m = math.max_reduce{axes=[0], squeeze=true}(s); c = math.lt(m, lim); "
+                "yield c; } do math.mul(s, 2.0);\n"
+                "y = with s = x do math.mul(s, 3.0) while { m = math.max_reduce{axes=[0], squeeze=true}(s); "
+                "c = math.lt(m, lim); yield c; };",
+                "p: real[3]; q: real[3]; y: real[3];")
+    module = import_nnef(src)
+    assert sum(op.name == "tosa.while_loop" for op in module.walk()) == 3
+    x = np.array([1, 2, 3], np.float32)
+    for n, lim in ((3, 20.0), (0, 1.0)):
+        p, q, y = run(module, [x, np.array(n, np.int32), np.array(lim, np.float32)], entry="G")
+        np.testing.assert_array_equal(p, x * (n + 1))
+        k = 0
+        while (x * 2 ** k).max() < lim:
+            k += 1
+        np.testing.assert_array_equal(q, x * 2 ** k)
+        k = 1                                   # do-while: one step before the first test
+        while (x * 3 ** k).max() < lim:
+            k += 1
+        np.testing.assert_array_equal(y, x * 3 ** k)
 
 
 def test_dynamic_branch_becomes_tosa_cond_if():

@@ -38,6 +38,8 @@ class Node:
     outputs: list[Tensor]
     loc: Loc
     branches: list | None = None   # dynamic branch: [(nodes, yielded tensors)] for then / else
+    loop: tuple | None = None      # dynamic loop: (carried placeholders, cond nodes, cond tensor,
+    #                                 body nodes, body tensors)
 
 
 @dataclass
@@ -228,6 +230,73 @@ class Composer:
             if r.name is not None:
                 tensors[r.name] = t
 
+    def dynamic_loop(self, module, L: A.Loop, env, tensors, g) -> list:
+        """A loop whose end depends on tensor data (a `while` condition or a tensor trip count):
+        a tosa.while_loop node; its condition and body are composed as sub-graphs over
+        placeholders for the loop-carried tensors (plus a counter for `..(i -> n)`)."""
+        if L.scans:
+            raise NnefError(L.loc, "scan inputs in a data-dependent loop are not supported yet")
+        inits, names = [], []
+        for res, e in L.carries:
+            v = self.arg(e, env, tensors, e.loc)
+            if not isinstance(v, Tensor):
+                raise NnefError(e.loc, f"loop variable '{res.name}' needs a tensor initial value")
+            if res.type is not None and res.type.shape is not None and v.value is not None:
+                v = Tensor(self.fresh(res.name), TensorType(res.type.name, eval_shape(env, res.type.shape, res.loc)),
+                           v.value)
+            inits.append(v)
+            names.append(res.name)
+        count = None
+        if L.count is not None:
+            count = self.arg(L.count, env, tensors, L.count.loc)
+            if not isinstance(count, Tensor) or count.type.dtype != "int" or count.type.shape not in ([], [1]):
+                raise NnefError(L.count.loc, "an iteration count must be an int scalar")
+        if count is not None or L.index is not None:
+            inits.append(Tensor(self.fresh("iter"), TensorType("int", []), 0))
+            names.append(L.index or self.fresh("iter"))
+        placeholders = [Tensor(self.fresh(n), v.type) for n, v in zip(names, inits)]
+
+        def scope():
+            local = dict(tensors)
+            for n, p in zip(names, placeholders):
+                local[n] = p
+            return local
+
+        def sub_call(callable_):
+            sub = Graph(g.name, [], [], [])
+            vals = self.callable_values(module, callable_, env, scope(), sub, [])
+            return sub.nodes, vals
+
+        cond_nodes, cond_val = [], None
+        if L.condition is not None:
+            cond_nodes, vals = sub_call(L.condition)
+            if len(vals) != 1 or not isinstance(vals[0], Tensor) or vals[0].type.dtype != "bool" \
+                    or math.prod(vals[0].type.shape) != 1:
+                raise NnefError(L.loc, "a loop condition must be one bool tensor of volume 1")
+            cond_val = vals[0]
+        body_nodes, body_vals = sub_call(L.body)
+        k = len(L.carries)
+        if len(body_vals) != k:
+            raise NnefError(L.loc, f"the loop body yields {len(body_vals)} values for {k} loop variables "
+                            "(scan outputs of data-dependent loops are not supported yet)")
+        for v, p in zip(body_vals, placeholders):
+            if not isinstance(v, Tensor) or (v.type.dtype, v.type.shape) != (p.type.dtype, p.type.shape):
+                raise NnefError(L.loc, "a loop variable changes its type or shape in the body")
+        if not L.pretest and L.condition is not None:
+            # do-while: one body step on the initial values first
+            first = Graph(g.name, [], [], [])
+            local = dict(tensors)
+            for n, v in zip(names, inits):
+                local[n] = v
+            vals = self.callable_values(module, L.body, env, local, first, [])
+            g.nodes.extend(first.nodes)
+            inits = list(vals[:k]) + inits[k:]
+        outs = [Tensor(self.fresh(n), p.type) for n, p in zip(names, placeholders)]
+        counter = (placeholders[k], count) if len(placeholders) > k else None
+        g.nodes.append(Node("while", None, None, list(inits), outs, L.loc,
+                            loop=(placeholders, cond_nodes, cond_val, body_nodes, list(body_vals), counter)))
+        return outs[:k]
+
     def callable_values(self, module, value, env, tensors, g, names) -> list:
         if isinstance(value, A.Region):
             if value.components:
@@ -241,8 +310,9 @@ class Composer:
         """Loops with a compile-time trip count (scans over packs, a constant `..(n)`) are
         unrolled (2.10.1: `unroll` and `do` compute the same); loop-carried tensors are
         renamed per step, scan outputs collected into packs."""
-        if L.condition is not None:
-            raise NnefError(L.loc, "condition-based (while) loops are not supported by the importer yet")
+        dynamic_count = L.count is not None and isinstance(L.count, A.Ident) and L.count.name in tensors
+        if L.condition is not None or dynamic_count:
+            return self.dynamic_loop(module, L, env, tensors, g)
         scans = []
         for name, e in L.scans:
             pack = self.arg(e, env, tensors, e.loc)
@@ -251,8 +321,6 @@ class Composer:
             scans.append((name, pack))
         count = None
         if L.count is not None:
-            if isinstance(L.count, A.Ident) and L.count.name in tensors:
-                raise NnefError(L.count.loc, "a tensor iteration count (dynamic loop) is not supported yet")
             try:
                 count = env.eval(L.count)
             except Unknown as u:

@@ -61,7 +61,9 @@ Pieces: `lexer.py`, `parser.py`, `ast.py` (the grammar of 2.16 with located erro
 - **Composition**: composite operators without a TOSA mapping expand from their `@compose`
   (e.g. `nn.softmax`); static branches are decided at compile time, branches on a bool tensor
   become `tosa.cond_if` (regions take the outer tensors they read as arguments); loops with a compile-time trip count (scans over packs,
-  folding with loop-carried tensors, `..(i -> n)`) are unrolled, scan outputs become packs. The draft's AlexNet (2.1) composes with the shapes of
+  folding with loop-carried tensors, `..(i -> n)`) are unrolled, scan outputs become packs;
+  data-dependent loops (`while` conditions, do-while, tensor trip counts) become
+  `tosa.while_loop` carrying the loop variables, a counter and the outer tensors they read. The draft's AlexNet (2.1) composes with the shapes of
   the paper after one fix: it passes `relu6` (rank 4) instead of `flat1` to `nn.linear`, which
   our shape check reports at the call.
 - **Road 1** (TOSA, table below) and **road 2** (`@lower` -> `linalg.generic` with affine maps,
@@ -86,8 +88,7 @@ OUTRO = """
 - Road 2 does not compile: remapped bounds `|i <> a : b|`, unrolled packs, pack-valued conditions (`layout.pad`), jagged
   bounds (`layout.concat`), tensor packs, data-dependent output shapes. Such operators give a located
   "not compiled yet" error (with a TOSA mapping, road 1 still imports them).
-- `@compose`: while loops and tensor trip counts (would be `tosa.while_loop`), sub-graph
-  invocations, `[a, b]` result lists: located "not supported by the
+- `@compose`: scan inputs/outputs of data-dependent loops, sub-graph invocations, `[a, b]` result lists: located "not supported by the
   importer yet". Graph inputs with dynamic extents are imported at
   their upper bound.
 - Quantized types (the `quant` module) and `@quantize` blocks are parsed, not imported.

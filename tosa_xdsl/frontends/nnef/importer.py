@@ -99,6 +99,9 @@ def graph_to_mlir(g: Graph, variables: dict | None = None, lower_all: bool = Fal
             if node.branches is not None:
                 emit_cond_if(node, values)
                 continue
+            if node.loop is not None:
+                emit_while(node, values)
+                continue
             ins = [get(t, values) for t in node.inputs]
             outs = None
             f = None if lower_all else MAPPINGS.get(node.op)
@@ -145,6 +148,50 @@ def graph_to_mlir(g: Graph, variables: dict | None = None, lower_all: bool = Fal
         for k, t in enumerate(node.outputs):
             values[id(t)] = Value(f"{res}#{k}" if n > 1 else res, t.type.shape, t.type.dtype)
 
+    def emit_while(node, values):
+        """tosa.while_loop over the loop-carried tensors, the outer tensors the regions read
+        passed along as extra carried values."""
+        placeholders, cond_nodes, cond_val, body_nodes, body_vals, counter = node.loop
+        inits = [get(t, values) for t in node.inputs]
+        ph_ids = {id(p) for p in placeholders}
+        captured = []
+        for t in _uses(cond_nodes, [cond_val] if cond_val is not None else []) + _uses(body_nodes, body_vals) + \
+                ([counter[1]] if counter and counter[1] is not None else []):
+            if id(t) not in ph_ids and all(t is not c for c in captured):
+                captured.append(t)
+        outer = inits + [get(t, values) for t in captured]
+        res = em.fresh()
+        n = len(outer)
+        types = ", ".join(v.type for v in outer)
+        binds = ", ".join(f"{res}_c{k} = {v.ssa}" for k, v in enumerate(outer))
+        em.lines.append(f"    {res}:{n} = tosa.while_loop ({binds}) : ({types}) -> ({types}) {{")
+        cmap = {}
+        for k, t in enumerate(list(placeholders) + captured):
+            cmap[id(t)] = Value(f"{res}_c{k}", outer[k].shape, outer[k].dtype)
+        emit_nodes(cond_nodes, cmap)
+        cond = em.reshape(get(cond_val, cmap), []) if cond_val is not None else None
+        if counter is not None and counter[1] is not None:
+            i = cmap[id(counter[0])]
+            lim = em.reshape(get(counter[1], cmap), [])
+            more = em.op("tosa.greater", [lim, i], [], "bool")
+            cond = more if cond is None else em.op("tosa.logical_and", [cond, more], [], "bool")
+        em.lines.append(f"    tosa.yield {cond.ssa} : tensor<i1>")
+        em.lines.append("    } do {")
+        bmap = {}
+        for k, t in enumerate(list(placeholders) + captured):
+            bmap[id(t)] = Value(f"{res}_d{k}", outer[k].shape, outer[k].dtype)
+        em.lines.append(f"    ^bb0({', '.join(f'{v.ssa}: {v.type}' for v in bmap.values())}):")
+        emit_nodes(body_nodes, bmap)
+        ys = [get(y, bmap) for y in body_vals]
+        if counter is not None:
+            one = em.const(1, [], "int")
+            ys.append(em.op("tosa.add", [bmap[id(counter[0])], one], [], "int"))
+        ys += [bmap[id(t)] for t in captured]
+        em.lines.append(f"    tosa.yield {', '.join(y.ssa for y in ys)} : {', '.join(y.type for y in ys)}")
+        em.lines.append("    }")
+        for k, t in enumerate(node.outputs):
+            values[id(t)] = Value(f"{res}#{k}", t.type.shape, t.type.dtype)
+
     emit_nodes(g.nodes, values)
     results = [get(t) for t in g.outputs]
     sig = ", ".join(f"{a.ssa}: {a.type}" for a in args)
@@ -165,7 +212,16 @@ def _uses(nodes, yields) -> list:
         elif t is not None and id(t) not in made and all(t is not u for u in used):
             used.append(t)
     for n in nodes:
-        if n.branches is not None:
+        if n.loop is not None:
+            placeholders, cn, cv, bn, bv, counter = n.loop
+            ph = {id(p) for p in placeholders}
+            for t in n.inputs:
+                add(t)
+            for t in _uses(cn, [cv] if cv is not None else []) + _uses(bn, bv) + \
+                    ([counter[1]] if counter and counter[1] is not None else []):
+                if id(t) not in ph:
+                    add(t)
+        elif n.branches is not None:
             add(n.inputs[0])
             for sub, ys in n.branches:
                 for t in _uses(sub, ys):
