@@ -56,6 +56,12 @@ def _tflite() -> str:
     return text[: text.index(TFLITE_TABLE)] + TFLITE_TABLE + "\n\n" + operator_table()
 
 
+def _nnef() -> str:
+    from tosa_xdsl.frontends.nnef.docs import document
+
+    return document()
+
+
 # Page file name (under docs/) -> renderer. Add further generated pages here.
 # (docs/agreement.md is built from the test suite's case tables by tests/agreement_page.py.)
 PAGES: dict[str, Callable[[], str]] = {
@@ -64,6 +70,7 @@ PAGES: dict[str, Callable[[], str]] = {
     "error-if.md": _error_if,
     "validation.md": _validation,
     "tflite.md": _tflite,
+    "nnef.md": _nnef,
 }
 
 

@@ -48,6 +48,10 @@ FORMATS: list[Format] = [
            "tosa_xdsl.formats.bytecode:read_bytecode", "MLIR bytecode support not installed"),
     Format("tosa", "a TOSA flatbuffer", lambda d: len(d) >= 8 and d[4:8] == b"TOSA",
            "tosa_xdsl.formats.tosa_flatbuffer:deserialize"),
+    # NNEF is text: recognised by its first keyword (SkriptND documents start with version,
+    # import, graph, operator or public; MLIR text never does).
+    Format("nnef", "an NNEF 2.0 (SkriptND) document", lambda d: _looks_like_nnef(d),
+           "tosa_xdsl.frontends.nnef:load_nnef"),
     Format("tflite", "a TFLite flatbuffer", lambda d: len(d) >= 8 and d[4:8] == b"TFL3",
            "tosa_xdsl.frontends.tflite:import_tflite", "TFLite support not installed (pip install tflite)"),
 ]
@@ -60,6 +64,12 @@ def register(fmt: Format) -> None:
             FORMATS[i] = fmt
             return
     FORMATS.append(fmt)
+
+
+def _looks_like_nnef(data: bytes) -> bool:
+    from tosa_xdsl.frontends.nnef import looks_like_nnef
+
+    return looks_like_nnef("", bytes(data[:4096]))
 
 
 def detect(data: bytes) -> Format | None:

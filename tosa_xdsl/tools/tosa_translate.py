@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -37,6 +38,7 @@ class Translation:
     importer: str | None = None  # "module:function", (data, ctx, filename) -> ModuleOp
     exporter: str | None = None  # "module:function", (module) -> bytes | str
     format: str | None = None  # importer: the loader format it expects ("tosa"), if any
+    to_folder: bool = False  # exporter: (module, folder) -> None, writes the -o folder itself
 
 
 TRANSLATIONS: list[Translation] = [
@@ -44,6 +46,11 @@ TRANSLATIONS: list[Translation] = [
                 importer="tosa_xdsl.formats.tosa_flatbuffer:deserialize", format="tosa"),
     Translation("--import-tflite", "TFLite flatbuffer (.tflite) -> TOSA MLIR (read + tosa-legalize-tfl)",
                 importer="tosa_xdsl.frontends.tflite:import_tflite", format="tflite"),
+    Translation("--import-nnef", "NNEF 2.0 (SkriptND) document or model folder -> TOSA MLIR (+ linalg "
+                "for operators without a TOSA form)", importer="tosa_xdsl.frontends.nnef:load_nnef",
+                format="nnef"),
+    Translation("--export-nnef", "TOSA MLIR -> NNEF 2.0 model folder (-o DIR: main.sknd + data files)",
+                exporter="tosa_xdsl.frontends.nnef:export_nnef_to", to_folder=True),
     Translation("--to-svg", "any input -> SVG picture of its graph (view-op-graph's, rendered by "
                 "Graphviz dot)", exporter="tosa_xdsl.passes.view_op_graph:render_svg"),
     Translation("--tosa-serialize", "TOSA MLIR (any input format) -> TOSA flatbuffer (.tosa)",
@@ -89,6 +96,9 @@ def build_arg_parser() -> argparse.ArgumentParser:
                    help="TOSA flatbuffer schema version to write (default 1.1 draft, as "
                         "tosa-tools 2026.x writes)")
     p.add_argument("--no-verify", action="store_true", help="do not verify the module")
+    p.add_argument("--nnef-lower-all", action="store_true",
+                   help="with --import-nnef: compile every operator from its @lower formulas "
+                        "(linalg) instead of mapping standard-library operators to TOSA")
     return p
 
 
@@ -103,6 +113,8 @@ def _function(path: str) -> Callable[..., Any]:
 def _read(path: str) -> tuple[bytes, str]:
     if path == "-":
         return sys.stdin.buffer.read(), "<stdin>"
+    if os.path.isdir(path) and os.path.exists(os.path.join(path, "main.sknd")):
+        path = os.path.join(path, "main.sknd")  # an NNEF model folder
     try:
         with open(path, "rb") as f:
             return f.read(), path
@@ -146,7 +158,10 @@ def translate(t: Translation, data: bytes, name: str, args: argparse.Namespace) 
                 want = next((f.description for f in loader.FORMATS if f.name == t.format), t.format)
                 raise InputError(f"{name}: error: not {want}")
         try:
-            module = _function(t.importer)(data, ctx, name)
+            importer = t.importer
+            if t.format == "nnef" and args.nnef_lower_all:
+                importer = "tosa_xdsl.frontends.nnef:load_nnef_lower_all"
+            module = _function(importer)(data, ctx, name)
         except InputError:
             raise
         except (Exception, RecursionError) as err:
@@ -168,6 +183,9 @@ def translate(t: Translation, data: bytes, name: str, args: argparse.Namespace) 
         module = loaded.module
     assert t.exporter is not None
     try:
+        if t.to_folder:
+            _function(t.exporter)(module, args.output_file)
+            return b""
         out = _function(t.exporter)(module)
     except InputError:
         raise
@@ -187,6 +205,8 @@ def main(argv: list[str] | None = None) -> int:
             raise CommandLineError(f"give exactly one translation ({flags})" if not chosen else
                                    f"give only one translation, not {' and '.join(t.flag for t in chosen)}")
         _schema_version = SCHEMA_VERSIONS[args.tosa_schema_version]
+        if chosen[0].to_folder and args.output_file == "-":
+            raise CommandLineError(f"{chosen[0].flag} writes a folder: give it with -o DIR")
         data, name = _read(args.input_file)
     except CommandLineError as err:
         sys.stderr.write(f"{PROG}: error: {err}\n")
@@ -200,7 +220,8 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         return 130
     try:
-        _write(args.output_file, payload)
+        if not chosen[0].to_folder:
+            _write(args.output_file, payload)
     except CommandLineError as err:
         sys.stderr.write(f"{PROG}: error: {err}\n")
         return 2

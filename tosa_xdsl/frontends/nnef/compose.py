@@ -1,0 +1,413 @@
+"""Graph composition (draft chapter 3): a graph instantiated with its attributes becomes a
+list of operator invocations with every attribute and tensor type known. Operators the
+importer maps itself stay whole; a composite operator without a mapping is expanded from its
+@compose block; an operator with only @lower formulas is kept for the formula compiler."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+from tosa_xdsl.frontends.nnef import ast as A
+from tosa_xdsl.frontends.nnef.errors import Loc, NnefError
+from tosa_xdsl.frontends.nnef.modules import Library
+from tosa_xdsl.frontends.nnef.semantics import (
+    Env,
+    Instance,
+    TensorType,
+    Unknown,
+    eval_shape,
+    fmt_value,
+    instantiate,
+)
+
+
+@dataclass
+class Tensor:
+    name: str
+    type: TensorType
+    value: object = None          # compile-time scalar/array for constants
+
+
+@dataclass
+class Node:
+    op: str                        # qualified operator name "nn.conv"
+    definition: A.Operator
+    instance: Instance
+    inputs: list                   # Tensor | None | list[Tensor]
+    outputs: list[Tensor]
+    loc: Loc
+    branches: list | None = None   # dynamic branch: [(nodes, yielded tensors)] for then / else
+    loop: tuple | None = None      # dynamic loop: (carried placeholders, cond nodes, cond tensor,
+    #                                 body nodes, body tensors)
+
+
+@dataclass
+class Graph:
+    name: str
+    inputs: list[Tensor]
+    outputs: list[Tensor]
+    variables: list[Tensor]
+    nodes: list[Node] = field(default_factory=list)
+
+
+MAX_NODES = 100_000
+TENSOR_TYPES = ("real", "int", "bool")
+
+
+class Composer:
+    def __init__(self, lib: Library, keep: callable):
+        self.lib = lib
+        self.keep = keep     # keep(qualified_name, op) -> True to keep the invocation whole
+        self.counter = 0
+
+    def fresh(self, base: str) -> str:
+        self.counter += 1
+        return f"{base}_{self.counter}"
+
+    def graph(self, doc_module: str, op: A.Operator, attribs: dict) -> Graph:
+        if op.compose is None:
+            raise NnefError(op.loc, f"graph '{op.name}' has no @compose block")
+        env = Env()
+        for p in op.attribs:
+            if p.name in attribs:
+                env.values[p.name] = attribs[p.name]
+            elif p.default is not None:
+                env.values[p.name] = env.eval(p.default)
+            elif p.type.optional:
+                env.values[p.name] = None
+            else:
+                raise NnefError(p.loc, f"graph attribute '{p.name}' needs a value")
+        unknown = set(attribs) - {p.name for p in op.attribs}
+        if unknown:
+            raise NnefError(op.loc, f"graph '{op.name}' has no attribute '{sorted(unknown)[0]}'")
+        tensors: dict[str, object] = {}
+        g = Graph(op.name, [], [], [])
+        for p in op.inputs:
+            t = Tensor(p.name, self.param_type(env, p))
+            tensors[p.name] = t
+            g.inputs.append(t)
+        for p in op.variables:
+            t = Tensor(p.name, self.param_type(env, p))
+            tensors[p.name] = t
+            g.variables.append(t)
+        for p in op.constants:
+            t = Tensor(p.name, self.param_type(env, p))
+            try:
+                t.value = env.eval(p.default) if p.default is not None else None
+            except Unknown as u:
+                raise NnefError(p.loc, f"undefined identifier '{u.name}'") from None
+            tensors[p.name] = t
+        self.components(doc_module, op.compose, env, tensors, g)
+        for p in op.outputs:
+            if p.name not in tensors:
+                raise NnefError(p.loc, f"output '{p.name}' is not assigned in @compose")
+            t = tensors[p.name]
+            want = self.param_type(env, p, allow_missing=True)
+            if want.shape is not None and want.shape != t.type.shape:
+                raise NnefError(p.loc, f"output '{p.name}' declared {fmt_value(want.shape)}, "
+                                f"composed {fmt_value(t.type.shape)}")
+            g.outputs.append(t)
+        return g
+
+    def param_type(self, env: Env, p: A.Param, allow_missing=False) -> TensorType:
+        if p.type.name not in TENSOR_TYPES:
+            raise NnefError(p.type.loc, f"'{p.name}' has type '{p.type.name}'; graph tensors are "
+                            f"{', '.join(TENSOR_TYPES)}")
+        if p.type.shape is None and not allow_missing:
+            raise NnefError(p.loc, f"'{p.name}' needs a shape")
+        for x in p.type.shape or []:
+            if x.expr is None or x.bound is not None:
+                # dynamic extents (2.6.1): the importer instantiates at the upper bound
+                if x.bound is None:
+                    if allow_missing:
+                        return TensorType(p.type.name, None)
+                    raise NnefError(x.loc, f"'{p.name}' has an extent without size or upper bound")
+        try:
+            extents = [A.Extent(x.loc, x.bound if x.expr is None or (isinstance(x.expr, A.Ident) and not env.known(x.expr.name) and x.bound is not None) else x.expr,
+                                None, x.spread) for x in p.type.shape or []]
+            shape = eval_shape(env, extents, p.loc) if p.type.shape is not None else None
+        except Unknown as u:
+            raise NnefError(p.loc, f"undefined identifier '{u.name}' in the shape of '{p.name}'") from None
+        return TensorType(p.type.name, shape)
+
+    def components(self, module, comps, env: Env, tensors: dict, g: Graph):
+        for c in comps:
+            self.component(module, c, env, tensors, g)
+
+    def arg(self, e, env, tensors, loc):
+        if e is None:
+            return None
+        if isinstance(e, A.Ident) and e.name in tensors:
+            return tensors[e.name]
+        if isinstance(e, A.ListExpr) and all(isinstance(i, A.Ident) and i.name in tensors for i in e.items):
+            return [tensors[i.name] for i in e.items]
+        try:
+            v = env.eval(e)
+        except Unknown as u:
+            raise NnefError(e.loc, f"undefined tensor or identifier '{u.name}'") from None
+        if v is None:
+            return None
+        if isinstance(v, list):
+            raise NnefError(e.loc, "a pack argument must be a list of tensors")
+        if isinstance(v, str):
+            raise NnefError(e.loc, "a string cannot be a tensor argument")
+        dtype = "bool" if isinstance(v, bool) else "int" if isinstance(v, int) else "real"
+        t = Tensor(self.fresh("const"), TensorType(dtype, []), v)
+        return t
+
+    def component(self, module, c: A.Component, env, tensors, g):
+        value = c.value
+        if isinstance(value, A.Branch):
+            value = self.static_branch(value, env, tensors)
+            if isinstance(value, A.Branch):
+                self.dynamic_branch(module, c, value, env, tensors, g)
+                return
+        results = []
+        for r in c.results:
+            if isinstance(r, A.ResultList):
+                raise NnefError(r.loc, "packed result lists are not supported by the importer yet")
+            results.append(r)
+        names = [r.name for r in results]
+        if isinstance(value, A.Loop):
+            vals = self.loop(module, value, env, tensors, g)
+        else:
+            vals = self.callable_values(module, value, env, tensors, g, names)
+        if len(vals) < len(results) or (not isinstance(value, A.Invocation) and len(vals) != len(results)):
+            raise NnefError(c.loc, f"{len(results)} results for {len(vals)} values")
+        for r, v in zip(results, vals):
+            if r.name is not None:
+                tensors[r.name] = v
+
+    def static_branch(self, b: A.Branch, env, tensors):
+        """The taken alternative when the conditions are compile-time values; else b itself."""
+        for cond, cons in zip(b.conditions, b.consequents):
+            if not (isinstance(cond, A.Region) and not cond.components and len(cond.yields) == 1):
+                return b
+            y = cond.yields[0]
+            if isinstance(y, A.Ident) and y.name in tensors:
+                return b
+            try:
+                cv = env.eval(y)
+            except Unknown as u:
+                raise NnefError(cond.loc, f"undefined identifier '{u.name}' in the branch condition") from None
+            if cv:
+                return cons
+        return b.alternative
+
+    def dynamic_branch(self, module, c: A.Component, b: A.Branch, env, tensors, g):
+        """A tensor condition: both alternatives composed into sub-graphs of a cond_if node."""
+        if len(b.conditions) != 1:
+            # elif: the else branch is itself a branch on the next condition
+            inner = A.Branch(b.loc, b.conditions[1:], b.consequents[1:], b.alternative)
+            b = A.Branch(b.loc, b.conditions[:1], b.consequents[:1],
+                         A.Region(b.loc, None, [A.Component(b.loc, c.results, inner)],
+                                  [A.Ident(r.loc, r.name) for r in c.results]))
+            if any(r.name is None for r in c.results if isinstance(r, A.Result)):
+                raise NnefError(b.loc, "'~' results of an elif chain are not supported")
+        conds = self.callable_values(module, b.conditions[0], env, tensors, g, [])
+        if len(conds) != 1 or not isinstance(conds[0], Tensor) or conds[0].type.dtype != "bool" \
+                or math.prod(conds[0].type.shape) != 1:
+            raise NnefError(b.loc, "a branch condition must be one bool tensor of volume 1")
+        branches = []
+        types = None
+        for alt in (b.consequents[0], b.alternative):
+            sub = Graph(g.name, [], [], [])
+            vals = self.callable_values(module, alt, env, dict(tensors), sub, [])
+            if any(not isinstance(v, Tensor) for v in vals):
+                raise NnefError(b.loc, "branches must yield tensors")
+            t = [(v.type.dtype, v.type.shape) for v in vals]
+            if types is not None and t != types:
+                raise NnefError(b.loc, f"the branches yield different types: {types} vs {t}")
+            types = t
+            branches.append((sub.nodes, vals))
+        results = [r for r in c.results if isinstance(r, A.Result)]
+        if len(results) != len(types):
+            raise NnefError(c.loc, f"{len(results)} results for {len(types)} values")
+        outs = [Tensor(self.fresh(r.name or "branch"), TensorType(dt, list(sh))) for r, (dt, sh) in zip(results, types)]
+        g.nodes.append(Node("if", None, None, [conds[0]], outs, b.loc, branches))
+        for r, t in zip(results, outs):
+            if r.name is not None:
+                tensors[r.name] = t
+
+    def dynamic_loop(self, module, L: A.Loop, env, tensors, g) -> list:
+        """A loop whose end depends on tensor data (a `while` condition or a tensor trip count):
+        a tosa.while_loop node; its condition and body are composed as sub-graphs over
+        placeholders for the loop-carried tensors (plus a counter for `..(i -> n)`)."""
+        if L.scans:
+            raise NnefError(L.loc, "scan inputs in a data-dependent loop are not supported yet")
+        inits, names = [], []
+        for res, e in L.carries:
+            v = self.arg(e, env, tensors, e.loc)
+            if not isinstance(v, Tensor):
+                raise NnefError(e.loc, f"loop variable '{res.name}' needs a tensor initial value")
+            if res.type is not None and res.type.shape is not None and v.value is not None:
+                v = Tensor(self.fresh(res.name), TensorType(res.type.name, eval_shape(env, res.type.shape, res.loc)),
+                           v.value)
+            inits.append(v)
+            names.append(res.name)
+        count = None
+        if L.count is not None:
+            count = self.arg(L.count, env, tensors, L.count.loc)
+            if not isinstance(count, Tensor) or count.type.dtype != "int" or count.type.shape not in ([], [1]):
+                raise NnefError(L.count.loc, "an iteration count must be an int scalar")
+        if count is not None or L.index is not None:
+            inits.append(Tensor(self.fresh("iter"), TensorType("int", []), 0))
+            names.append(L.index or self.fresh("iter"))
+        placeholders = [Tensor(self.fresh(n), v.type) for n, v in zip(names, inits)]
+
+        def scope():
+            local = dict(tensors)
+            for n, p in zip(names, placeholders):
+                local[n] = p
+            return local
+
+        def sub_call(callable_):
+            sub = Graph(g.name, [], [], [])
+            vals = self.callable_values(module, callable_, env, scope(), sub, [])
+            return sub.nodes, vals
+
+        cond_nodes, cond_val = [], None
+        if L.condition is not None:
+            cond_nodes, vals = sub_call(L.condition)
+            if len(vals) != 1 or not isinstance(vals[0], Tensor) or vals[0].type.dtype != "bool" \
+                    or math.prod(vals[0].type.shape) != 1:
+                raise NnefError(L.loc, "a loop condition must be one bool tensor of volume 1")
+            cond_val = vals[0]
+        body_nodes, body_vals = sub_call(L.body)
+        k = len(L.carries)
+        if len(body_vals) != k:
+            raise NnefError(L.loc, f"the loop body yields {len(body_vals)} values for {k} loop variables "
+                            "(scan outputs of data-dependent loops are not supported yet)")
+        for v, p in zip(body_vals, placeholders):
+            if not isinstance(v, Tensor) or (v.type.dtype, v.type.shape) != (p.type.dtype, p.type.shape):
+                raise NnefError(L.loc, "a loop variable changes its type or shape in the body")
+        if not L.pretest and L.condition is not None:
+            # do-while: one body step on the initial values first
+            first = Graph(g.name, [], [], [])
+            local = dict(tensors)
+            for n, v in zip(names, inits):
+                local[n] = v
+            vals = self.callable_values(module, L.body, env, local, first, [])
+            g.nodes.extend(first.nodes)
+            inits = list(vals[:k]) + inits[k:]
+        outs = [Tensor(self.fresh(n), p.type) for n, p in zip(names, placeholders)]
+        counter = (placeholders[k], count) if len(placeholders) > k else None
+        g.nodes.append(Node("while", None, None, list(inits), outs, L.loc,
+                            loop=(placeholders, cond_nodes, cond_val, body_nodes, list(body_vals), counter)))
+        return outs[:k]
+
+    def callable_values(self, module, value, env, tensors, g, names) -> list:
+        if isinstance(value, A.Region):
+            if value.components:
+                inner = dict(tensors)
+                self.components(module, value.components, env, inner, g)
+                return [self.arg(y, env, inner, y.loc) for y in value.yields]
+            return [self.arg(y, env, tensors, y.loc) for y in value.yields]
+        return self.invoke(module, value, env, tensors, g, names)
+
+    def loop(self, module, L: A.Loop, env, tensors, g) -> list:
+        """Loops with a compile-time trip count (scans over packs, a constant `..(n)`) are
+        unrolled (2.10.1: `unroll` and `do` compute the same); loop-carried tensors are
+        renamed per step, scan outputs collected into packs."""
+        dynamic_count = L.count is not None and isinstance(L.count, A.Ident) and L.count.name in tensors
+        if L.condition is not None or dynamic_count:
+            return self.dynamic_loop(module, L, env, tensors, g)
+        scans = []
+        for name, e in L.scans:
+            pack = self.arg(e, env, tensors, e.loc)
+            if not isinstance(pack, list):
+                raise NnefError(e.loc, f"scan input of '{name}' must be a pack of tensors")
+            scans.append((name, pack))
+        count = None
+        if L.count is not None:
+            try:
+                count = env.eval(L.count)
+            except Unknown as u:
+                raise NnefError(L.count.loc, f"iteration count uses '{u.name}', not a compile-time value") from None
+            if not isinstance(count, int) or isinstance(count, bool) or not 0 <= count <= 4096:
+                raise NnefError(L.count.loc, f"iteration count must be an int in [0, 4096], got {count!r}")
+        lengths = {len(p) for _, p in scans}
+        if len(lengths) > 1:
+            raise NnefError(L.loc, f"scan inputs differ in length: {sorted(lengths)}")
+        if scans:
+            n = lengths.pop()
+            if count is not None and count > n:
+                raise NnefError(L.loc, f"iteration count {count} exceeds the scan length {n}")
+            count = n if count is None else count
+        if count is None:
+            raise NnefError(L.loc, "the loop has no compile-time iteration count")
+        carried = []
+        for res, e in L.carries:
+            v = self.arg(e, env, tensors, e.loc)
+            if res.type is not None and res.type.shape is not None and isinstance(v, Tensor) and v.value is not None:
+                try:
+                    shape = eval_shape(env, res.type.shape, res.loc)
+                except Unknown as u:
+                    raise NnefError(res.loc, f"undefined identifier '{u.name}' in the shape of '{res.name}'") from None
+                v = Tensor(self.fresh(res.name), TensorType(res.type.name, shape), v.value)
+            carried.append(v)
+        outputs = []
+        for it in range(count):
+            local = dict(tensors)
+            for (res, _), v in zip(L.carries, carried):
+                local[res.name] = v
+            for name, pack in scans:
+                local[name] = pack[it]
+            if L.index is not None:
+                local[L.index] = Tensor(self.fresh(L.index), TensorType("int", []), it)
+            vals = self.callable_values(module, L.body, env, local, g, [])
+            if len(vals) < len(carried):
+                raise NnefError(L.loc, f"the loop body yields {len(vals)} values for {len(carried)} loop variables")
+            outputs.append(vals[len(carried):])
+            carried = vals[:len(carried)]
+        scan_outs = [list(col) for col in zip(*outputs)] if outputs else []
+        return carried + scan_outs
+
+    def invoke(self, module, inv: A.Invocation, env, tensors, g: Graph, names) -> list:
+        if len(g.nodes) > MAX_NODES:
+            raise NnefError(inv.loc, "graph too large")
+        qname, op = self.lib.lookup(inv.name, module, inv.loc)
+        if op.is_graph:
+            raise NnefError(inv.loc, "invoking graphs (sub-graphs) is not supported by the importer yet")
+        attribs = {}
+        for k, e in inv.attribs:
+            try:
+                attribs[k] = env.eval(e)
+            except Unknown as u:
+                raise NnefError(e.loc, f"undefined identifier '{u.name}' in attribute '{k}'") from None
+        args = [self.arg(a, env, tensors, inv.loc) for a in inv.args]
+        types = [a.type if isinstance(a, Tensor) else [x.type for x in a] if isinstance(a, list) else None
+                 for a in args]
+        inst = instantiate(op, qname, attribs, types, inv.loc, inv.types)
+        for p, t in zip(op.outputs, inst.outputs):
+            for x in (t if isinstance(t, list) else [t]):
+                if x.dtype not in TENSOR_TYPES:
+                    raise NnefError(inv.loc, f"output '{p.name}' of '{qname}' has type '{x.dtype}' "
+                                    f"(unknown or not a tensor type: {', '.join(TENSOR_TYPES)})")
+        if self.keep(qname, op) or op.compose is None:
+            outs = []
+            for i, t in enumerate(inst.outputs):
+                if isinstance(t, list):
+                    raise NnefError(inv.loc, "operators with packed outputs are not supported by the importer yet")
+                base = names[i] if i < len(names) and names[i] else op.outputs[i].name
+                outs.append(Tensor(self.fresh(base), t))
+            g.nodes.append(Node(qname, op, inst, args, outs, inv.loc))
+            return outs
+        # expand the composite operator in its own scope
+        inner_env = inst.env
+        inner: dict[str, object] = {}
+        for p, a in zip(op.inputs, args + [None] * (len(op.inputs) - len(args))):
+            inner[p.name] = a
+        for p in op.constants:
+            t = Tensor(self.fresh(p.name), self.param_type(inner_env, p))
+            t.value = inner_env.eval(p.default) if p.default is not None else None
+            inner[p.name] = t
+        mod = qname.rpartition(".")[0]
+        self.components(mod, op.compose, inner_env, inner, g)
+        outs = []
+        for p in op.outputs:
+            if p.name not in inner:
+                raise NnefError(p.loc, f"output '{p.name}' of '{qname}' is not assigned")
+            outs.append(inner[p.name])
+        return outs

@@ -1,0 +1,145 @@
+"""Generate docs/nnef.md (the standard-library table comes from the code):
+
+    python -m tosa_xdsl.frontends.nnef.docs > docs/nnef.md
+
+tests/frontends/nnef/test_nnef_docs.py checks the committed file is current."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from tosa_xdsl.frontends.nnef.parser import parse
+from tosa_xdsl.frontends.nnef.stdlib import HERE, MODULES
+from tosa_xdsl.frontends.nnef.to_tosa.ops import MAPPINGS
+
+TESTS = Path(__file__).resolve().parents[3] / "tests" / "frontends" / "nnef"
+
+INTRO = """# NNEF 2.0 (SkriptND) frontend
+
+`tosa_xdsl/frontends/nnef/` reads SkriptND documents (NNEF 2.0, the draft in
+../shared/spec/nnef-2.0-draft.md), imports a graph as a `func.func` of TOSA (+ linalg), and
+exports TOSA back to an NNEF model folder.
+
+```python
+from tosa_xdsl.frontends.nnef import import_nnef, export_nnef_folder
+module = import_nnef("model_folder_or_file.sknd", attribs={"batch": 1})   # func.func @<Graph>
+module = import_nnef(text, variables={"w": array}, lower_all=True)       # road 2 for everything
+export_nnef_folder(module, "out/")          # out/main.sknd + out/main.<Graph>.<var>.dat
+```
+
+Pieces: `lexer.py`, `parser.py`, `ast.py` (the grammar of 2.16 with located errors),
+`semantics.py` (evaluation, attribute checking, input-shape binding, @using/@assert),
+`modules.py` (imports), `compose.py` (graph composition), `to_tosa/` (road 1),
+`to_linalg/` (road 2, `@lower` -> `linalg.generic`), `tensor_data.py` (data files),
+`export.py` (TOSA -> NNEF), `stdlib/` (chapter 4 of the draft as .sknd, `extract.py`).
+
+## What works
+
+- **Syntax**: every construct of 2.16 (operators/graphs, all twelve blocks, packs, optional
+  types, generics, branches, scanning/folding/condition loops, unrolling, formulas with
+  `|..|` bounds, loop-locals, labels, quantization); diagnostics `file:line:col: error:`; an
+  expression nesting limit instead of recursion errors. Both spellings are read: the draft's
+  (`import nn` without `;`, `...` where its text means `..`, `|i < a : b|` for `|i <> a : b|`,
+  messages over several lines, `bias[ni]` for the 1-d access `bias[ni,]`) and Khronos' v2.0
+  (`import a, b;`, `dynamic` attributes, `math.axpby` for the draft's `math.axpy`).
+- **Standard library**: chapter 4 extracted by `stdlib/extract.py`, which joins definitions
+  broken over pages and applies a listed set of typesetting repairs (e.g. `shape[::-1]` in
+  `layout.flatten`, whose text `shape[:-1]` would give column-major strides). 149 of the 151
+  definitions parse; `stdlib/UNPARSED.txt` names the other two. The library is written in
+  canonical spelling (`..` for expansion, `<>` in remapped bounds, the imports each module
+  needs), so Khronos' reference parser reads it: `linalg` and `quant` whole; in the others it
+  rejects what the draft allows and the v2.0 implementation does not (non-`static` attribute
+  expressions such as `reshape{shape=...}` computed from shapes, `bias[ni]` indexing an optional
+  tensor, `nn` calling `math.axpby` where `math` defines `axpy`).
+- **Semantics**: packs, null propagation, folds (cumulative too), ranges, zips,
+  substitution, casts, built-ins, formatted strings; attribute type checks, defaults (uniform,
+  deferred), the input binding order of 2.6.2 (affine extents, pack lengths, rank capture,
+  per-item `..z` extents of tensor packs); `@using` interleaved with `@assert` (2.9); failed
+  assertions print the definition's formatted message with the listed values and a note at
+  the assertion, e.g. `g.sknd:6:5: error: in 'nn.conv': 'stride' must be positive (stride = [0, 0])`.
+- **Composition**: composite operators without a TOSA mapping expand from their `@compose`
+  (e.g. `nn.softmax`); static branches are decided at compile time, branches on a bool tensor
+  become `tosa.cond_if` (regions take the outer tensors they read as arguments); loops with a compile-time trip count (scans over packs,
+  folding with loop-carried tensors, `..(i -> n)`) are unrolled, scan outputs become packs;
+  data-dependent loops (`while` conditions, do-while, tensor trip counts) become
+  `tosa.while_loop` carrying the loop variables, a counter and the outer tensors they read. The draft's AlexNet (2.1) composes with the shapes of
+  the paper after one fix: it passes `relu6` (rank 4) instead of `flat1` to `nn.linear`, which
+  our shape check reports at the call.
+- **Road 1** (TOSA, table below) and **road 2** (`@lower` -> `linalg.generic` with affine maps,
+  reductions from their null element, `|..|` accesses as reads of a padded copy; conditional
+  formulas and `:=` updates as `scf.for` nests with `tensor.extract/insert`); both run in
+  `tosa_xdsl.interpreter`. User-defined operators run from their formulas.
+- **Export** TOSA -> NNEF with layout tracking (the transposes around conv/pool vanish), so
+  NNEF -> TOSA -> NNEF -> TOSA is a fixpoint; data files in the NNEF 1.x binary layout that
+  NNEF 2 keeps (byte-identical to Khronos' writer); Khronos' `skriptnd` reader reads our export.
+
+## Standard-library operators
+
+"both roads agree" = `tests/frontends/nnef/test_nnef_roads.py` runs random inputs through the
+TOSA mapping and through the definition's formulas (and road 1 is checked against numpy in
+`test_nnef_to_tosa.py`). "composite" operators are imported through their `@compose`.
+
+"""
+
+OUTRO = """
+## Not done
+
+- Road 2 does not compile: remapped bounds `|i <> a : b|`, unrolled packs, pack-valued conditions (`layout.pad`), jagged
+  bounds (`layout.concat`), tensor packs, data-dependent output shapes. Such operators give a located
+  "not compiled yet" error (with a TOSA mapping, road 1 still imports them).
+- `@compose`: scan inputs/outputs of data-dependent loops, sub-graph invocations, `[a, b]` result lists: located "not supported by the
+  importer yet". Graph inputs with dynamic extents are imported at
+  their upper bound.
+- Quantized types (the `quant` module) and `@quantize` blocks are parsed, not imported.
+- Real models converted by Khronos' converters (TFLite/ONNX -> SkriptND) are not committed.
+- CLI: `tosa-translate --import-nnef` / `--nnef-lower-all` / export and the content loader belong
+  to helper "tosafb"; the entry points are `import_nnef`, `export_nnef_folder` and
+  `looks_like_nnef` (in `tosa_xdsl/frontends/nnef/__init__.py`).
+"""
+
+
+def _cases() -> set[str]:
+    sys.path.insert(0, str(TESTS))
+    try:
+        from cases import CASES  # type: ignore
+        return set(CASES)
+    except ImportError:
+        return set()
+    finally:
+        sys.path.remove(str(TESTS))
+
+
+def table() -> str:
+    cases = _cases()
+    from tosa_xdsl.frontends.nnef.to_linalg import KNOWN_GAPS
+    not_compiled = set(KNOWN_GAPS)
+    rows = ["| operator | TOSA mapping (road 1) | formulas (road 2) | tested |", "|---|---|---|---|"]
+    for m in MODULES:
+        doc = parse((HERE / f"{m}.sknd").read_text(), f"{m}.sknd")
+        for op in doc.operators:
+            name = f"{m}.{op.name}"
+            f = MAPPINGS.get(name)
+            tosa = getattr(f, "how", "") if f else "—"
+            if op.lowerings:
+                road2 = "not compiled yet" if name in not_compiled else "@lower"
+            elif op.compose:
+                road2 = "composite (@compose)"
+            else:
+                road2 = "no formulas"
+            if name in cases:
+                tested = "TOSA only (road 2 gap)" if name in not_compiled else "both roads agree"
+            elif name == "nn.softmax":
+                tested = "road 1 vs numpy (composite)"
+            else:
+                tested = "parsed"
+            rows.append(f"| `{name}` | {tosa} | {road2} | {tested} |")
+    return "\n".join(rows) + "\n"
+
+
+def document() -> str:
+    return INTRO + table() + OUTRO
+
+
+if __name__ == "__main__":
+    sys.stdout.write(document())

@@ -1,0 +1,274 @@
+"""TOSA -> NNEF 2.0: a func.func of TOSA operators becomes a graph of standard-library
+invocations (`main.sknd`) plus one `<variable>.dat` per constant tensor.
+
+Layouts: TOSA convolutions and pools are NHWC, NNEF's NCHW. Each TOSA value is tracked as
+(NNEF tensor, permutation) with `tosa = transpose(nnef, perm)`; tosa.transpose only composes
+the permutation, and a transpose is written out only where an operator needs another layout.
+So the transposes the importer puts around nn.conv vanish again, and NNEF -> TOSA -> NNEF ->
+TOSA gives the same TOSA (tests/frontends/nnef/test_nnef_export.py)."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import numpy as np
+from xdsl.dialects import func
+from xdsl.dialects.builtin import ModuleOp, TensorType
+
+from tosa_xdsl.frontends.nnef.tensor_data import encode_tensor
+from tosa_xdsl.ir.dense import to_numpy
+
+DTYPE = {"f32": "real", "i32": "int", "i1": "bool"}
+F32_MAX = 3.4028234663852886e38
+
+UNARY = {"tosa.exp": "math.exp", "tosa.log": "math.log", "tosa.sin": "math.sin", "tosa.cos": "math.cos",
+         "tosa.tanh": "math.tanh", "tosa.abs": "math.abs", "tosa.floor": "math.floor", "tosa.ceil": "math.ceil",
+         "tosa.reciprocal": "math.rcp", "tosa.rsqrt": "math.rsqrt", "tosa.logical_not": "math.not",
+         "tosa.sigmoid": "nn.sigmoid", "tosa.erf": "nn.erf", "tosa.identity": "math.iden"}
+BINARY = {"tosa.add": "math.add", "tosa.sub": "math.sub", "tosa.maximum": "math.max",
+          "tosa.minimum": "math.min", "tosa.pow": "math.pow", "tosa.greater": "math.gt",
+          "tosa.greater_equal": "math.ge", "tosa.equal": "math.eq", "tosa.logical_and": "math.and",
+          "tosa.logical_or": "math.or", "tosa.logical_xor": "math.xor", "tosa.intdiv": "math.div"}
+REDUCE = {"tosa.reduce_sum": "math.sum_reduce", "tosa.reduce_max": "math.max_reduce",
+          "tosa.reduce_min": "math.min_reduce", "tosa.reduce_product": "math.prod_reduce",
+          "tosa.reduce_any": "math.any_reduce", "tosa.reduce_all": "math.all_reduce"}
+
+
+class ExportError(Exception):
+    pass
+
+
+def _type(t) -> tuple[str, list[int]]:
+    if not isinstance(t, TensorType):
+        raise ExportError(f"cannot export a value of type {t}")
+    el = str(t.get_element_type())
+    if el not in DTYPE:
+        raise ExportError(f"element type {el} has no NNEF counterpart here (real=f32, int=i32, bool=i1)")
+    shape = list(t.get_shape())
+    if any(d < 0 for d in shape):
+        raise ExportError("dynamic shapes are not exported")
+    return DTYPE[el], shape
+
+
+def _arr(op, name):
+    return [int(v) for v in op.properties[name].get_values()]
+
+
+def _inv(perm):
+    out = [0] * len(perm)
+    for i, p in enumerate(perm):
+        out[p] = i
+    return out
+
+
+def _fmt(v) -> str:
+    if isinstance(v, (bool, np.bool_)):
+        return "true" if v else "false"
+    if isinstance(v, float):
+        return "inf" if v == math.inf else "-inf" if v == -math.inf else repr(v)
+    return str(v)
+
+
+def _lst(vs) -> str:
+    return "[" + ", ".join(_fmt(v) for v in vs) + "]"
+
+
+class Exporter:
+    def __init__(self, fn: func.FuncOp):
+        self.fn = fn
+        self.lines: list[str] = []
+        self.variables: dict[str, np.ndarray] = {}
+        self.vals: dict = {}    # SSA value -> (nnef name, perm)
+        self.pending: dict = {}  # SSA value -> constant array not yet written as a variable
+        self.n = 0
+        self.nvars = 0
+
+    def fresh(self, base="t"):
+        self.n += 1
+        return f"{base}{self.n}"
+
+    def emit(self, text: str, base="t") -> str:
+        name = self.fresh(base)
+        self.lines.append(f"        {name} = {text};")
+        return name
+
+    def get(self, v, want=None) -> str:
+        """NNEF name of SSA value v in the layout `want` (perm from the NNEF tensor), identity default."""
+        if v in self.pending:
+            # a constant is written in the layout its first user wants (no transpose in NNEF)
+            arr, t = self.pending.pop(v)
+            dtype, _ = _type(t)
+            arr = arr.astype({"real": np.float32, "int": np.int32, "bool": np.bool_}[dtype])
+            layout = want or list(range(arr.ndim))
+            self.nvars += 1
+            var = f"w{self.nvars}"
+            self.variables[var] = np.ascontiguousarray(arr.transpose(_inv(layout)))
+            self.vals[v] = (var, list(layout))
+        name, perm = self.vals[v]
+        want = want or list(range(len(perm)))
+        if perm == want:
+            return name
+        # v = transpose(x, perm); u with v = transpose(u, want) is transpose(x, q),
+        # q[i] = perm[inv(want)[i]]
+        q = [perm[j] for j in _inv(want)]
+        return self.emit(f"layout.transpose{{perm={_lst(q)}}}({name})")
+
+    def run(self):
+        for op in self.fn.body.block.ops:
+            self.op(op)
+
+    def op(self, op):
+        name = op.name
+        res = op.results[0] if op.results else None
+        if name == "tosa.const":
+            # written only when an exported operator reads it (zero points and shifts are not)
+            self.pending[res] = (to_numpy(op.properties["values"]), res.type)
+            return
+        if name == "tosa.const_shape":
+            return
+        if name in ("func.return",):
+            return
+        if name in ("tosa.transpose", "tosa.reshape") and op.operands[0] in self.pending:
+            # layout of a constant: folded into the variable's data
+            arr, _ = self.pending[op.operands[0]]
+            shape = list(res.type.get_shape())
+            arr = arr.transpose(_arr(op, "perms")) if name == "tosa.transpose" else arr.reshape(shape)
+            self.pending[res] = (arr, res.type)
+            return
+        if name == "tosa.transpose":
+            src, perm = self.vals[op.operands[0]]
+            p = _arr(op, "perms")
+            self.vals[res] = (src, [perm[i] for i in p])
+            return
+        dtype, shape = _type(res.type)
+        ident = list(range(len(shape)))
+        ins = op.operands
+        if name in UNARY:
+            out = self.emit(f"{UNARY[name]}({self.get(ins[0])})")
+        elif name == "tosa.negate":
+            out = self.emit(f"math.neg({self.get(ins[0])})")
+        elif name in BINARY:
+            out = self.emit(f"{BINARY[name]}({self.get(ins[0])}, {self.get(ins[1])})")
+        elif name == "tosa.mul":
+            shift = ins[2].owner
+            if shift.name != "tosa.const" or np.any(to_numpy(shift.properties["values"]) != 0):
+                raise ExportError("tosa.mul with a non-zero shift")
+            out = self.emit(f"math.mul({self.get(ins[0])}, {self.get(ins[1])})")
+        elif name == "tosa.select":
+            out = self.emit(f"math.select({', '.join(self.get(x) for x in ins)})")
+        elif name == "tosa.clamp":
+            lo, hi = op.properties["min_val"].value.data, op.properties["max_val"].value.data
+            x = self.get(ins[0])
+            if lo == 0 and dtype == "real":
+                out = self.emit(f"nn.relu({x})" if hi >= F32_MAX * 0.99 else f"nn.relu{{max={_fmt(float(hi))}}}({x})")
+            else:
+                m = self.emit(f"math.min({x}, {_fmt(hi)})")
+                out = self.emit(f"math.max({m}, {_fmt(lo)})")
+        elif name in REDUCE:
+            axis = op.properties["axis"].value.data
+            out = self.emit(f"{REDUCE[name]}{{axes=[{axis}]}}({self.get(ins[0])})")
+        elif name == "tosa.reshape":
+            out = self.emit(f"layout.reshape{{shape={_lst(shape)}}}({self.get(ins[0])})")
+        elif name == "tosa.concat":
+            axis = op.properties["axis"].value.data
+            out = self.emit(f"layout.concat{{axis={axis}}}([{', '.join(self.get(x) for x in ins)}])")
+        elif name == "tosa.slice":
+            start = [int(v) for v in to_numpy(ins[1].owner.properties["values"])]
+            size = [int(v) for v in to_numpy(ins[2].owner.properties["values"])]
+            out = self.emit(f"layout.slice{{axes={_lst(ident)}, begin={_lst(start)}, "
+                            f"end={_lst([a + b for a, b in zip(start, size)])}}}({self.get(ins[0])})")
+        elif name == "tosa.pad":
+            pads = [int(v) for v in to_numpy(ins[1].owner.properties["values"])]
+            value = to_numpy(ins[2].owner.properties["values"]).reshape(-1)[0]
+            padding = pads[0::2] + pads[1::2]
+            arg = self.get(ins[0])
+            extra = f", {_fmt(value.item())}" if value != 0 else ""
+            out = self.emit(f"layout.pad{{axes={_lst(ident)}, padding={_lst(padding)}}}({arg}{extra})")
+        elif name == "tosa.matmul":
+            for z in ins[2:]:
+                if np.any(to_numpy(z.owner.properties["values"]) != 0):
+                    raise ExportError("tosa.matmul with non-zero zero points")
+            out = self.emit(f"linalg.matmul({self.get(ins[0])}, {self.get(ins[1])})")
+        elif name in ("tosa.conv2d", "tosa.depthwise_conv2d", "tosa.max_pool2d", "tosa.avg_pool2d"):
+            self.spatial(op, name, shape)
+            return
+        else:
+            raise ExportError(f"'{name}' has no NNEF standard-library counterpart in the exporter")
+        self.vals[res] = (out, ident)
+
+    def spatial(self, op, name, shape):
+        nchw = [0, 2, 3, 1]          # tosa NHWC = transpose(nnef NCHW, [0, 2, 3, 1])
+        x = self.get(op.operands[0], nchw)
+        pad = _arr(op, "pad")       # top, bottom, left, right
+        padding = [pad[0], pad[2], pad[1], pad[3]]
+        stride = _arr(op, "stride")
+        if name == "tosa.conv2d" or name == "tosa.depthwise_conv2d":
+            for z in op.operands[3:5]:
+                if np.any(to_numpy(z.owner.properties["values"]) != 0):
+                    raise ExportError(f"{name} with non-zero zero points")
+            dil = _arr(op, "dilation")
+            b = self.get(op.operands[2])
+            if name == "tosa.conv2d":
+                w = self.get(op.operands[1], nchw)                 # OHWI -> OIHW
+                groups = ""
+            else:
+                h, wd, c, m = list(op.operands[1].type.get_shape())   # H,W,C,M -> (C*M),1,H,W
+                t = self.emit(f"layout.transpose{{perm=[2, 3, 0, 1]}}({self.get(op.operands[1])})")
+                w = self.emit(f"layout.reshape{{shape={_lst([c * m, 1, h, wd])}}}({t})")
+                groups = ", groups=0"
+            out = self.emit(f"nn.conv{{stride={_lst(stride)}, dilation={_lst(dil)}, padding={_lst(padding)}"
+                            f"{groups}}}({x}, {w}, {b})")
+        else:
+            kernel = _arr(op, "kernel")
+            kind = "nn.max_pool" if name == "tosa.max_pool2d" else "nn.avg_pool"
+            out = self.emit(f"{kind}{{axes=[2, 3], size={_lst(kernel)}, stride={_lst(stride)}, "
+                            f"padding={_lst(padding)}}}({x})")
+        self.vals[op.results[0]] = (out, nchw)
+
+
+def export_nnef(module: ModuleOp, entry: str | None = None) -> tuple[str, dict[str, np.ndarray]]:
+    """(main.sknd text, {variable: array}) for function `entry` (the first one by default)."""
+    fns = [op for op in module.walk() if isinstance(op, func.FuncOp)]
+    fn = next((f for f in fns if entry is None or f.sym_name.data == entry), None)
+    if fn is None:
+        raise ExportError(f"no function '{entry}'")
+    ex = Exporter(fn)
+    inputs = []
+    for i, arg in enumerate(fn.body.block.args):
+        dtype, shape = _type(arg.type)
+        name = f"input{i}"
+        inputs.append(f"        {name}: {dtype}[{', '.join(map(str, shape))}];")
+        ex.vals[arg] = (name, list(range(len(shape))))
+    ex.run()
+    ret = fn.body.block.last_op
+    outs, decls = [], []
+    for i, v in enumerate(ret.operands):
+        dtype, shape = _type(v.type)
+        src = ex.get(v)
+        outs.append(f"        output{i} = {src};")
+        decls.append(f"        output{i}: {dtype}[{', '.join(map(str, shape))}];")
+    variables = "\n".join(f"        {k}: {DTYPE_OF[v.dtype]}[{', '.join(map(str, v.shape))}];"
+                          for k, v in ex.variables.items())
+    name = "".join(c if c.isalnum() or c == "_" else "_" for c in fn.sym_name.data) or "G"
+    text = ("import nn;\nimport math;\nimport linalg;\nimport layout;\n\n"
+            f"graph {name} {{\n    @input {{\n" + "\n".join(inputs) + "\n    }\n"
+            "    @output {\n" + "\n".join(decls) + "\n    }\n"
+            + ("    @variable {\n" + variables + "\n    }\n" if ex.variables else "")
+            + "    @compose {\n" + "\n".join(ex.lines + outs) + "\n    }\n}\n")
+    return text, ex.variables
+
+
+DTYPE_OF = {np.dtype(np.float32): "real", np.dtype(np.int32): "int", np.dtype(np.bool_): "bool"}
+
+
+def export_nnef_folder(module: ModuleOp, folder, entry: str | None = None) -> Path:
+    """Write `folder/main.sknd` and one `<variable>.dat` per constant."""
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    text, variables = export_nnef(module, entry)
+    (folder / "main.sknd").write_text(text)
+    graph = text.split("graph ", 1)[1].split(" ", 1)[0]
+    for k, v in variables.items():
+        (folder / f"main.{graph}.{k}.dat").write_bytes(encode_tensor(v))
+    return folder

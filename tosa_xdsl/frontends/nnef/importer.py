@@ -1,0 +1,268 @@
+"""`import_nnef(path_or_text, ctx) -> ModuleOp`: a SkriptND model (a .sknd file, a model folder
+with `main.sknd` and its tensor data files, or the document's text) to a module whose
+`func.func @<graph>` computes the graph: standard-library operators with a TOSA mapping
+become TOSA (road 1); other operators with @lower formulas are compiled from their formulas
+to linalg.generic (road 2; with `lower_all=True` every operator takes road 2)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.parser import Parser
+
+from tosa_xdsl.frontends.nnef import ast as A
+from tosa_xdsl.frontends.nnef.compose import Composer, Graph
+from tosa_xdsl.frontends.nnef.errors import NnefError
+from tosa_xdsl.frontends.nnef.modules import Library
+from tosa_xdsl.frontends.nnef.parser import parse
+from tosa_xdsl.frontends.nnef.to_tosa.emit import Emitter, Value, ttype
+from tosa_xdsl.frontends.nnef.to_tosa.ops import MAPPINGS, Unsupported
+
+
+def load_document(path_or_text, file: str | None = None, root=None) -> tuple[A.Document, Library]:
+    root = Path(root) if root is not None else None
+    if isinstance(path_or_text, Path) or (isinstance(path_or_text, str) and "\n" not in path_or_text
+                                          and (path_or_text.endswith(".sknd") or Path(path_or_text).is_dir())):
+        p = Path(path_or_text)
+        if p.is_dir():
+            root, p = p, p / "main.sknd"
+        else:
+            root = p.parent
+        try:
+            text = p.read_text()
+        except (OSError, UnicodeDecodeError) as err:
+            raise NnefError(None, f"cannot read: {err}", file=str(p)) from None
+        file = str(p)
+    else:
+        text = path_or_text
+        file = file or "<input>"
+    doc = parse(text, file)
+    lib = Library(root)
+    lib.add("main", doc)
+    return doc, lib
+
+
+def compose_graph(path_or_text, attribs: dict | None = None, graph: str | None = None,
+                  lower_all: bool = False, file: str | None = None, root=None) -> Graph:
+    doc, lib = load_document(path_or_text, file, root)
+    graphs = [op for op in doc.operators if op.is_graph]
+    if not graphs:
+        raise NnefError(None, "the main document defines no graph", file=doc.file)
+    g = graphs[0] if graph is None else next((x for x in graphs if x.name == graph), None)
+    if g is None:
+        raise NnefError(None, f"no graph named '{graph}'", file=doc.file)
+    keep = (lambda name, op: op.lowerings and not op.compose) if lower_all else (
+        lambda name, op: name in MAPPINGS or (not op.compose))
+    return Composer(lib, keep).graph("main", g, dict(attribs or {}))
+
+
+def graph_to_mlir(g: Graph, variables: dict | None = None, lower_all: bool = False) -> str:
+    """The MLIR text of `g`: inputs, then variables without data, are function arguments."""
+    from tosa_xdsl.frontends.nnef.to_linalg import lower_node
+
+    em = Emitter()
+    values: dict[int, Value] = {}
+    args = []
+    for t in g.inputs:
+        v = Value(f"%{_ident(t.name)}", t.type.shape, t.type.dtype)
+        values[id(t)] = v
+        args.append(v)
+    for t in g.variables:
+        data = (variables or {}).get(t.name)
+        if data is None:
+            v = Value(f"%{_ident(t.name)}", t.type.shape, t.type.dtype)
+            args.append(v)
+        else:
+            arr = np.asarray(data)
+            if list(arr.shape) != t.type.shape:
+                raise NnefError(None, f"variable '{t.name}': data shape {list(arr.shape)} differs from "
+                                f"the declared {t.type.shape}")
+            v = em.const(arr, t.type.shape, t.type.dtype)
+        values[id(t)] = v
+
+    def get(t, values=values):
+        if t is None:
+            return None
+        if isinstance(t, list):
+            return [get(x, values) for x in t]
+        if id(t) not in values:
+            if t.value is None:
+                raise NnefError(None, f"tensor '{t.name}' has no value")
+            values[id(t)] = em.const(t.value, t.type.shape, t.type.dtype)
+        return values[id(t)]
+
+    def emit_nodes(nodes, values):
+        for node in nodes:
+            if node.branches is not None:
+                emit_cond_if(node, values)
+                continue
+            if node.loop is not None:
+                emit_while(node, values)
+                continue
+            ins = [get(t, values) for t in node.inputs]
+            outs = None
+            f = None if lower_all else MAPPINGS.get(node.op)
+            if f is not None:
+                try:
+                    outs = f(em, node.instance.env.values, ins, [t.type for t in node.outputs])
+                except Unsupported:
+                    outs = None
+            if outs is None:
+                outs = lower_node(em, node, ins)
+            for t, v in zip(node.outputs, outs):
+                if v.shape != t.type.shape:
+                    raise NnefError(node.loc, f"internal: '{node.op}' produced shape {v.shape}, "
+                                    f"expected {t.type.shape}")
+                values[id(t)] = v
+
+    def emit_cond_if(node, values):
+        """A branch on a tensor condition: tosa.cond_if, its regions taking the outer tensors
+        they use as block arguments (TOSA regions are isolated from above)."""
+        cond = em.reshape(get(node.inputs[0], values), [])
+        captured = []
+        for sub_nodes, yields in node.branches:
+            for t in _uses(sub_nodes, yields):
+                if id(t) in values and all(t is not c for c in captured):
+                    captured.append(t)
+        outer = [values[id(t)] for t in captured]
+        res = em.fresh()
+        n = len(node.outputs)
+        out_types = [ttype(t.type.shape, t.type.dtype) for t in node.outputs]
+        binds = ", ".join(f"%{res[1:]}_a{k} = {v.ssa}" for k, v in enumerate(outer))
+        head = f"    {res}{':' + str(n) if n > 1 else ''} = tosa.cond_if {cond.ssa} ({binds}) : tensor<i1> " \
+               f"({', '.join(v.type for v in outer)}) -> ({', '.join(out_types)}) {{"
+        em.lines.append(head)
+        for i, (sub_nodes, yields) in enumerate(node.branches):
+            if i:
+                em.lines.append("    } else {")
+            inner = {id(t): Value(f"%{res[1:]}_b{i}_{k}", v.shape, v.dtype) for k, (t, v) in
+                     enumerate(zip(captured, outer))}
+            em.lines.append(f"    ^bb0({', '.join(f'{v.ssa}: {v.type}' for v in inner.values())}):")
+            emit_nodes(sub_nodes, inner)
+            ys = [get(y, inner) for y in yields]
+            em.lines.append(f"    tosa.yield {', '.join(y.ssa for y in ys)} : {', '.join(y.type for y in ys)}")
+        em.lines.append("    }")
+        for k, t in enumerate(node.outputs):
+            values[id(t)] = Value(f"{res}#{k}" if n > 1 else res, t.type.shape, t.type.dtype)
+
+    def emit_while(node, values):
+        """tosa.while_loop over the loop-carried tensors, the outer tensors the regions read
+        passed along as extra carried values."""
+        placeholders, cond_nodes, cond_val, body_nodes, body_vals, counter = node.loop
+        inits = [get(t, values) for t in node.inputs]
+        ph_ids = {id(p) for p in placeholders}
+        captured = []
+        for t in _uses(cond_nodes, [cond_val] if cond_val is not None else []) + _uses(body_nodes, body_vals) + \
+                ([counter[1]] if counter and counter[1] is not None else []):
+            if id(t) not in ph_ids and all(t is not c for c in captured):
+                captured.append(t)
+        outer = inits + [get(t, values) for t in captured]
+        res = em.fresh()
+        n = len(outer)
+        types = ", ".join(v.type for v in outer)
+        binds = ", ".join(f"{res}_c{k} = {v.ssa}" for k, v in enumerate(outer))
+        em.lines.append(f"    {res}:{n} = tosa.while_loop ({binds}) : ({types}) -> ({types}) {{")
+        cmap = {}
+        for k, t in enumerate(list(placeholders) + captured):
+            cmap[id(t)] = Value(f"{res}_c{k}", outer[k].shape, outer[k].dtype)
+        emit_nodes(cond_nodes, cmap)
+        cond = em.reshape(get(cond_val, cmap), []) if cond_val is not None else None
+        if counter is not None and counter[1] is not None:
+            i = cmap[id(counter[0])]
+            lim = em.reshape(get(counter[1], cmap), [])
+            more = em.op("tosa.greater", [lim, i], [], "bool")
+            cond = more if cond is None else em.op("tosa.logical_and", [cond, more], [], "bool")
+        em.lines.append(f"    tosa.yield {cond.ssa} : tensor<i1>")
+        em.lines.append("    } do {")
+        bmap = {}
+        for k, t in enumerate(list(placeholders) + captured):
+            bmap[id(t)] = Value(f"{res}_d{k}", outer[k].shape, outer[k].dtype)
+        em.lines.append(f"    ^bb0({', '.join(f'{v.ssa}: {v.type}' for v in bmap.values())}):")
+        emit_nodes(body_nodes, bmap)
+        ys = [get(y, bmap) for y in body_vals]
+        if counter is not None:
+            one = em.const(1, [], "int")
+            ys.append(em.op("tosa.add", [bmap[id(counter[0])], one], [], "int"))
+        ys += [bmap[id(t)] for t in captured]
+        em.lines.append(f"    tosa.yield {', '.join(y.ssa for y in ys)} : {', '.join(y.type for y in ys)}")
+        em.lines.append("    }")
+        for k, t in enumerate(node.outputs):
+            values[id(t)] = Value(f"{res}#{k}", t.type.shape, t.type.dtype)
+
+    emit_nodes(g.nodes, values)
+    results = [get(t) for t in g.outputs]
+    sig = ", ".join(f"{a.ssa}: {a.type}" for a in args)
+    rtypes = ", ".join(r.type for r in results)
+    body = "\n".join(em.lines)
+    ret = f"    func.return {', '.join(r.ssa for r in results)} : {rtypes}"
+    return (f"func.func @{_ident(g.name)}({sig}) -> ({rtypes}) {{\n{body}\n{ret}\n  }}").replace("\n    ", "\n    ")
+
+
+def _uses(nodes, yields) -> list:
+    """Tensors read by `nodes` (and the yields) that the nodes do not produce."""
+    made, used = set(), []
+
+    def add(t):
+        if isinstance(t, list):
+            for x in t:
+                add(x)
+        elif t is not None and id(t) not in made and all(t is not u for u in used):
+            used.append(t)
+    for n in nodes:
+        if n.loop is not None:
+            placeholders, cn, cv, bn, bv, counter = n.loop
+            ph = {id(p) for p in placeholders}
+            for t in n.inputs:
+                add(t)
+            for t in _uses(cn, [cv] if cv is not None else []) + _uses(bn, bv) + \
+                    ([counter[1]] if counter and counter[1] is not None else []):
+                if id(t) not in ph:
+                    add(t)
+        elif n.branches is not None:
+            add(n.inputs[0])
+            for sub, ys in n.branches:
+                for t in _uses(sub, ys):
+                    add(t)
+        else:
+            for t in n.inputs:
+                add(t)
+        for t in n.outputs:
+            made.add(id(t))
+    for y in yields:
+        add(y)
+    return used
+
+
+def _ident(name: str) -> str:
+    return "".join(c if c.isalnum() or c == "_" else "_" for c in name)
+
+
+def import_nnef(path_or_text, ctx: Context | None = None, *, attribs: dict | None = None,
+                graph: str | None = None, variables: dict | None = None, lower_all: bool = False,
+                file: str | None = None, root=None) -> ModuleOp:
+    """Import a SkriptND graph as a module with one func.func named after the graph. Text
+    given with `root` (its folder) finds imported modules and variable data files there."""
+    from tosa_xdsl.context import make_context
+
+    g = compose_graph(path_or_text, attribs, graph, lower_all, file, root)
+    if root is None and isinstance(path_or_text, (str, Path)) and "\n" not in str(path_or_text):
+        p = Path(path_or_text)
+        root = p if p.is_dir() else p.parent
+    if variables is None and root is not None:
+        from tosa_xdsl.frontends.nnef.tensor_data import read_variables
+        variables = read_variables(root, [t.name for t in g.variables], g.name)
+    text = "builtin.module {\n  " + graph_to_mlir(g, variables, lower_all) + "\n}\n"
+    from xdsl.utils.exceptions import ParseError, VerifyException
+
+    try:
+        module = Parser(ctx or make_context(), text).parse_module()
+        module.verify()
+    except (ParseError, VerifyException) as err:
+        # a gap of the importer, reported as a diagnostic rather than a traceback
+        where = str(path_or_text) if "\n" not in str(path_or_text) else (file or "<input>")
+        first = str(err).strip().splitlines()[-1] if str(err).strip() else type(err).__name__
+        raise NnefError(None, f"the imported module is not valid ({first}); please report", file=where) from None
+    return module

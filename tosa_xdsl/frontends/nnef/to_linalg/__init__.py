@@ -1,0 +1,22 @@
+"""Road 2: an operator instance compiled from its @lower formulas (draft 2.12).
+
+Each formula `out[idx] op= value, i < n, ...` becomes one `linalg.generic`: the index symbols
+are its loop dimensions (a pack bound `i < s` gives one dimension per item), the indices of
+each tensor access its affine indexing map, dimensions absent from the output are reductions.
+`=` gives the initial value (or the reducing assignment starts from its null element: 0 for
+`+=`, 1 for `*=`, -inf/inf for `>?=`/`<?=`, false/true for `|=`/`&=`). Conditional formulas and updates `:=` (argmax-like
+searches whose condition reads the output) become scf.for nests carrying the output (loops.py). A bounds-checked access
+`x[|e|]` reads a padded copy of `x` holding the null element of the reduction, which skips the
+out-of-range terms exactly when the access is a factor of the reduced term (the draft's
+conv, pools and sliding windows). Not compiled (a located error): remapped bounds `|i <> a : b|`, unrolled packs, data-dependent shapes."""
+
+from __future__ import annotations
+
+from tosa_xdsl.frontends.nnef.to_linalg.generic import lower_node  # noqa: F401
+
+# standard-library operators whose formulas road 2 does not compile yet (with a TOSA mapping,
+# road 1 imports them); the reason is part of the located error
+KNOWN_GAPS = {
+    "layout.pad": ("is not known in formula", "a pack-valued condition over a loop-local"),
+    "layout.concat": ("is not known in the bound of", "a jagged bound 'zi < u ?? z[ni]'"),
+}

@@ -1,0 +1,416 @@
+"""One linalg.generic per @lower formula (see the package docstring)."""
+
+from __future__ import annotations
+
+import math
+
+from tosa_xdsl.frontends.nnef import ast as A
+from tosa_xdsl.frontends.nnef.errors import NnefError
+from tosa_xdsl.frontends.nnef.semantics import BINARY, Env, Unknown, unparse
+from tosa_xdsl.frontends.nnef.to_linalg.affine import Aff, GAff, Indexer
+from tosa_xdsl.frontends.nnef.to_tosa.emit import ELEMENT, Emitter, Value
+
+NULL = {"+=": 0, "*=": 1, ">?=": -math.inf, "<?=": math.inf, "|=": False, "&=": True}
+REDUCE_OPS = {
+    ("+=", "f32"): "arith.addf", ("+=", "i32"): "arith.addi",
+    ("*=", "f32"): "arith.mulf", ("*=", "i32"): "arith.muli",
+    (">?=", "f32"): "arith.maximumf", (">?=", "i32"): "arith.maxsi",
+    ("<?=", "f32"): "arith.minimumf", ("<?=", "i32"): "arith.minsi",
+    ("|=", "i1"): "arith.ori", ("&=", "i1"): "arith.andi",
+}
+FBIN = {"+": "arith.addf", "-": "arith.subf", "*": "arith.mulf", "/": "arith.divf",
+        "<?": "arith.minimumf", ">?": "arith.maximumf", "**": "math.powf"}
+IBIN = {"+": "arith.addi", "-": "arith.subi", "*": "arith.muli", "/": "arith.floordivsi",
+        "\\": "arith.ceildivsi", "%": "arith.remsi", "<?": "arith.minsi", ">?": "arith.maxsi"}
+BBIN = {"&&": "arith.andi", "||": "arith.ori", "^": "arith.xori"}
+FCMP = {"<": "olt", "<=": "ole", ">": "ogt", ">=": "oge", "==": "oeq", "!=": "une"}
+ICMP = {"<": "slt", "<=": "sle", ">": "sgt", ">=": "sge", "==": "eq", "!=": "ne"}
+MATH = {"exp": "math.exp", "log": "math.log", "sin": "math.sin", "cos": "math.cos", "tan": "math.tan",
+        "tanh": "math.tanh", "sqrt": "math.sqrt", "floor": "math.floor", "ceil": "math.ceil",
+        "abs": "math.absf", "erf": "math.erf", "round": "math.roundeven"}
+
+
+def _elt(dtype: str) -> str:
+    return ELEMENT[dtype]
+
+
+def _const_text(v, t: str) -> str:
+    if t == "i1":
+        return "1" if v else "0"
+    if t == "f32":
+        v = float(v)
+        if math.isnan(v):
+            return "0x7FC00000"
+        if math.isinf(v):
+            return "0x7F800000" if v > 0 else "0xFF800000"
+        return repr(v)
+    return str(int(v))
+
+
+class Body:
+    """The scalar region of one generic: operands with maps, block arguments, ops."""
+
+    def __init__(self, em: Emitter, env: Env, idx: Indexer, extents, tensors, pad_value, loc):
+        self.em, self.env, self.idx, self.extents = em, env, idx, extents
+        self.tensors = tensors            # name -> Value | None
+        self.pad_value = pad_value
+        self.loc = loc
+        self.operands: list[tuple[Value, str]] = []
+        self.args: list[tuple[str, str]] = []   # (block arg, element type)
+        self.lines: list[str] = []
+        self.n = 0
+        self.locals: dict[str, object] = {}       # loop-local name -> expression
+        self.local_values: dict[str, object] = {}
+        self.dims_seen: set[int] = set()
+
+    def fresh(self):
+        self.n += 1
+        return f"%s{self.n}"
+
+    def const(self, v, t):
+        s = self.fresh()
+        self.lines.append(f"      {s} = arith.constant {_const_text(v, t)} : {t}")
+        return s, t
+
+    def operand(self, value: Value, exprs: list[Aff]) -> tuple[str, str]:
+        nd = len(self.extents)
+        amap = f"affine_map<({', '.join(f'd{k}' for k in range(nd))}) -> ({', '.join(a.text() for a in exprs)})>"
+        for a in exprs:
+            if len(a.coefs) == 1 and a.coefs[0][1] == 1 and a.const == 0:
+                self.dims_seen.add(a.coefs[0][0])
+        for i, (v, m) in enumerate(self.operands):
+            if v.ssa == value.ssa and m == amap:
+                return self.args[i]
+        self.operands.append((value, amap))
+        arg = (f"%a{len(self.args)}", _elt(value.dtype))
+        self.args.append(arg)
+        return arg
+
+    # ---------------------------------------------------------------- values
+    def compile(self, e):
+        """(ssa, type), a Python constant, or None (null)."""
+        if isinstance(e, A.Literal):
+            return e.value
+        if isinstance(e, A.Index) and isinstance(e.base, A.Ident) and e.base.name in self.tensors:
+            # the draft writes 'bias[ni]' for the access 'bias[ni,]' of a 1-d tensor
+            return self.access(A.Access(e.loc, e.base, [e.index]))
+        if isinstance(e, A.Ident):
+            if e.name in self.locals:
+                if e.name not in self.local_values:
+                    self.local_values[e.name] = self.compile(self.locals[e.name])
+                return self.local_values[e.name]
+            if e.name in self.idx.loop:
+                dim = self.idx.loop[e.name]
+                if isinstance(dim, list):
+                    raise NnefError(e.loc, f"pack index '{e.name}' used as a value")
+                return self.index_value(dim)
+            return self.compile_time(e)
+        if isinstance(e, A.Access):
+            return self.access(e)
+        if isinstance(e, A.Coalesce):
+            v = self.compile(e.value)
+            return self.compile(e.fallback) if v is None else v
+        if isinstance(e, A.Unary):
+            v = self.compile(e.arg)
+            if v is None or not isinstance(v, tuple):
+                return None if v is None else BINARY["-"](e.loc, 0, v) if e.op == "-" else (not v if e.op == "!" else v)
+            s, t = v
+            if e.op == "-":
+                if t == "f32":
+                    r = self.fresh()
+                    self.lines.append(f"      {r} = arith.negf {s} : f32")
+                    return r, t
+                return self.binop(e, "-", self.const(0, t), v)
+            if e.op == "!":
+                return self.binop(e, "^", v, self.const(True, "i1"))
+            return v
+        if isinstance(e, A.Binary):
+            a, b = self.compile(e.lhs), self.compile(e.rhs)
+            if a is None or b is None:
+                return None
+            if not isinstance(a, tuple) and not isinstance(b, tuple):
+                return BINARY[e.op](e.loc, a, b)
+            return self.binop(e, e.op, a, b)
+        if isinstance(e, A.Select):
+            c = self.compile(e.cond)
+            if c is None:
+                return None
+            if not isinstance(c, tuple):
+                return self.compile(e.then) if c else (self.compile(e.other) if e.other is not None else None)
+            a, b = self.compile(e.then), self.compile(e.other) if e.other is not None else None
+            if a is None or b is None:
+                raise NnefError(e.loc, "a formula's value must not be optional here (use '??')")
+            t = a[1] if isinstance(a, tuple) else b[1] if isinstance(b, tuple) else "f32"
+            a, b = self.as_ssa(a, t), self.as_ssa(b, t)
+            r = self.fresh()
+            self.lines.append(f"      {r} = arith.select {c[0]}, {a[0]}, {b[0]} : {t}")
+            return r, t
+        if isinstance(e, A.Call):
+            return self.call(e)
+        if isinstance(e, (A.Member, A.Index, A.Fold, A.ListExpr)):
+            return self.compile_time(e)
+        raise NnefError(e.loc, f"'{unparse(e)}' cannot be compiled in a formula")
+
+    def compile_time(self, e):
+        try:
+            v = self.env.eval(e)
+        except Unknown as u:
+            raise NnefError(e.loc, f"'{u.name}' is not known in formula '{unparse(e)}'") from None
+        if isinstance(v, list):
+            raise NnefError(e.loc, f"'{unparse(e)}' is a pack; a formula's value must be a scalar")
+        return v
+
+    def index_value(self, a: Aff):
+        s = self.fresh()
+        (k, c), = a.coefs if len(a.coefs) == 1 else ((None, None),)
+        if k is None or c != 1 or a.const:
+            raise NnefError(self.loc, "only plain loop indices can be used as values")
+        self.lines.append(f"      {s} = linalg.index {k} : index")
+        r = self.fresh()
+        self.lines.append(f"      {r} = arith.index_cast {s} : index to i32")
+        return r, "i32"
+
+    def as_ssa(self, v, t):
+        if isinstance(v, tuple):
+            return v
+        return self.const(v, t)
+
+    def binop(self, e, op, a, b):
+        t = a[1] if isinstance(a, tuple) else b[1]
+        if not isinstance(a, tuple):
+            a = self.const(a, t)
+        if not isinstance(b, tuple):
+            b = self.const(b, t)
+        if a[1] != b[1]:
+            raise NnefError(e.loc, f"operands of '{op}' differ in type ({a[1]} vs {b[1]})")
+        r = self.fresh()
+        if op in FCMP or op == "is":
+            op = "==" if op == "is" else op
+            kind, pred = ("arith.cmpf", FCMP[op]) if t == "f32" else ("arith.cmpi", ICMP[op])
+            self.lines.append(f"      {r} = {kind} {pred}, {a[0]}, {b[0]} : {t}")
+            return r, "i1"
+        table = FBIN if t == "f32" else BBIN if t == "i1" else IBIN
+        if op not in table:
+            raise NnefError(e.loc, f"operator '{op}' on {t} is not supported in formulas")
+        self.lines.append(f"      {r} = {table[op]} {a[0]}, {b[0]} : {t}")
+        return r, t
+
+    def call(self, e: A.Call):
+        name = self.env.dtypes.get(e.name, e.name)
+        if e.arg is None:
+            return {"int": 0, "real": 0.0, "bool": False}.get(name, 0)
+        v = self.compile(e.arg)
+        if v is None:
+            return None
+        if not isinstance(v, tuple):
+            return self.compile_time(e)
+        s, t = v
+        if name in ("real", "int", "bool"):
+            want = ELEMENT[name]
+            if want == t:
+                return v
+            r = self.fresh()
+            if want == "f32" and t == "i32":
+                self.lines.append(f"      {r} = arith.sitofp {s} : i32 to f32")
+            elif want == "i32" and t == "f32":
+                self.lines.append(f"      {r} = arith.fptosi {s} : f32 to i32")
+            elif want == "f32" and t == "i1":
+                self.lines.append(f"      {r} = arith.uitofp {s} : i1 to f32")
+            elif want == "i32" and t == "i1":
+                self.lines.append(f"      {r} = arith.extui {s} : i1 to i32")
+            else:
+                z = self.const(0, t)
+                cmp = "arith.cmpf une" if t == "f32" else "arith.cmpi ne"
+                self.lines.append(f"      {r} = {cmp}, {s}, {z[0]} : {t}")
+            return r, want
+        if name == "abs" and t == "i32":
+            r = self.fresh()
+            self.lines.append(f"      {r} = math.absi {s} : i32")
+            return r, t
+        if name in MATH and t == "f32":
+            r = self.fresh()
+            self.lines.append(f"      {r} = {MATH[name]} {s} : f32")
+            return r, t
+        raise NnefError(e.loc, f"function '{e.name}' on {t} is not supported in formulas")
+
+    def access(self, e: A.Access):
+        if not isinstance(e.base, A.Ident):
+            raise NnefError(e.loc, "tensor packs are not supported in compiled formulas")
+        name = e.base.name
+        if name not in self.tensors:
+            raise NnefError(e.loc, f"'{name}' is not an input of this operator (reading outputs is an update)")
+        value = self.tensors[name]
+        if value is None:
+            return None
+        if isinstance(value, list):
+            raise NnefError(e.loc, "tensor packs are not supported in compiled formulas")
+        exprs = []
+        for ix in e.indices:
+            exprs.extend(self.idx.item(ix))
+        bounded = [k for k, x in enumerate(exprs) if isinstance(x, GAff)]
+        if any(not isinstance(x, Aff) for x in exprs):
+            raise NnefError(e.loc, f"indices of '{unparse(e)}' are not integer-affine")
+        if len(exprs) != len(value.shape):
+            raise NnefError(e.loc, f"'{unparse(e)}' has {len(exprs)} indices for a rank-{len(value.shape)} tensor")
+        if bounded:
+            value, exprs = self.padded(e, value, exprs, bounded)
+        return self.operand(value, exprs)
+
+    def padded(self, e, value: Value, exprs, bounded):
+        if self.pad_value is None:
+            raise NnefError(e.loc, "a bounds-checked access is compiled only in a reducing formula "
+                            "(+=, *=, <?=, >?=), where skipping equals reading the null element")
+        pads = [0] * (2 * len(exprs))
+        new = list(exprs)
+        for k in bounded:
+            lo, hi = exprs[k].range(self.extents)
+            before = max(0, -lo)
+            after = max(0, hi - (value.shape[k] - 1))
+            pads[2 * k], pads[2 * k + 1] = before, after
+            new[k] = Aff(exprs[k].coefs, exprs[k].const) + Aff.constant(before)
+        if not any(pads):
+            return value, exprs
+        shape = [n + pads[2 * k] + pads[2 * k + 1] for k, n in enumerate(value.shape)]
+        fill = self.em.const([self.pad_value], [1], value.dtype)
+        out = self.em.op("tosa.pad", [value, self.em.shape(pads), fill], shape, value.dtype)
+        return out, new
+
+
+def _mixed_radix(a: Aff, extents) -> list[int] | None:
+    """The loop dims of an output index `c1*d1 + c2*d2 + ...` that enumerates the merged axis in
+    row-major order (last coefficient 1, each coefficient the product of the later extents),
+    outermost first; None otherwise."""
+    if a.const != 0 or not a.coefs:
+        return None
+    terms = sorted(a.coefs, key=lambda kc: -kc[1])
+    expect = 1
+    for k, c in reversed(terms):
+        if c != expect:
+            return None
+        expect *= extents[k]
+    return [k for k, _ in terms]
+
+
+def lower_node(em: Emitter, node, ins) -> list[Value]:
+    op = node.definition
+    env = node.instance.env
+    if not op.lowerings:
+        raise NnefError(node.loc, f"'{node.op}' has no TOSA mapping for these attributes and no @lower formulas")
+    tensors = {}
+    for p, v in zip(op.inputs, list(ins) + [None] * (len(op.inputs) - len(ins))):
+        tensors[p.name] = v
+    results: dict[str, Value] = {}
+    out_types = {p.name: t.type for p, t in zip(op.outputs, node.outputs)}
+    for low in op.lowerings:
+        target = low.target
+        if not isinstance(target.base, A.Ident) or target.base.name not in out_types:
+            raise NnefError(low.loc, "a formula must assign an output of the operator (packs not compiled)")
+        name = target.base.name
+        results[name] = _formula(em, env, low, tensors, out_types[name], results.get(name))
+    return [results[p.name] for p in op.outputs]
+
+
+def _formula(em: Emitter, env: Env, low: A.Lowering, tensors, out_type, init: Value | None) -> Value:
+    if low.unroll is not None:
+        raise NnefError(low.loc, "unrolled formulas are not compiled yet")
+    reducing = low.op != "="
+    if low.op == "=" and init is not None:
+        raise NnefError(low.loc, "a second '=' formula for the same output")
+    loop: dict[str, object] = {}
+    extents: list[int] = []
+    for iname, bound in low.bounds:
+        try:
+            b = env.eval(bound)
+        except Unknown as u:
+            raise NnefError(bound.loc, f"'{u.name}' is not known in the bound of '{iname}'") from None
+        if isinstance(b, list):
+            loop[iname] = [Aff.dim(len(extents) + k) for k in range(len(b))]
+            extents.extend(b)
+        else:
+            loop[iname] = Aff.dim(len(extents))
+            extents.append(b)
+    if any(not isinstance(n, int) or n < 0 for n in extents):
+        raise NnefError(low.loc, f"loop bounds must be non-negative integers, got {extents}")
+    if low.condition is not None or low.op == ":=":
+        from tosa_xdsl.frontends.nnef.to_linalg.loops import loop_formula
+        return loop_formula(em, env, low, tensors, out_type, init, loop, extents)
+    idx = Indexer(env, loop, dict(low.locals))
+    # output indices: each a plain loop dimension, or the constant 0 of a kept (size-1) axis
+    out_exprs = []
+    for ix in low.target.indices:
+        out_exprs.extend(Aff(x.coefs, x.const) if isinstance(x, Aff) else x for x in idx.item(ix))
+    if len(out_exprs) != len(out_type.shape):
+        raise NnefError(low.target.loc, f"the output access has {len(out_exprs)} indices for rank {len(out_type.shape)}")
+    out_dims, reduced_shape = [], []
+    for a, n in zip(out_exprs, out_type.shape):
+        if not isinstance(a, Aff):
+            raise NnefError(low.target.loc, "output indices must be integer-affine")
+        if a.is_const:
+            if a.const != 0 or n != 1:
+                raise NnefError(low.target.loc, "constant output indices are compiled only for size-1 axes")
+            continue
+        dims = _mixed_radix(a, extents)
+        if dims is None:
+            raise NnefError(low.target.loc, f"output index '{a.text()}' is neither a loop index nor a "
+                            "row-major merge of loop indices (not compiled yet)")
+        for k in dims:
+            if k in out_dims:
+                raise NnefError(low.target.loc, "a loop index appears twice in the output access")
+            out_dims.append(k)
+            reduced_shape.append(extents[k])
+        if math.prod(extents[k] for k in dims) != n:
+            raise NnefError(low.loc, f"loop bounds {[extents[k] for k in dims]} of an output axis do not "
+                            f"cover its extent {n}")
+    red_dims = [k for k in range(len(extents)) if k not in out_dims]
+    if red_dims and not reducing:
+        raise NnefError(low.loc, "an index used only on the right-hand side needs a reducing assignment (+= ...)")
+    t = _elt(out_type.dtype)
+    pad_value = NULL.get(low.op)
+    body = Body(em, env, idx, extents, tensors, pad_value, low.loc)
+    body.locals = dict(low.locals)
+    v = body.compile(low.value)
+    if v is None:
+        raise NnefError(low.value.loc, "the formula's value is null (resolve optional inputs with '??')")
+    v = body.as_ssa(v, t)
+    if v[1] != t:
+        raise NnefError(low.value.loc, f"the formula computes {v[1]}, the output is {t}")
+    # loop dimensions no operand determines get a shape-only operand (linalg infers loop ranges
+    # from operand shapes)
+    nd = len(extents)
+    missing = [k for k in range(nd) if k not in body.dims_seen and k not in out_dims]
+    if missing:
+        probe = em.const([0], [extents[k] for k in missing], "bool")
+        body.operand(probe, [Aff.dim(k) for k in missing])
+    # the output operand
+    if init is not None:
+        outs = em.reshape(init, reduced_shape)
+    elif reducing:
+        outs = em.const([NULL[low.op]], reduced_shape, out_type.dtype)
+    else:
+        outs = Value(em.fresh(), reduced_shape, out_type.dtype)
+        em.lines.append(f"    {outs.ssa} = tensor.empty() : {outs.type}")
+    out_map = f"affine_map<({', '.join(f'd{k}' for k in range(nd))}) -> ({', '.join(f'd{k}' for k in out_dims)})>"
+    lines = list(body.lines)
+    if reducing:
+        key = (low.op, t)
+        if key not in REDUCE_OPS:
+            raise NnefError(low.loc, f"'{low.op}' on {t} is not supported")
+        lines.append(f"      %r = {REDUCE_OPS[key]} %acc, {v[0]} : {t}")
+        yielded = "%r"
+    else:
+        yielded = v[0]
+    iters = ", ".join('"reduction"' if k in red_dims else '"parallel"' for k in range(nd))
+    maps = ", ".join([m for _, m in body.operands] + [out_map])
+    ins_ssa = ", ".join(v.ssa for v, _ in body.operands)
+    ins_types = ", ".join(v.type for v, _ in body.operands)
+    bb_args = ", ".join([f"{a}: {ty}" for a, ty in body.args] + [f"%acc: {t}"])
+    res = em.fresh()
+    ins_clause = f"ins({ins_ssa} : {ins_types}) " if body.operands else ""
+    em.lines.append(f"    {res} = linalg.generic {{indexing_maps = [{maps}], iterator_types = [{iters}]}} "
+                    f"{ins_clause}outs({outs.ssa} : {outs.type}) {{")
+    em.lines.append(f"    ^bb0({bb_args}):")
+    em.lines.extend(lines)
+    em.lines.append(f"      linalg.yield {yielded} : {t}")
+    em.lines.append(f"    }} -> {outs.type}")
+    out = Value(res, reduced_shape, out_type.dtype)
+    return em.reshape(out, out_type.shape)

@@ -1,0 +1,206 @@
+"""Formulas that are not a linalg.generic — conditional assignments (`..., i < n | cond`) and
+updates (`:=`) whose condition reads the output being written (argmax-like searches) — become
+an scf.for nest over the index bounds carrying the output tensor: each step computes the
+value and the condition with tensor.extract, and an scf.if inserts the (reduced) value
+(tensor.insert) or keeps the tensor. Indices may be data (`x[idx[],]`): index_cast of the
+value read. Bounds-checked accesses `|e|` skip the step when out of range."""
+
+from __future__ import annotations
+
+from tosa_xdsl.frontends.nnef import ast as A
+from tosa_xdsl.frontends.nnef.errors import NnefError
+from tosa_xdsl.frontends.nnef.semantics import Env
+from tosa_xdsl.frontends.nnef.to_linalg.affine import Aff, GAff, Indexer
+from tosa_xdsl.frontends.nnef.to_linalg.generic import NULL, REDUCE_OPS, Body, _elt
+from tosa_xdsl.frontends.nnef.to_tosa.emit import Emitter, Value
+
+
+class LoopBody(Body):
+    """Body whose accesses are tensor.extract at index values built from the loop ivs."""
+
+    def __init__(self, em, env, idx, extents, tensors, loc, ivs, out_name, out_ref):
+        super().__init__(em, env, idx, extents, tensors, None, loc)
+        self.ivs = ivs                      # loop dim -> SSA of its induction variable
+        self.out_name = out_name
+        self.out_ref = out_ref              # (ssa of the carried output tensor, its type)
+        self.guards: list[str] = []         # in-range conditions of bounds-checked accesses
+
+    def cidx(self, c: int) -> str:
+        s = self.fresh()
+        self.lines.append(f"      {s} = arith.constant {int(c)} : index")
+        return s
+
+    def aff_value(self, a: Aff) -> str:
+        acc = self.cidx(a.const)
+        for k, c in a.coefs:
+            term = self.ivs[k]
+            if c != 1:
+                m = self.fresh()
+                self.lines.append(f"      {m} = arith.muli {term}, {self.cidx(c)} : index")
+                term = m
+            s = self.fresh()
+            self.lines.append(f"      {s} = arith.addi {acc}, {term} : index")
+            acc = s
+        return acc
+
+    def index_value(self, a: Aff):
+        v = self.aff_value(a)
+        r = self.fresh()
+        self.lines.append(f"      {r} = arith.index_cast {v} : index to i32")
+        return r, "i32"
+
+    def index_items(self, e: A.Access) -> list:
+        out = []
+        for ix in e.indices:
+            try:
+                out.extend(self.idx.item(ix))
+            except NnefError:
+                if isinstance(ix, A.Expand):
+                    raise
+                v = self.compile(ix.index if isinstance(ix, A.Bounded) else ix)
+                if not isinstance(v, tuple):
+                    out.append(Aff.constant(int(v)))
+                    continue
+                if v[1] != "i32":
+                    raise NnefError(ix.loc, "a data-dependent index must be int") from None
+                s = self.fresh()
+                self.lines.append(f"      {s} = arith.index_cast {v[0]} : i32 to index")
+                out.append(("ssa", s, isinstance(ix, A.Bounded)))
+        return out
+
+    def access(self, e: A.Access):
+        if not isinstance(e.base, A.Ident):
+            raise NnefError(e.loc, "tensor packs are not supported in compiled formulas")
+        name = e.base.name
+        if name == self.out_name:
+            tensor_ssa, ttype, shape = self.out_ref
+            el = ttype.split("x")[-1].rstrip(">") if "x" in ttype else ttype[7:-1]
+        else:
+            if name not in self.tensors:
+                raise NnefError(e.loc, f"'{name}' is not an input of this operator")
+            value = self.tensors[name]
+            if value is None:
+                return None
+            if isinstance(value, list):
+                raise NnefError(e.loc, "tensor packs are not supported in compiled formulas")
+            tensor_ssa, ttype, shape, el = value.ssa, value.type, value.shape, _elt(value.dtype)
+        items = self.index_items(e)
+        if len(items) != len(shape):
+            raise NnefError(e.loc, f"{len(items)} indices for a rank-{len(shape)} tensor")
+        idx = []
+        for it, n in zip(items, shape):
+            if isinstance(it, Aff):
+                s = self.aff_value(it)
+                guarded = isinstance(it, GAff)
+            else:
+                _, s, guarded = it
+            if guarded:
+                s = self.guard(s, n)
+            idx.append(s)
+        r = self.fresh()
+        self.lines.append(f"      {r} = tensor.extract {tensor_ssa}[{', '.join(idx)}] : {ttype}")
+        return r, el
+
+    def guard(self, s: str, n: int) -> str:
+        """Record 0 <= s < n as a condition of the step; read a clamped index meanwhile."""
+        zero, top = self.cidx(0), self.cidx(n)
+        ge, lt, ok, safe = self.fresh(), self.fresh(), self.fresh(), self.fresh()
+        self.lines += [f"      {ge} = arith.cmpi sge, {s}, {zero} : index",
+                       f"      {lt} = arith.cmpi slt, {s}, {top} : index",
+                       f"      {ok} = arith.andi {ge}, {lt} : i1",
+                       f"      {safe} = arith.select {ok}, {s}, {zero} : index"]
+        self.guards.append(ok)
+        return safe
+
+
+def loop_formula(em: Emitter, env: Env, low: A.Lowering, tensors, out_type, init: Value | None,
+                 loop, extents) -> Value:
+    t = _elt(out_type.dtype)
+    if init is None:
+        if low.op == ":=":
+            raise NnefError(low.loc, "an update ':=' needs an initializing '=' formula first")
+        fill = NULL.get(low.op, 0)
+        init = em.const([fill], out_type.shape, out_type.dtype)
+    name = low.target.base.name
+    nd = len(extents)
+    ivs = {k: f"%i{k}" for k in range(nd)}
+    carried = [f"%t{k}" for k in range(nd + 1)]
+    ttype = init.type
+    body = LoopBody(em, env, Indexer(env, loop, dict(low.locals)), extents, tensors, low.loc, ivs, name,
+                    (carried[nd], ttype, out_type.shape))
+    body.locals = dict(low.locals)
+    out_items = []
+    for ix in low.target.indices:
+        out_items.extend(body.idx.item(ix))
+    if any(not isinstance(a, Aff) for a in out_items) or len(out_items) != len(out_type.shape):
+        raise NnefError(low.target.loc, "the output access must have one affine index per axis")
+    out_idx = [body.aff_value(a) for a in out_items]
+    v = body.compile(low.value)
+    if v is None:
+        raise NnefError(low.value.loc, "the formula's value is null (resolve optional inputs with '??')")
+    v = body.as_ssa(v, t)
+    if v[1] != t:
+        raise NnefError(low.value.loc, f"the formula computes {v[1]}, the output is {t}")
+    if low.op in ("=", ":="):
+        new = v[0]
+    else:
+        key = (low.op, t)
+        if key not in REDUCE_OPS:
+            raise NnefError(low.loc, f"'{low.op}' on {t} is not supported")
+        cur = body.fresh()
+        new = body.fresh()
+        body.lines.append(f"      {cur} = tensor.extract {carried[nd]}[{', '.join(out_idx)}] : {ttype}")
+        body.lines.append(f"      {new} = {REDUCE_OPS[key]} {cur}, {v[0]} : {t}")
+    conds = list(body.guards)
+    if low.condition is not None:
+        c = body.compile(low.condition)
+        if c is None:
+            raise NnefError(low.condition.loc, "the condition is null")
+        conds.append(body.as_ssa(c, "i1")[0])
+    cond = None
+    for c in conds:
+        if cond is None:
+            cond = c
+        else:
+            s = body.fresh()
+            body.lines.append(f"      {s} = arith.andi {cond}, {c} : i1")
+            cond = s
+    lines = []
+    lines.append(f"    %c0_{id(low) % 100000} = arith.constant 0 : index")
+    c0 = f"%c0_{id(low) % 100000}"
+    c1 = f"%c1_{id(low) % 100000}"
+    lines.append(f"    {c1} = arith.constant 1 : index")
+    result = em.fresh()
+    for k in range(nd):
+        n = f"%n{k}_{id(low) % 100000}"
+        lines.append(f"    {n} = arith.constant {extents[k]} : index")
+    for k in range(nd):
+        src = init.ssa if k == 0 else carried[k]
+        res = result if k == 0 else f"%r{k}"
+        lines.append(f"    {res} = scf.for {ivs[k]} = {c0} to %n{k}_{id(low) % 100000} step {c1} "
+                     f"iter_args({carried[k + 1]} = {src}) -> ({ttype}) {{")
+    if nd == 0:
+        # no loop: one step on the initial tensor
+        lines.append(f"    {carried[0]} = tensor.cast {init.ssa} : {ttype} to {ttype}")
+    lines.extend(body.lines)
+    inserted = body.fresh()
+    ins = f"      {inserted} = tensor.insert {new} into {carried[nd]}[{', '.join(out_idx)}] : {ttype}"
+    if cond is None:
+        lines.append(ins)
+        final = inserted
+    else:
+        final = body.fresh()
+        lines.append(f"      {final} = scf.if {cond} -> ({ttype}) {{")
+        lines.append(ins)
+        lines.append(f"        scf.yield {inserted} : {ttype}")
+        lines.append("      } else {")
+        lines.append(f"        scf.yield {carried[nd]} : {ttype}")
+        lines.append("      }")
+    for k in reversed(range(nd)):
+        inner = final if k == nd - 1 else f"%r{k + 1}"
+        lines.append(f"      scf.yield {inner} : {ttype}")
+        lines.append("    }")
+    if nd == 0:
+        lines.append(f"    {result} = tensor.cast {final} : {ttype} to {ttype}")
+    em.lines.extend(lines)
+    return Value(result, out_type.shape, out_type.dtype)

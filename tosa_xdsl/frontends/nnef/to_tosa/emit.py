@@ -1,0 +1,121 @@
+"""MLIR text for a TOSA function: SSA names, tensor types, constants, and the shape helpers
+every mapping needs (rank alignment for broadcasting, NCHW <-> NHWC transposes)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from tosa_xdsl.frontends.nnef.errors import NnefError
+
+MAX_CONST_ELEMENTS = 1 << 24
+
+ELEMENT = {"real": "f32", "int": "i32", "bool": "i1"}
+NUMPY = {"real": np.float32, "int": np.int32, "bool": np.bool_}
+
+
+def ttype(shape, dtype: str) -> str:
+    el = ELEMENT[dtype]
+    return f"tensor<{'x'.join(str(d) for d in shape)}{'x' if shape else ''}{el}>"
+
+
+def dense_text(arr: np.ndarray) -> str:
+    flat = arr.reshape(-1)
+    if arr.dtype == np.bool_:
+        vals = ["true" if x else "false" for x in flat]
+    elif arr.dtype.kind == "f":
+        vals = [repr(float(x)) if np.isfinite(x) else ("0x7F800000" if x > 0 else "0xFF800000" if x < 0
+                                                       else "0x7FC00000") for x in flat]
+    else:
+        vals = [str(int(x)) for x in flat]
+    if len(vals) and all(v == vals[0] for v in vals):
+        return vals[0]
+
+    def nest(flat, shape):
+        if len(shape) <= 1:
+            return "[" + ", ".join(flat) + "]"
+        step = len(flat) // shape[0] if shape[0] else 0
+        return "[" + ", ".join(nest(flat[i * step:(i + 1) * step], shape[1:]) for i in range(shape[0])) + "]"
+    return nest(vals, list(arr.shape))
+
+
+class Value:
+    __slots__ = ("dtype", "explicit", "shape", "ssa")
+
+    def __init__(self, ssa: str, shape: list[int], dtype: str, explicit: str | None = None):
+        self.ssa, self.shape, self.dtype, self.explicit = ssa, list(shape), dtype, explicit
+
+    @property
+    def type(self) -> str:
+        return self.explicit or ttype(self.shape, self.dtype)
+
+
+class Emitter:
+    def __init__(self):
+        self.lines: list[str] = []
+        self.n = 0
+
+    def fresh(self) -> str:
+        self.n += 1
+        return f"%v{self.n}"
+
+    def op(self, name: str, operands: list, result_shape, result_dtype: str, attrs: str = "") -> Value:
+        ssa = self.fresh()
+        ins = ", ".join(o.ssa for o in operands)
+        types = ", ".join(o.type for o in operands)
+        out = ttype(result_shape, result_dtype)
+        attr = f" {{{attrs}}}" if attrs else ""
+        self.lines.append(f"    {ssa} = {name} {ins}{attr} : ({types}) -> {out}")
+        return Value(ssa, result_shape, result_dtype)
+
+    def const(self, values, shape, dtype: str) -> Value:
+        if dtype not in NUMPY:
+            raise NnefError(None, f"'{dtype}' tensors have no TOSA form")
+        if math.prod(shape) > MAX_CONST_ELEMENTS:
+            raise NnefError(None, f"a constant of shape {list(shape)} is too large to materialize "
+                            f"(limit {MAX_CONST_ELEMENTS} elements)")
+        arr = np.asarray(values, dtype=NUMPY[dtype])
+        arr = np.full(shape, arr.reshape(-1)[0], dtype=arr.dtype) if arr.size == 1 else arr.reshape(shape)
+        ssa = self.fresh()
+        t = ttype(shape, dtype)
+        self.lines.append(f'    {ssa} = "tosa.const"() <{{values = dense<{dense_text(arr)}> : {t}}}> : () -> {t}')
+        return Value(ssa, shape, dtype)
+
+    def shape(self, values: list[int]) -> ShapeValue:
+        ssa = self.fresh()
+        n = len(values)
+        vals = ", ".join(str(int(v)) for v in values)
+        self.lines.append(f"    {ssa} = tosa.const_shape {{values = dense<[{vals}]> : tensor<{n}xindex>}} "
+                          f": () -> !tosa.shape<{n}>")
+        return ShapeValue(ssa, f"!tosa.shape<{n}>")
+
+    def zp(self, dtype: str) -> Value:
+        return self.const([0], [1], dtype)
+
+    # ---- shape helpers
+    def reshape(self, x: Value, shape: list[int]) -> Value:
+        if list(shape) == x.shape:
+            return x
+        s = self.shape(shape)
+        return self.op("tosa.reshape", [x, s], shape, x.dtype)
+
+    def transpose(self, x: Value, perm: list[int]) -> Value:
+        if list(perm) == list(range(len(perm))):
+            return x
+        shape = [x.shape[p] for p in perm]
+        return self.op("tosa.transpose", [x], shape, x.dtype,
+                       f"perms = array<i32: {', '.join(str(p) for p in perm)}>")
+
+    def align(self, x: Value, rank: int, lead: int) -> Value:
+        """Reshape x to `rank` dims with `lead` leading 1s (NNEF alignment -> TOSA's equal ranks)."""
+        shape = [1] * lead + x.shape
+        shape += [1] * (rank - len(shape))
+        return self.reshape(x, shape)
+
+
+class ShapeValue:
+    __slots__ = ("ssa", "type")
+
+    def __init__(self, ssa, type_):
+        self.ssa, self.type = ssa, type_
