@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from tosa_xdsl.formats import loader
 from tosa_xdsl.formats.tosa_flatbuffer.reader import decode
 from tosa_xdsl.tools.tosa_translate import main
 
@@ -62,7 +63,7 @@ def test_schema_version_option():
 
 @pytest.mark.parametrize("args,stdin,code,message", [
     (["--tosa-serialize"], b"func.func @f( {", 1, "<stdin>:1:15: error: "),
-    (["--tosa-serialize"], b"\x00\x01\xff", 1, "<stdin>: error: not MLIR text, MLIR bytecode, a TOSA flatbuffer or a TFLite flatbuffer"),
+    (["--tosa-serialize"], b"\x00\x01\xff", 1, "<stdin>: error: " + loader.unknown_message()),
     (["--tosa-deserialize"], MLIR.encode(), 1, "<stdin>: error: not a TOSA flatbuffer"),
     (["--tosa-deserialize"], b"\x10\x00\x00\x00TOSA\x00\x00", 1, "<stdin>: error: "),
     (["--tosa-serialize"], b"func.func @f(%a: tensor<2xi32>, %b: tensor<2xf32>) -> tensor<2xi32> {\n"

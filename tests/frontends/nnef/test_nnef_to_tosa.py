@@ -171,7 +171,7 @@ def test_import_fuzz_gives_located_errors_only():
     from pathlib import Path
 
     sys.path.insert(0, str(Path(__file__).parent))
-    from cases import CASES, source
+    from nnef_cases import CASES, source
 
     rng = random.Random(99)
     seeds = [source(op) for op in sorted(CASES)]
