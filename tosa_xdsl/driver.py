@@ -17,6 +17,8 @@ we mean to give).
 
 from __future__ import annotations
 
+import os
+
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -352,6 +354,9 @@ def exception_message(err: BaseException) -> str:
     text = str(err).strip() or type(err).__name__
     if isinstance(err, DiagnosticException):
         return text
+    if os.environ.get("TOSA_XDSL_TRACEBACK"):  # for us, when chasing an internal error
+        import traceback
+        traceback.print_exception(err)
     return f"internal error: {type(err).__name__}: {text}"
 
 

@@ -686,6 +686,9 @@ _FLAT_LIST = re.compile(
 _NUMBER_RE = re.compile(_NUMBER)
 
 
+from tosa_xdsl.ir.literals import MAX_DIGITS  # noqa: E402
+
+
 def _fast_flat_literal(self: AttrParser) -> Any:
     start = self.pos
     source = self.lexer.input
@@ -699,6 +702,8 @@ def _fast_flat_literal(self: AttrParser) -> Any:
     elements = []
     for n in _NUMBER_RE.finditer(text, start, m.end()):
         s = n.group()
+        if len(s) > MAX_DIGITS:  # the lexer's path reports it, located
+            return None
         v = float(s) if "." in s else int(s, 10)
         elements.append(element(v < 0, v, Span(n.start(), n.end(), source)))
     self._resume_from(m.end())  # pyright: ignore[reportPrivateUsage]
