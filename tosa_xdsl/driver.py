@@ -234,6 +234,7 @@ class Driver:
         from xdsl.utils.exceptions import DiagnosticException
 
         from tosa_xdsl.diagnostics import LocatedError, op_loc
+        from tosa_xdsl.verification.dominance import dominance_error
 
         before = engine.error_count
         try:
@@ -250,6 +251,9 @@ class Driver:
                 self.error(engine, op_loc(op), str(err), op)
             except Exception as err:
                 self.error(engine, op_loc(op), exception_message(err), op)
+            else:
+                if (message := dominance_error(op)) is not None:
+                    self.error(engine, op_loc(op), message, op)
             engine.flush()
         return engine.error_count == before
 
