@@ -6,7 +6,8 @@ interpreter and the passes, which failed on the missing value. Regions here are 
 single-block structured kind (func bodies, tosa.cond_if / tosa.while_loop bodies): a value
 dominates a use when it is defined earlier in the use's block or in an enclosing block (before
 the op that encloses the use), or is an argument of such a block. The module body is a graph
-region (MLIR: no dominance there), so ops directly in a module are not checked.
+region (MLIR: no dominance there), so ops directly in a module are not checked; nor is
+dominance between different blocks of one region (a CFG, after lowering).
 """
 
 from __future__ import annotations
@@ -19,8 +20,8 @@ def _dominates(value: SSAValue, user: Operation) -> bool:
     if isinstance(value, BlockArgument):
         block: Block | None = user.parent_block()
         while block is not None:
-            if block is value.block:
-                return True
+            if block is value.block or (block.parent is not None and block.parent is value.block.parent):
+                return True  # its block, or another block of its region (a CFG, not checked)
             parent = block.parent_op()
             block = parent.parent_block() if parent is not None else None
         return False
@@ -32,6 +33,10 @@ def _dominates(value: SSAValue, user: Operation) -> bool:
         return False
     ancestor: Operation | None = user
     while ancestor is not None and ancestor.parent_block() is not target:
+        if target.parent is not None and ancestor.parent_region() is target.parent:
+            # another block of the definer's region: a CFG (after lowering), whose block
+            # dominance this check does not compute
+            return True
         ancestor = ancestor.parent_op()
     if ancestor is None:
         return False
