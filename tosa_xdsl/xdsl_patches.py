@@ -94,6 +94,12 @@ def _dense_array() -> Any:
     return parse_dense_array
 
 
+def _int_or_float_attr() -> Any:
+    from tosa_xdsl.ir.literals import parse_int_or_float_attr
+
+    return parse_int_or_float_attr
+
+
 def _attr_parser() -> Any:
     from xdsl.parser.attribute_parser import AttrParser
 
@@ -153,6 +159,8 @@ PARSER_PATCHES = (
           "a literal of more than 4300 digits raised Python's bare int() ValueError"),
     Patch(_attr_parser, "_parse_builtin_densearray_attr", _dense_array,
           "array<i24: ...> was stored in 4-byte slots and array<i128: ...> raised"),
+    Patch(_attr_parser, "parse_optional_builtin_int_or_float_attr", _int_or_float_attr,
+          "a hex float literal wider than its type (`0x7FC00000 : f16`) raised OverflowError"),
     *DENSE_PATCHES,
     Patch(_parser, "parse_optional_operation", _fast_parse_line,
           "speed only: a whole `%r = tosa.x ...` line in one step (declines anything unusual)"),

@@ -732,6 +732,10 @@ def parse_dense(
     shape = list(ty.get_shape())
     n = math.prod(shape)
     supported = float_sem(elt) is not None or _int_info(elt) is not None
+    if isinstance(elt, IntegerType) and not supported:
+        # xDSL packs elements with `struct` (at most 64 bits): i65 and wider cannot be stored
+        self.raise_error(f"dense elements of {elt} are not supported: tosa-xdsl stores "
+                         f"integer elements of at most 64 bits", start, self.pos)
 
     if hex_text is not None:
         raw = _hex_to_mlir_layout(self, hex_text, type, n)

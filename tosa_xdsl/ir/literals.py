@@ -54,3 +54,32 @@ def parse_dense_array(self: Any) -> Any:
         self.raise_error(f"unsupported dense array element type {elt}: "
                          f"tosa-xdsl stores i1, i8, i16, i32 and i64 arrays", start, self.pos)
     return res
+
+
+def parse_int_or_float_attr(self: Any) -> Any:
+    """`AttrParser.parse_optional_builtin_int_or_float_attr` as MLIR reads a float literal
+    its type cannot hold (xDSL 0.74 raised OverflowError): a hex one wider than the type
+    (`0x7FC00000 : f16`) is MLIR's parse error, a decimal one (`1.0e+256 : f32`) becomes
+    infinity (installed by xdsl_patches)."""
+    from xdsl.parser.attribute_parser import AttrParser
+
+    from tosa_xdsl.xdsl_patches import original
+
+    start = self.pos
+    try:
+        return original(AttrParser, "parse_optional_builtin_int_or_float_attr")(self)
+    except OverflowError:
+        text = self.lexer.input.content[start:self.pos].lstrip("-").lstrip()
+        if text[:2] in ("0x", "0X"):
+            self.raise_error("hexadecimal float constant out of range for type", start, self.pos)
+    # A decimal literal beyond the type's range (`1.0e+256 : f32`): MLIR rounds it to
+    # infinity (APFloat), xDSL's struct.pack raised. Read it again and give the infinity.
+    import math
+
+    from xdsl.dialects.builtin import FloatAttr
+
+    self._resume_from(start)  # pyright: ignore[reportPrivateUsage]
+    value = self.parse_float()
+    self.parse_punctuation(":")
+    t = self.parse_type()
+    return FloatAttr(math.copysign(math.inf, value), t)
