@@ -288,3 +288,39 @@ def test_seeded_mutation_campaign_finds_nothing():
     stats = fuzz_campaign.campaign(cases=2500, seed=18, jit_every=0, budget=35.0)
     assert stats.cases > 200
     assert not stats.failures, "\n\n".join(f"{why}\n{case[:2000]}" for why, case in stats.failures[:5])
+
+
+# ------------------------------------------- class 6: constant operands in the verifier
+
+
+@pytest.mark.parametrize("body,args,result,message", [
+    # upstream mlir/test/Dialect/Tosa/invalid.mlir test_mul_invalid_shift
+    ('  %shift = "tosa.const"() <{values = dense<1> : tensor<1xi8>}> : () -> tensor<1xi8>\n'
+     "  %0 = tosa.mul %a, %a, %shift : (tensor<2xf32>, tensor<2xf32>, tensor<1xi8>) -> tensor<2xf32>\n"
+     "  return %0 : tensor<2xf32>", "%a: tensor<2xf32>", "tensor<2xf32>",
+     "'tosa.mul' op require shift to be 0 for float type"),
+    # upstream test_reshape_invalid_placeholders
+    ("  %s = tosa.const_shape {values = dense<[-1, -1]> : tensor<2xindex>} : () -> !tosa.shape<2>\n"
+     "  %0 = tosa.reshape %r, %s : (tensor<2x3xf32>, !tosa.shape<2>) -> tensor<6x1xf32>\n"
+     "  return %0 : tensor<6x1xf32>", "%r: tensor<2x3xf32>", "tensor<6x1xf32>",
+     "'tosa.reshape' op expected at most one target dimension to be -1"),
+])
+def test_constant_operand_rules_in_the_verifier(body, args, result, message):
+    code, _, err = opt(fn(body, args, result))
+    assert code == 1 and located_error(err) == message
+    # and the lowered stages refuse it too: verification runs before any pass
+    code, _, err = opt(fn(body, args, result), "-p", "tosa-to-linalg-pipeline")
+    assert code == 1 and located_error(err) == message
+
+
+@pytest.mark.parametrize("mode,ok", [("NEAREST_NEIGHBOR", False), ("BILINEAR", True)])
+def test_resize_i16_to_i48_only_bilinear(mode, ok):
+    # spec 2.12.1 Supported Data Types: "signed 16, bilinear" i16 -> i48, "signed 16, nearest" i16 -> i16
+    body = ("  %s = tosa.const_shape {values = dense<[2, 1, 2, 1]> : tensor<4xindex>} : () -> !tosa.shape<4>\n"
+            "  %o = tosa.const_shape {values = dense<[0, 0]> : tensor<2xindex>} : () -> !tosa.shape<2>\n"
+            f"  %0 = tosa.resize %x, %s, %o, %o {{mode = {mode}}} : (tensor<1x2x2x1xi16>, !tosa.shape<4>, "
+            "!tosa.shape<2>, !tosa.shape<2>) -> tensor<1x3x3x1xi48>\n  return %0 : tensor<1x3x3x1xi48>")
+    code, _, err = opt(fn(body, "%x: tensor<1x2x2x1xi16>", "tensor<1x3x3x1xi48>"))
+    assert (code == 0) == ok, err
+    if not ok:
+        assert "NEAREST_NEIGHBOR" in located_error(err)

@@ -21,6 +21,7 @@ from tosa_xdsl.verification import (  # noqa: E402,F401  (importing registers th
     type_conversion,
     variable,
 )
+from tosa_xdsl.verification import constant_operands  # noqa: E402,F401
 from tosa_xdsl.verification import argument_shapes  # noqa: E402,F401  (last: after the specific checks)
 from tosa_xdsl.verification.registry import CHECKS, checked_condition_ids, spec_check
 
