@@ -234,7 +234,7 @@ class Driver:
         from xdsl.utils.exceptions import DiagnosticException
 
         from tosa_xdsl.diagnostics import LocatedError, op_loc
-        from tosa_xdsl.verification.dominance import dominance_error
+        from tosa_xdsl.verification.dominance import dominance_error, undefined_operand_error
 
         before = engine.error_count
         try:
@@ -242,7 +242,14 @@ class Driver:
         except Exception as err:
             self.error(engine, op_loc(module), exception_message(err))
             return False
+        undefined = {id(op): m for op in ops if (m := undefined_operand_error(op)) is not None}
         for op in ops:
+            if id(op) in undefined:
+                self.error(engine, op_loc(op), undefined[id(op)], op)
+                engine.flush()
+                continue
+            if undefined and any(id(inner) in undefined for inner in op.walk()):
+                continue  # its nested placeholder is reported; its own verifier would trip on it
             try:
                 op.verify(verify_nested_ops=False)
             except LocatedError as err:

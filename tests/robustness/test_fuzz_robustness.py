@@ -324,3 +324,42 @@ def test_resize_i16_to_i48_only_bilinear(mode, ok):
     assert (code == 0) == ok, err
     if not ok:
         assert "NEAREST_NEIGHBOR" in located_error(err)
+
+
+def test_unresolved_forward_reference_is_a_located_error():
+    # found by the campaign: `%i` used in a function body, then defined only as a block
+    # argument of a nested region. xDSL 0.74 left the reference unresolved and its verifier
+    # crashed on it; MLIR: "use of undeclared SSA value name"
+    text = """func.func @while(%n: i32, %x: i32) -> i32 {
+    %lt = arith.cmpi slt, %i, %n : i32
+  %c1 = arith.constant 1 : i32
+  %c3 = arith.constant 3 : i32
+  %r:2 = scf.while (%i = %c0, %v = %x) : (i32, i32) -> (i32, i32) {
+  %c0 = arith.constant 0 : i32
+    scf.condition(%lt) %i, %v : i32, i32
+  } do {
+  ^bb0(%j: i32, %w: i32):
+    %j1 = arith.addi %j, %c1 : i32
+    %w1 = arith.muli %w, %c3 : i32
+    scf.yield %j1, %w1 : i32, i32
+  }
+  func.return %r#1 : i32
+}
+
+func.func @for_if(%p: i1, %buf: memref<8xf32>, %lb: index, %ub: index, %st: index, %s0: f32) -> f32 {
+  %r = scf.for %k = %lb to %ub step %st iter_args(%acc = %s0) -> (f32) {
+    %t = scf.if %p -> (f32) {
+      %e = memref.load %buf[%k] : memref<8xf32>
+      %a = arith.addf %acc, %e : f32
+      scf.yield %a : f32
+    } else {
+      scf.yield %acc : f32
+    }
+    scf.yield %t : f32
+  }
+  func.return %r : f32
+}
+"""
+    code, _, err = opt(text, "--print-op-generic")
+    assert code == 1
+    assert "use of undeclared SSA value name" in err and "internal error" not in err, err

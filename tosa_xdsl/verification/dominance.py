@@ -53,3 +53,16 @@ def dominance_error(op: Operation) -> str | None:
         if not _dominates(operand, op):
             return f"operand #{index} does not dominate this use"
     return None
+
+
+def undefined_operand_error(op: Operation) -> str | None:
+    """MLIR's parse error for an operand that names no value in scope. xDSL 0.74 can leave a
+    forward reference unresolved when a nested region later defines the same name (`%i`
+    used in a function body, then `scf.while (%i = ...)`), and its verifiers then fail on the
+    placeholder; the driver asks this before verifying `op`."""
+    from xdsl.parser.core import ForwardDeclaredValue
+
+    for operand in op.operands:
+        if isinstance(operand, ForwardDeclaredValue):
+            return "use of undeclared SSA value name"
+    return None
