@@ -363,3 +363,16 @@ func.func @for_if(%p: i1, %buf: memref<8xf32>, %lb: index, %ub: index, %st: inde
     code, _, err = opt(text, "--print-op-generic")
     assert code == 1
     assert "use of undeclared SSA value name" in err and "internal error" not in err, err
+
+
+@pytest.mark.parametrize("pipeline", [[], ["-p", "canonicalize"], ["-p", "tosa-to-linalg-pipeline"]])
+def test_validation_options_apply_whatever_the_pipeline(pipeline):
+    # upstream tosa-validate: "expected compile time resolvable constant, but got variable
+    # value for operand #2" for a PAD whose pad_const is a graph input (pro_int, no dynamic)
+    text = fn("  %padding = tosa.const_shape {values = dense<[1, 0, 0, 1]> : tensor<4xindex>} : () -> !tosa.shape<4>\n"
+              "  %p = tosa.pad %x, %padding, %pc : (tensor<2x3xi8>, !tosa.shape<4>, tensor<1xi8>) -> tensor<3x4xi8>\n"
+              "  return %p : tensor<3x4xi8>", "%x: tensor<2x3xi8>, %pc: tensor<1xi8>", "tensor<3x4xi8>")
+    code, _, err = _run(tosa_run, text, ["--level", "8k", "--profile", "pro_int", *pipeline],
+                        {"x.npy": np.ones((2, 3), np.int8), "pc.npy": np.zeros(1, np.int8)})
+    assert code == 1
+    assert "expected compile time resolvable constant, but got variable value for operand #2" in located_error(err)
