@@ -243,6 +243,7 @@ class Driver:
             self.error(engine, op_loc(module), exception_message(err))
             return False
         undefined = {id(op): m for op in ops if (m := undefined_operand_error(op)) is not None}
+        failed: set[int] = set()
         for op in ops:
             if id(op) in undefined:
                 self.error(engine, op_loc(op), undefined[id(op)], op)
@@ -253,11 +254,17 @@ class Driver:
             try:
                 op.verify(verify_nested_ops=False)
             except LocatedError as err:
+                failed.add(id(op))
                 engine.emit(err.to_diagnostic())
             except DiagnosticException as err:
+                failed.add(id(op))
                 self.error(engine, op_loc(op), str(err), op)
             except Exception as err:
-                self.error(engine, op_loc(op), exception_message(err), op)
+                failed.add(id(op))
+                if not _inside(op, failed):
+                    self.error(engine, op_loc(op), exception_message(err), op)
+                # else: a nested op whose verifier reads its invalid parent (func.return
+                # reading a func.func without a FunctionType): the parent's error says it
             else:
                 if (message := dominance_error(op)) is not None:
                     self.error(engine, op_loc(op), message, op)
@@ -352,6 +359,16 @@ def _parser_classes() -> tuple[Any, Any]:
     if _parser_cache is None:
         _parser_cache = _make_parser_class()
     return _parser_cache
+
+
+def _inside(op: Operation, ids: set[int]) -> bool:
+    """Whether an ancestor of `op` is one of `ids`."""
+    parent = op.parent_op()
+    while parent is not None:
+        if id(parent) in ids:
+            return True
+        parent = parent.parent_op()
+    return False
 
 
 def exception_message(err: BaseException) -> str:

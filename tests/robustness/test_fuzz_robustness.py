@@ -376,3 +376,21 @@ def test_validation_options_apply_whatever_the_pipeline(pipeline):
                         {"x.npy": np.ones((2, 3), np.int8), "pc.npy": np.zeros(1, np.int8)})
     assert code == 1
     assert "expected compile time resolvable constant, but got variable value for operand #2" in located_error(err)
+
+
+@pytest.mark.parametrize("props,missing", [
+    ('<{sym_name = "main", function_type = i32}>', None),          # not a FunctionType
+    ('<{function_type = (tensor<2xf32>) -> tensor<2xf32>}>', "sym_name"),
+    ('<{sym_name = "main"}>', "function_type"),
+])
+def test_generic_func_with_bad_properties_is_one_located_error(props, missing):
+    # MLIR: "requires attribute 'function_type'" / a type error; ours names the property.
+    # The func.return inside (whose verifier reads the func's type) must not crash.
+    text = (f'"func.func"() {props} ({{\n^bb0(%x: tensor<2xf32>):\n'
+            '  "func.return"(%x) : (tensor<2xf32>) -> ()\n}) : () -> ()\n')
+    for main, extra in ((tosa_opt, {}), (tosa_run, {"x.npy": np.zeros(2, np.float32)})):
+        code, _, err = _run(main, text, [], extra)
+        assert code == 1
+        message = located_error(err)
+        if missing:
+            assert missing in message
