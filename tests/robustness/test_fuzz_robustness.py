@@ -394,3 +394,22 @@ def test_generic_func_with_bad_properties_is_one_located_error(props, missing):
         message = located_error(err)
         if missing:
             assert missing in message
+
+
+def test_variable_without_initial_value_lowers_and_runs_natively():
+    # spec 2.17: VARIABLE_WRITE then VARIABLE_READ gives the written tensor; the issue found
+    # `ml_program.global @state has no initial value` once lowered. Child process: JIT.
+    text = ("module {\n  tosa.variable @state : tensor<2xf32>\n"
+            "  func.func @main(%x: tensor<2xf32>) -> tensor<2xf32> {\n"
+            "    tosa.variable_write @state, %x : tensor<2xf32>\n"
+            "    %r = tosa.variable_read @state : tensor<2xf32>\n"
+            "    return %r : tensor<2xf32>\n  }\n}\n")
+    with tempfile.TemporaryDirectory() as d:
+        path, x, out = (os.path.join(d, n) for n in ("v.mlir", "x.npy", "o.npy"))
+        with open(path, "w") as f:
+            f.write(text)
+        np.save(x, np.array([1.5, -2.0], np.float32))
+        p = subprocess.run([sys.executable, "-m", "tosa_xdsl.tools.tosa_run", path, "-i", x, "-o", out,
+                            "--backend", "jit"], capture_output=True, text=True, timeout=300)
+        assert p.returncode == 0, p.stderr
+        np.testing.assert_array_equal(np.load(out), [1.5, -2.0])
