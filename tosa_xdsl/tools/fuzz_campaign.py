@@ -376,10 +376,11 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--jit-every", type=int, default=50, help="every K-th run case also runs the JIT (0: never)")
     p.add_argument("--timeout", type=float, default=120.0, help="seconds for a child JIT run")
     p.add_argument("--log", default="-", help="where to write failing cases")
+    p.add_argument("--budget", type=float, default=None, help="stop after this many seconds")
     args = p.parse_args(argv)
     log = sys.stdout if args.log == "-" else open(args.log, "w", encoding="utf-8")
     t0 = time.monotonic()
-    stats = campaign(args.cases, args.seed, args.jit_every, args.timeout, log=log)
+    stats = campaign(args.cases, args.seed, args.jit_every, args.timeout, budget=args.budget, log=log)
     kinds: dict[str, int] = {}
     for why, _ in stats.failures:
         key = re.sub(r"\d+", "N", why.splitlines()[0].split("error: ", 1)[-1])[:140]
