@@ -234,7 +234,11 @@ class Driver:
         from xdsl.utils.exceptions import DiagnosticException
 
         from tosa_xdsl.diagnostics import LocatedError, op_loc
-        from tosa_xdsl.verification.dominance import dominance_error, undefined_operand_error
+        from tosa_xdsl.verification.dominance import (
+            dominance_error,
+            empty_block_error,
+            undefined_operand_error,
+        )
 
         before = engine.error_count
         try:
@@ -266,7 +270,7 @@ class Driver:
                 # else: a nested op whose verifier reads its invalid parent (func.return
                 # reading a func.func without a FunctionType): the parent's error says it
             else:
-                if (message := dominance_error(op)) is not None:
+                if (message := dominance_error(op) or empty_block_error(op)) is not None:
                     self.error(engine, op_loc(op), message, op)
             engine.flush()
         return engine.error_count == before

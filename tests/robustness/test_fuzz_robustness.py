@@ -413,3 +413,13 @@ def test_variable_without_initial_value_lowers_and_runs_natively():
                             "--backend", "jit"], capture_output=True, text=True, timeout=300)
         assert p.returncode == 0, p.stderr
         np.testing.assert_array_equal(np.load(out), [1.5, -2.0])
+
+
+def test_empty_function_body_is_mlirs_error():
+    # found by the campaign (`func.func @f(...) -> (...) {\n}` reached the interpreter);
+    # MLIR: "empty block: expect at least a terminator"
+    text = "func.func @main(%x: tensor<2xf32>) -> tensor<2xf32> {\n}\n"
+    code, _, err = opt(text)
+    assert code == 1 and located_error(err) == "empty block: expect at least a terminator"
+    code, _, err = _run(tosa_run, text, [], {"x.npy": np.zeros(2, np.float32)})
+    assert code == 1 and located_error(err) == "empty block: expect at least a terminator"

@@ -66,3 +66,16 @@ def undefined_operand_error(op: Operation) -> str | None:
         if isinstance(operand, ForwardDeclaredValue):
             return "use of undeclared SSA value name"
     return None
+
+
+def empty_block_error(op: Operation) -> str | None:
+    """MLIR's "empty block: expect at least a terminator" for a block of `op`'s regions that
+    has no ops (`func.func @f() {\n}`), which xDSL 0.74 accepts and the interpreter then
+    cannot run. Module bodies (graph regions) may be empty."""
+    if isinstance(op, ModuleOp):
+        return None
+    for region in op.regions:
+        for block in region.blocks:
+            if block.first_op is None:
+                return "empty block: expect at least a terminator"
+    return None
