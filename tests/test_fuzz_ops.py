@@ -473,11 +473,6 @@ KNOWN_FOREIGN_CRASHES: dict[tuple[str, str, str], str] = {
     ("AssertionError", "attribute_parser.py", "to_complex"):
         "xDSL 0.74: `dense<[0, 1]> : tensor<2xcomplex<f32>>` (non-pair values for a complex "
         "element type) trips an assert instead of a parse error",
-    ("OverflowError", "attribute_parser.py", "parse_optional_builtin_int_or_float_attr"):
-        "xDSL 0.74: a hex float literal wider than its type (`0x7F800000 : f16`)",
-    ("OverflowError", "builtin.py", "pack"):
-        "xDSL 0.74: a float literal beyond the type's range (`1.0e+256 : f32`) overflows "
-        "struct.pack instead of becoming inf or a parse error",
 }
 
 

@@ -17,6 +17,7 @@ we mean to give).
 
 from __future__ import annotations
 
+import os
 import re
 import sys
 from collections.abc import Callable, Sequence
@@ -247,6 +248,11 @@ class Driver:
         from xdsl.utils.exceptions import DiagnosticException
 
         from tosa_xdsl.diagnostics import LocatedError, op_loc
+        from tosa_xdsl.verification.dominance import (
+            dominance_error,
+            empty_block_error,
+            undefined_operand_error,
+        )
 
         before = engine.error_count
         try:
@@ -254,15 +260,32 @@ class Driver:
         except Exception as err:
             self.error(engine, op_loc(module), exception_message(err))
             return False
+        undefined = {id(op): m for op in ops if (m := undefined_operand_error(op)) is not None}
+        failed: set[int] = set()
         for op in ops:
+            if id(op) in undefined:
+                self.error(engine, op_loc(op), undefined[id(op)], op)
+                engine.flush()
+                continue
+            if undefined and any(id(inner) in undefined for inner in op.walk()):
+                continue  # its nested placeholder is reported; its own verifier would trip on it
             try:
                 op.verify(verify_nested_ops=False)
             except LocatedError as err:
+                failed.add(id(op))
                 engine.emit(err.to_diagnostic())
             except DiagnosticException as err:
+                failed.add(id(op))
                 self.error(engine, op_loc(op), str(err), op)
             except Exception as err:
-                self.error(engine, op_loc(op), exception_message(err), op)
+                failed.add(id(op))
+                if not _inside(op, failed):
+                    self.error(engine, op_loc(op), exception_message(err), op)
+                # else: a nested op whose verifier reads its invalid parent (func.return
+                # reading a func.func without a FunctionType): the parent's error says it
+            else:
+                if (message := dominance_error(op) or empty_block_error(op)) is not None:
+                    self.error(engine, op_loc(op), message, op)
             engine.flush()
         return engine.error_count == before
 
@@ -383,6 +406,16 @@ def _parser_classes() -> tuple[Any, Any]:
     return _parser_cache
 
 
+def _inside(op: Operation, ids: set[int]) -> bool:
+    """Whether an ancestor of `op` is one of `ids`."""
+    parent = op.parent_op()
+    while parent is not None:
+        if id(parent) in ids:
+            return True
+        parent = parent.parent_op()
+    return False
+
+
 def exception_message(err: BaseException) -> str:
     """A one-line message for an exception that is not a diagnostic of ours."""
     from xdsl.utils.exceptions import DiagnosticException
@@ -394,6 +427,9 @@ def exception_message(err: BaseException) -> str:
     text = str(err).strip() or type(err).__name__
     if isinstance(err, DiagnosticException):
         return text
+    if os.environ.get("TOSA_XDSL_TRACEBACK"):  # for us, when chasing an internal error
+        import traceback
+        traceback.print_exception(err)
     return f"internal error: {type(err).__name__}: {text}"
 
 

@@ -76,6 +76,30 @@ def _lexer() -> Any:
     return MLIRLexer
 
 
+def _token_kind() -> Any:
+    from xdsl.utils.mlir_lexer import MLIRTokenKind
+
+    return MLIRTokenKind
+
+
+def _int_value() -> Any:
+    from tosa_xdsl.ir.literals import get_int_value
+
+    return get_int_value
+
+
+def _dense_array() -> Any:
+    from tosa_xdsl.ir.literals import parse_dense_array
+
+    return parse_dense_array
+
+
+def _int_or_float_attr() -> Any:
+    from tosa_xdsl.ir.literals import parse_int_or_float_attr
+
+    return parse_int_or_float_attr
+
+
 def _attr_parser() -> Any:
     from xdsl.parser.attribute_parser import AttrParser
 
@@ -169,6 +193,12 @@ PARSER_PATCHES = (
     *RESOURCE_PATCHES,
     Patch(_lexer, "_unescaped_characters_regex", lambda: re.compile(STRING_LITERAL),
           "exponential backtracking on an unterminated string literal (a hang)"),
+    Patch(_token_kind, "get_int_value", _int_value,
+          "a literal of more than 4300 digits raised Python's bare int() ValueError"),
+    Patch(_attr_parser, "_parse_builtin_densearray_attr", _dense_array,
+          "array<i24: ...> was stored in 4-byte slots and array<i128: ...> raised"),
+    Patch(_attr_parser, "parse_optional_builtin_int_or_float_attr", _int_or_float_attr,
+          "a hex float literal wider than its type (`0x7FC00000 : f16`) raised OverflowError"),
     *DENSE_PATCHES,
     Patch(_parser, "parse_optional_operation", _fast_parse_line,
           "speed only: a whole `%r = tosa.x ...` line in one step (declines anything unusual)"),

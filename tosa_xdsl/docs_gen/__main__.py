@@ -4,4 +4,5 @@ import sys
 
 from tosa_xdsl.docs_gen import main
 
-sys.exit(main())
+if __name__ == "__main__":
+    sys.exit(main())

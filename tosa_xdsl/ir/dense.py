@@ -675,6 +675,9 @@ _FLAT_LIST = re.compile(
 _NUMBER_RE = re.compile(_NUMBER)
 
 
+from tosa_xdsl.ir.literals import MAX_DIGITS  # noqa: E402
+
+
 def _fast_flat_literal(self: AttrParser) -> Any:
     start = self.pos
     source = self.lexer.input
@@ -688,6 +691,8 @@ def _fast_flat_literal(self: AttrParser) -> Any:
     elements = []
     for n in _NUMBER_RE.finditer(text, start, m.end()):
         s = n.group()
+        if len(s) > MAX_DIGITS:  # the lexer's path reports it, located
+            return None
         v = float(s) if "." in s else int(s, 10)
         elements.append(element(v < 0, v, Span(n.start(), n.end(), source)))
     self._resume_from(m.end())  # pyright: ignore[reportPrivateUsage]
@@ -716,6 +721,10 @@ def parse_dense(
     shape = list(ty.get_shape())
     n = math.prod(shape)
     supported = float_sem(elt) is not None or _int_info(elt) is not None
+    if isinstance(elt, IntegerType) and not supported:
+        # xDSL packs elements with `struct` (at most 64 bits): i65 and wider cannot be stored
+        self.raise_error(f"dense elements of {elt} are not supported: tosa-xdsl stores "
+                         f"integer elements of at most 64 bits", start, self.pos)
 
     if hex_text is not None:
         raw = _hex_to_mlir_layout(self, hex_text, type, n)

@@ -131,7 +131,13 @@ def lower_scatter(op: ScatterOp) -> None:
     def n_body(i_n, t_n):
         def w_body(i_w, t_w):
             k32 = tensor.ExtractOp(op.indices, [i_n, i_w], IntegerType(32))
-            k = arith.IndexCastOp(k32.result, IndexType())
+            k_raw = arith.IndexCastOp(k32.result, IndexType())
+            # clamped to [0, K-1]: an out-of-range index is a REQUIRE (unpredictable result)
+            # but must never write outside the buffer in native code (docs/robustness.md)
+            zero = arith.ConstantOp(IntegerAttr(0, IndexType()))
+            last = arith.ConstantOp(IntegerAttr(max(_k - 1, 0), IndexType()))
+            k_lo = arith.MaxSIOp(k_raw.result, zero.result)
+            k = arith.MinSIOp(k_lo.result, last.result)
 
             def c_body(i_c, t_c):
                 v = tensor.ExtractOp(op.input, [i_n, i_w, i_c], elem)
@@ -139,7 +145,7 @@ def lower_scatter(op: ScatterOp) -> None:
                 return [v, ins], ins.result
 
             ops, loop = _for(c, t_w, c_body)
-            return [k32, k, *ops], loop.res[0]
+            return [k32, k_raw, zero, last, k_lo, k, *ops], loop.res[0]
 
         ops, loop = _for(w, t_n, w_body)
         return ops, loop.res[0]

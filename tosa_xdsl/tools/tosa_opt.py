@@ -272,13 +272,22 @@ def main(argv: list[str] | None = None) -> int:
             ctx = make_context(allow_unregistered=args.allow_unregistered_dialect)
             code = OptRun(args, passes, ctx).run(data, out)
             out.flush()
+        if out is not sys.stdout:
+            out.close()
     except BrokenPipeError:
         return 1
     except KeyboardInterrupt:
         return 130
+    except OSError as err:  # disk full, I/O error: one line, not a traceback
+        sys.stderr.write(f"{PROG}: error: cannot write output '{args.output_file}': "
+                         f"{err.strerror or err}\n")
+        return 1
     finally:
         if out is not sys.stdout and out is not getattr(sys.stdout, "buffer", None):
-            out.close()
+            try:
+                out.close()
+            except OSError:
+                pass  # reported above; what is buffered is lost either way
     return code
 
 

@@ -137,7 +137,8 @@ def adapt_input(array, t):
         return array
     if want.kind == "V" or want.name in ("bfloat16", "float8_e4m3fn", "float8_e5m2"):
         if array.dtype.itemsize == want.itemsize and array.dtype.kind in "Vu":
-            return np.ascontiguousarray(array).view(want)
+            # (np.ascontiguousarray would make a rank-0 array rank 1)
+            return np.array(array, order="C", copy=True).view(want)
     return array
 
 
@@ -337,15 +338,31 @@ def _run_jit(loaded: Loaded, inputs, entry: str):
         return None
 
 
+def output_array(value):
+    """A result as tosa-run writes it: C order (a transposed view would be written Fortran-
+    ordered), and bf16/fp8 as raw bits (`|V2`, `|V1`: what numpy itself writes for ml_dtypes'
+    bfloat16, and what np.load and the reference model read; numpy cannot load the `<f1`
+    descr it writes for float8)."""
+    import numpy as np
+
+    array = np.array(value, np.int64) if isinstance(value, tuple) else np.asarray(value)
+    array = np.array(array, order="C", copy=True)  # keeps rank 0, unlike ascontiguousarray
+    if array.dtype.name in ("bfloat16", "float8_e4m3fn", "float8_e5m2"):
+        array = array.view(np.dtype(f"V{array.dtype.itemsize}"))
+    return array
+
+
 def _write_outputs(args, result_types, outputs) -> int:
     import numpy as np
 
     for path, value in zip(args.output, outputs):
         try:
-            np.save(path, np.asarray(value) if not isinstance(value, tuple) else np.array(value, np.int64),
-                    allow_pickle=False)
-        except OSError as err:
-            raise UsageError(f"cannot write output '{path}': {err.strerror or err}") from None
+            # to exactly `path` (np.save(path) would append `.npy` to a name without it)
+            with open(path, "wb") as f:
+                np.save(f, output_array(value), allow_pickle=False)
+        except OSError as err:  # unwritable or disk full: the run failed, exit 1
+            sys.stderr.write(f"{PROG}: error: cannot write output '{path}': {err.strerror or err}\n")
+            return 1
     if args.print_results:
         for i, (t, value) in enumerate(zip(result_types, outputs)):
             sys.stdout.write(format_result(i, t, value) + "\n")

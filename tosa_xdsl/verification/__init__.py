@@ -21,6 +21,13 @@ from tosa_xdsl.verification import (  # noqa: E402,F401  (importing registers th
     type_conversion,
     variable,
 )
+
+# isort: off
+# Registration order matters: the generic checks run after the specific ones, whose
+# messages are the ones users see first.
+from tosa_xdsl.verification import constant_operands  # noqa: E402,F401
+from tosa_xdsl.verification import argument_shapes  # noqa: E402,F401  (last: after the specific checks)
+# isort: on
 from tosa_xdsl.verification.registry import CHECKS, checked_condition_ids, spec_check
 
 # ERROR_IF ids (tosa_xdsl.spec_tables) that no verifier decides, and why. The coverage test

@@ -7,6 +7,8 @@ import math
 from xdsl.dialects.builtin import FloatAttr, IntegerAttr, IntegerType
 
 from tosa_xdsl.dialects.tosa.ops.activation import ClampOp
+from tosa_xdsl.dialects.tosa.ops.base import error_if_check
+from tosa_xdsl.ir.access import element_type
 from tosa_xdsl.verification.helpers import fail
 from tosa_xdsl.verification.registry import spec_check
 
@@ -24,6 +26,18 @@ def _attr_value(attr) -> int | float | None:
                 v -= 1 << w
         return v
     return None
+
+
+@error_if_check(ClampOp)
+def _clamp_attribute_types(op):
+    # Spec 2.4.1 types min_val and max_val as in_out_t; upstream's ClampOp::verify rejects any
+    # other attribute kind or type with this message. Runs before the bounds check (which
+    # compares the two values) so a `max_val = @f` never reaches it.
+    elt = element_type(op.input.type)
+    kind = IntegerAttr if isinstance(elt, IntegerType) else FloatAttr
+    for attr in (op.min_val, op.max_val):
+        if not isinstance(attr, kind) or attr.type != elt:
+            fail(op, "min/max attributes types are incompatible with input/output element types.")
 
 
 @spec_check(ClampOp, "CLAMP#1", "CLAMP#2")

@@ -18,7 +18,11 @@ def const_shape_values(value: SSAValue) -> tuple[int, ...] | None:
     """The integers of a `!tosa.shape` value produced by tosa.const_shape, else None."""
     owner = value.owner
     if isinstance(owner, ConstShapeOp):
-        return tuple(owner.shape_values())
+        # a malformed const_shape (`values = [1, 2]`) reports itself; its users skip it
+        try:
+            return tuple(int(v) for v in owner.shape_values())
+        except Exception:
+            return None
     return None
 
 

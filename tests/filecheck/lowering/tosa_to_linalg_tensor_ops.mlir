@@ -131,7 +131,11 @@ func.func @resize(%x: tensor<1x2x3x1xi8>) -> tensor<1x3x5x1xi32> {
 
 // CHECK-LABEL: func.func @gather
 // CHECK: linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>]
-// CHECK: %[[K:.*]] = arith.index_cast %{{.*}} : i32 to index
+// CHECK: %[[KR:.*]] = arith.index_cast %{{.*}} : i32 to index
+// (clamped to [0, K-1] = [0, 4]: an out-of-range index must not read outside the buffer)
+// CHECK: %[[KL:.*]] = arith.maxsi %[[KR]], %{{.*}} : index
+// CHECK: %[[LAST:.*]] = arith.constant 4 : index
+// CHECK: %[[K:.*]] = arith.minsi %[[KL]], %[[LAST]] : index
 // CHECK: %[[N:.*]] = linalg.index 0 : index
 // CHECK: %[[C:.*]] = linalg.index 2 : index
 // CHECK: tensor.extract %v[%[[N]], %[[K]], %[[C]]] : tensor<2x5x3xf32>

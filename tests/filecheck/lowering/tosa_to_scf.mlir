@@ -69,7 +69,12 @@ func.func @while_loop(%i0: tensor<i32>, %x0: tensor<i32>) -> (tensor<i32>, tenso
 // CHECK: %[[R:.*]] = scf.for %[[N:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[T0:.*]] = %v) -> (tensor<2x5x3xf32>) {
 // CHECK: %[[RW:.*]] = scf.for %[[W:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[T1:.*]] = %[[T0]]) -> (tensor<2x5x3xf32>) {
 // CHECK-NEXT: %[[K32:.*]] = tensor.extract %i[%[[N]], %[[W]]] : tensor<2x4xi32>
-// CHECK-NEXT: %[[K:.*]] = arith.index_cast %[[K32]] : i32 to index
+// CHECK-NEXT: %[[KR:.*]] = arith.index_cast %[[K32]] : i32 to index
+// (clamped to [0, K-1] = [0, 4]: an out-of-range index must not write outside the buffer)
+// CHECK-NEXT: %[[ZERO:.*]] = arith.constant 0 : index
+// CHECK-NEXT: %[[LAST:.*]] = arith.constant 4 : index
+// CHECK-NEXT: %[[KL:.*]] = arith.maxsi %[[KR]], %[[ZERO]] : index
+// CHECK-NEXT: %[[K:.*]] = arith.minsi %[[KL]], %[[LAST]] : index
 // CHECK: %[[RC:.*]] = scf.for %[[C:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[T2:.*]] = %[[T1]]) -> (tensor<2x5x3xf32>) {
 // CHECK-NEXT: %[[X:.*]] = tensor.extract %x[%[[N]], %[[W]], %[[C]]] : tensor<2x4x3xf32>
 // CHECK-NEXT: %[[T3:.*]] = tensor.insert %[[X]] into %[[T2]][%[[N]], %[[K]], %[[C]]] : tensor<2x5x3xf32>

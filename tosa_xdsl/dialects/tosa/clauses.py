@@ -15,6 +15,8 @@ from xdsl.dialects.builtin import (
     IntegerAttr,
     IntegerType,
     StringAttr,
+    i1,
+    i32,
     i64,
 )
 from xdsl.ir import Attribute, TypeAttribute
@@ -92,12 +94,17 @@ def property_constraint(clause: Clause):
     """The IRDL constraint of the property a clause spells (see ops.base.tosa_op_definition)."""
     from xdsl.irdl import AnyAttr, base
 
+    # Element and value types as upstream's ODS (DenseI64ArrayAttr / DenseI32ArrayAttr,
+    # I32Attr, BoolAttr): an `array<i24: ...>` or `axis = 1 : i7` is a verification error,
+    # not a value the verifiers would misread.
     if clause.kind is Kind.ARRAY:
-        return base(DenseArrayBase)
+        return DenseArrayBase.constr(clause.element)
     if clause.kind is Kind.TYPE:
         return base(TypeAttribute)
-    if clause.kind in (Kind.INT, Kind.BOOL):
-        return base(IntegerAttr)
+    if clause.kind is Kind.INT:
+        return IntegerAttr.constr(type=i32)
+    if clause.kind is Kind.BOOL:
+        return IntegerAttr.constr(type=i1)
     if clause.kind is Kind.STRING:
         return base(StringAttr)
     if clause.kind is Kind.ENUM:

@@ -59,6 +59,17 @@ def to_index(b: Builder, v: SSAValue) -> SSAValue:
     return b.insert(arith.IndexCastOp(v, IndexType())).result
 
 
+def clamped_index(b: Builder, v: SSAValue, size: int) -> SSAValue:
+    """`v` (an integer read from the graph's data) as an index clamped to [0, size - 1].
+    A data-dependent address must never leave its buffer in native code: the spec makes an
+    out-of-range index a REQUIRE (the result is unpredictable, the interpreter reports it),
+    so any in-range element is an allowed answer, and a wild read is not
+    (docs/robustness.md)."""
+    k = to_index(b, v)
+    k = b.insert(arith.MaxSIOp(k, cidx(b, 0))).result
+    return b.insert(arith.MinSIOp(k, cidx(b, max(size - 1, 0)))).result
+
+
 def float_extreme(t: Attribute, negative: bool) -> float:
     """-inf / +inf, or the largest finite value for fp8e4m3, which has no infinity (1.9)."""
     big = 448.0 if isinstance(t, Float8E4M3FNType) else float("inf")

@@ -57,6 +57,11 @@ def lower_resize(op: ResizeOp) -> None:
         i0 = b.insert(arith.MaxSIOp(iy, nir.const(b, 0, i64))).result
         i1 = b.insert(arith.MinSIOp(b.insert(arith.AddiOp(iy, nir.const(b, 1, i64))).result,
                                     nir.const(b, size - 1, i64))).result
+        # The spec clamps iy0 from below and iy1 from above only; the other bounds keep a
+        # native read inside the input whatever the offsets (a no-op where the spec's
+        # coordinates are in range; docs/robustness.md)
+        i0 = b.insert(arith.MinSIOp(i0, nir.const(b, size - 1, i64))).result
+        i1 = b.insert(arith.MaxSIOp(i1, nir.const(b, 0, i64))).result
         return i0, i1, ry
 
     def read(b, nn, yy, xx, cc):
