@@ -121,10 +121,42 @@ def read_npy(path: str, limit: int):
     return array
 
 
-def adapt_input(array, t):
+def unsigned_io(fn) -> tuple[set[int], set[int]]:
+    """The graph's unsigned boundary: arguments read only by RESCALEs with input_unsigned(true)
+    and results produced by a RESCALE with output_unsigned(true). TOSA has no unsigned tensors;
+    a model with uint8 inputs/outputs (a TFLite uint8 model, an upgraded pre-1.0 graph) keeps
+    them as i8/i16 bit patterns read and written through these flags, so tosa-run takes and
+    gives uint8/uint16 arrays there, as the producer's own runtime does."""
+    from tosa_xdsl.dialects.tosa.ops.type_conversion import RescaleOp
+    from tosa_xdsl.ir.access import prop
+
+    try:
+        block = fn.body.blocks[0]
+        ret = block.last_op
+    except (AttributeError, IndexError):
+        return set(), set()
+    args = {i for i, a in enumerate(block.args)
+            if a.uses and all(isinstance(u.operation, RescaleOp) and u.index == 0
+                              and prop(u.operation, "input_unsigned", False) for u in a.uses)}
+    results = {i for i, v in enumerate(ret.operands if ret is not None else ())
+               if isinstance(v.owner, RescaleOp) and prop(v.owner, "output_unsigned", False)}
+    return args, results
+
+
+def as_unsigned(outputs, indices: set[int]):
+    """Results at `indices` viewed as the unsigned integers of their width (see unsigned_io)."""
+    import numpy as np
+
+    return [np.asarray(v).view(f"u{np.asarray(v).dtype.itemsize}") if i in indices
+            and getattr(v, "dtype", None) is not None and v.dtype.kind == "i" else v
+            for i, v in enumerate(outputs)]
+
+
+def adapt_input(array, t, unsigned: bool = False):
     """Accept the reference model's storage of small float types: bf16/fp8 as raw bytes
-    ('|V2', '|V1') or as their unsigned bits; otherwise the array is passed unchanged (the
-    interpreter checks dtype and shape)."""
+    ('|V2', '|V1') or as their unsigned bits, and uint8/uint16 arrays for an argument on the
+    graph's unsigned boundary (`unsigned`, see unsigned_io); otherwise the array is passed
+    unchanged (the interpreter checks dtype and shape)."""
     import numpy as np
 
     from tosa_xdsl.interpreter.values import dtype_of
@@ -135,6 +167,8 @@ def adapt_input(array, t):
         return array
     if array.dtype == want:
         return array
+    if unsigned and array.dtype.kind == "u" and want.kind == "i" and array.dtype.itemsize == want.itemsize:
+        return np.ascontiguousarray(array).view(want)  # the unsigned boundary: same bits
     if want.kind == "V" or want.name in ("bfloat16", "float8_e4m3fn", "float8_e5m2"):
         if array.dtype.itemsize == want.itemsize and array.dtype.kind in "Vu":
             # (np.ascontiguousarray would make a rank-0 array rank 1)
@@ -288,16 +322,17 @@ def _run(args, cli: bool = False) -> int:
         raise UsageError(f"@{args.entry} takes {len(arg_types)} input(s), {len(args.input)} given with -i")
     if len(args.output) > len(result_types):
         raise UsageError(f"@{args.entry} has {len(result_types)} result(s), {len(args.output)} -o given")
+    unsigned_args, unsigned_results = unsigned_io(fn)
     inputs = []
     for i, (path, t) in enumerate(zip(args.input, arg_types)):
-        array = adapt_input(read_npy(path, args.max_input_bytes), t)
+        array = adapt_input(read_npy(path, args.max_input_bytes), t, unsigned=i in unsigned_args)
         inputs.append(array)
 
     if args.backend == "jit":
         outputs = _run_jit(loaded, inputs, args.entry)
         if outputs is None:
             return 1
-        return _write_outputs(args, result_types, outputs)
+        return _write_outputs(args, result_types, as_unsigned(outputs, unsigned_results))
 
     session = Session(loaded.module, allow_unpredictable=args.allow_unpredictable)
     try:
@@ -313,7 +348,7 @@ def _run(args, cli: bool = False) -> int:
     for w in session.warnings:
         sys.stderr.write(w.format("warning", loaded.sources))
 
-    return _write_outputs(args, result_types, outputs)
+    return _write_outputs(args, result_types, as_unsigned(outputs, unsigned_results))
 
 
 def _run_jit(loaded: Loaded, inputs, entry: str):
