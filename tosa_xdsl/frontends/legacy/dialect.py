@@ -58,7 +58,7 @@ LEGACY_OP_NAMES = (
 )
 # Reused from the 1.0 dialect: same operands, same syntax (LLVM 18's custom forms of these
 # are 1.0's). cond_if and the renamed variable accessors get small subclasses below.
-SHARED_OP_NAMES = ("while_loop", "yield", "variable", "variable_read", "variable_write")
+SHARED_OP_NAMES = ("while_loop", "yield", "variable_read", "variable_write")
 
 
 class LegacyOp(IRDLOperation):
@@ -176,6 +176,20 @@ def _renamed(old_name: str, new_cls: type[Operation]) -> type[LegacyOp]:
     return irdl_op_definition(cls)
 
 
+def _same_custom_form(new_cls: type[Operation]) -> type[LegacyOp]:
+    """An op whose custom form did not change but whose generic form did (LLVM 18's
+    `tosa.variable` had `name` and a tensor `type`; 1.0 has `sym_name`, `var_shape` and an
+    element `type`): the custom form parses straight into the 1.0 class, the generic form into
+    a LegacyOp for tosa-upgrade-to-1.0."""
+
+    def parse(cls, parser: Parser) -> Operation:
+        return new_cls.parse(parser)
+
+    cls = type("Legacy_" + new_cls.name.replace(".", "_"), (LegacyOp,),
+               {"name": new_cls.name, "__module__": __name__, "parse": classmethod(parse)})
+    return irdl_op_definition(cls)
+
+
 def _builtin_func_alias() -> list[type[Operation]]:
     """LLVM 14 wrote functions as `func @f(...)` (builtin.func) with `return` and `call`
     (std): read them as func.func / func.return / func.call."""
@@ -273,11 +287,16 @@ QUANT_INFO_ATTRS = (ConvQuantAttr, UnaryQuantAttr, MatMulQuantAttr, PadQuantAttr
 
 def legacy_tosa_dialect() -> Dialect:
     from tosa_xdsl.dialects.tosa.dialect import Tosa
-    from tosa_xdsl.dialects.tosa.ops.variable import VariableReadOp, VariableWriteOp
+    from tosa_xdsl.dialects.tosa.ops.variable import (
+        VariableOp,
+        VariableReadOp,
+        VariableWriteOp,
+    )
     from tosa_xdsl.ir import ATTRIBUTES
 
     shared = [op for op in Tosa.operations if op.name.removeprefix("tosa.") in SHARED_OP_NAMES]
-    special = [_legacy_cond_if(), _renamed("tosa.variable.read", VariableReadOp),
+    special = [_legacy_cond_if(), _same_custom_form(VariableOp),
+               _renamed("tosa.variable.read", VariableReadOp),
                _renamed("tosa.variable.write", VariableWriteOp)]
     return Dialect("tosa", [*LEGACY_OPS, *shared, *special], [*ATTRIBUTES, *QUANT_INFO_ATTRS])
 

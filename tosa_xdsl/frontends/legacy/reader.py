@@ -46,6 +46,8 @@ OLD_NAMES = {
     "fully_connected": "removed in 1.0 (RESHAPE + CONV2D + RESHAPE)", "div": "renamed INTDIV in 1.0",
     "reduce_prod": "renamed REDUCE_PRODUCT in 1.0", "reluN": "removed in 1.0 (CLAMP)",
     "apply_scale": "not a TOSA operator",
+    "variable.read": "LLVM 18's name of 1.0's tosa.variable_read",
+    "variable.write": "LLVM 18's name of 1.0's tosa.variable_write",
 }
 # 1.0 operand counts of ops whose old form had fewer operands.
 NEW_OPERAND_COUNTS = {
@@ -71,6 +73,8 @@ def legacy_reason(op: Operation) -> str | None:
     for key in (*op.properties, *op.attributes):
         if key in OLD_ATTRIBUTES and not (key == "multiplier" and short != "rescale"):
             return f"'{op.name}' has the pre-1.0 attribute {OLD_ATTRIBUTES[key]}"
+    if short == "variable" and op.attr("name") is not None:
+        return "'tosa.variable' has LLVM 18's attributes name/type (1.0: sym_name, var_shape, type)"
     if short == "mul" and op.attr("shift") is not None:
         return "'tosa.mul' has the pre-1.0 attribute shift (1.0: an operand)"
     if short in ("slice",) and op.attr("start") is not None:

@@ -52,7 +52,7 @@ from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from tosa_xdsl.frontends.legacy.dialect import LegacyOp, _QuantInfoAttr
+from tosa_xdsl.frontends.legacy.dialect import OLD_SPELLING, LegacyOp, _QuantInfoAttr
 from tosa_xdsl.frontends.legacy.quant_types import LegacyUniformQuantType
 from tosa_xdsl.ir.access import element_type, is_float, shape_of
 
@@ -772,6 +772,35 @@ def _cond_if(op: LegacyOp, b: _Builder) -> Sequence[SSAValue]:
     return b.create(_op_class("tosa.cond_if"), op.operands, [r.type for r in op.results], {}, regions).results
 
 
+def _symbol(op: LegacyOp, key: str) -> str:
+    attr = op.attr(key)
+    value = getattr(attr, "root_reference", attr)  # @sym (FlatSymbolRefAttr) or "sym"
+    if not isinstance(value, StringAttr):
+        raise UpgradeError(op, f"'{op.name}' needs a symbol name '{key}'")
+    return value.data
+
+
+@converts("variable")
+def _variable(op: LegacyOp, b: _Builder) -> Sequence[SSAValue]:
+    """LLVM 18's generic `tosa.variable` {name, type = tensor<...>, initial_value}: 1.0's
+    {sym_name, var_shape, type = element type, initial_value}."""
+    from tosa_xdsl.dialects.tosa.ops.variable import VariableOp
+
+    t = op.attr("type")
+    if not isinstance(t, TensorType):
+        raise UpgradeError(op, f"'{op.name}' needs a ranked tensor 'type', got {t}")
+    b.add(VariableOp(_symbol(op, "name"), t, op.attr("initial_value")))
+    return []
+
+
+@converts("variable.read", "variable.write")
+def _variable_access(op: LegacyOp, b: _Builder) -> Sequence[SSAValue]:
+    """LLVM 18's generic `tosa.variable.read`/`.write` {name}: 1.0's variable_read/_write."""
+    cls = _op_class("tosa.variable_" + op.op_name.split(".")[1])
+    new = b.create(cls, op.operands, [r.type for r in op.results], {"name": StringAttr(_symbol(op, "name"))})
+    return new.results
+
+
 @converts("apply_scale")
 def _apply_scale(op: LegacyOp, b: _Builder) -> Sequence[SSAValue]:
     raise UpgradeError(op, "'tosa.apply_scale' (an MLIR-internal helper op) has no TOSA 1.0 operator")
@@ -795,6 +824,9 @@ def upgrade_module(module: ModuleOp) -> Counter[str]:
     unsigned_values: list[SSAValue] = []
     for op in list(module.walk()):
         if not isinstance(op, LegacyOp):
+            marked = getattr(op, OLD_SPELLING, None)  # an old spelling read straight into a 1.0 class
+            if marked is not None:
+                changed[marked.split(" ", 1)[0].strip("'")] += 1
             continue
         convert = CONVERTERS.get(op.op_name)
         builder = _Builder(op, [], unsigned_values)
