@@ -51,3 +51,16 @@ def test_generic_variable_without_a_tensor_type_is_a_located_error():
     bad = GENERIC.replace("type = tensor<2x4xi32>}>", "type = i32}>")
     with pytest.raises(UpgradeError, match="needs a ranked tensor 'type'"):
         upgrade_text(bad)
+
+
+def test_tosa_run_upgrades_on_read(tmp_path, capsys):
+    from tosa_xdsl.tools import tosa_run
+
+    src = tmp_path / "old.mlir"
+    src.write_text(GENERIC)
+    x = tmp_path / "x.npy"
+    np.save(x, np.zeros((2, 4), np.int32))
+    assert tosa_run.main([str(src), "-i", str(x), "--entry", "f", "--print"]) == 0
+    captured = capsys.readouterr()
+    assert "remark: upgraded pre-1.0 TOSA to TOSA 1.0.1" in captured.err
+    assert "[[-1, -1, -1, -1], [-1, -1, -1, -1]]" in captured.out
