@@ -10,6 +10,7 @@ from xdsl.dialects.builtin import TensorType
 from xdsl.interpreter import InterpreterFunctions, impl, register_impls
 
 from tosa_xdsl import numerics as nx
+from tosa_xdsl.dialects.tosa import shapes
 from tosa_xdsl.dialects.tosa.ops import data_layout as dl
 from tosa_xdsl.interpreter.common import prop, shape_arg
 
@@ -38,8 +39,7 @@ class DataLayoutFunctions(InterpreterFunctions):
             nx.error_if(a.ndim != rank, "rank(shapes1[shape_index]) != rank(shapes1[0])")
             nx.error_if(any(a.shape[i] != args[0].shape[i] for i in range(rank) if i != axis),
                         "shapes1[shape_index][axis_index] != shapes1[0][axis_index]")
-        out_shape = list(args[0].shape)
-        out_shape[axis] = sum(a.shape[axis] for a in args)
+        out_shape = shapes.concat_shape([a.shape for a in args], axis)
         _check_out(op, out_shape, "axis_sum != shape[axis]")
         return (np.concatenate(args, axis=axis),)
 
@@ -51,7 +51,7 @@ class DataLayoutFunctions(InterpreterFunctions):
         nx.error_if(any(p < 0 for p in padding), "padding[i * 2] < 0 || padding[(i * 2) + 1] < 0")
         pc = np.asarray(pad_const).reshape(-1)
         nx.error_if(pc.size != 1, "shape(pad_const) != [1]")
-        out_shape = [padding[2 * i] + d + padding[2 * i + 1] for i, d in enumerate(x.shape)]
+        out_shape = shapes.pad_shape(x.shape, padding)
         _check_out(op, out_shape, "shape[i] != padding[i * 2] + shape1[i] + padding[(i * 2) + 1]")
         out = np.full(out_shape, pc[0], dtype=x.dtype)
         out[tuple(slice(padding[2 * i], padding[2 * i] + d) for i, d in enumerate(x.shape))] = x
@@ -60,13 +60,7 @@ class DataLayoutFunctions(InterpreterFunctions):
     @impl(dl.ReshapeOp)
     def run_reshape(self, interpreter, op, args):
         x, shape = args
-        shape = list(shape_arg(shape))
-        if shape.count(-1) == 1:
-            # upstream MLIR (and torch-mlir's dynamic batch) spell one inferred dim as -1:
-            # it takes what the other dims leave of the input's size
-            rest = math.prod(d for d in shape if d != -1)
-            if rest > 0 and x.size % rest == 0:
-                shape[shape.index(-1)] = x.size // rest
+        shape = list(shapes.reshape_shape(x.shape, shape_arg(shape)))  # one -1: inferred
         nx.error_if(any(d < 0 for d in shape), "shape[i] < 0")
         nx.error_if(math.prod(shape) != x.size, "tensor_size(shape1) != tensor_size(shape)")
         _check_out(op, shape, "shape != the result shape")
@@ -89,7 +83,7 @@ class DataLayoutFunctions(InterpreterFunctions):
             nx.error_if(start[i] < 0, "start[index] < 0")
             nx.error_if(size[i] <= 0, "size[index] <= 0")
             nx.error_if(start[i] + size[i] > x.shape[i], "start[index] + size[index] > shape1[index]")
-        _check_out(op, size, "shape[index] != size[index]")
+        _check_out(op, shapes.slice_shape(x.shape, start, size), "shape[index] != size[index]")
         return (x[tuple(slice(s, s + n) for s, n in zip(start, size))],)
 
     @impl(dl.TileOp)
@@ -98,7 +92,7 @@ class DataLayoutFunctions(InterpreterFunctions):
         multiples = shape_arg(multiples)
         nx.error_if(len(multiples) != x.ndim, "rank(shape1) != length(multiples)")
         nx.error_if(any(m < 0 for m in multiples), "multiples[i] < 0")
-        out_shape = [d * m for d, m in zip(x.shape, multiples)]
+        out_shape = shapes.tile_shape(x.shape, multiples)
         _check_out(op, out_shape, "shape1[i] * multiples[i] != shape[i]")
         return (np.tile(x, multiples) if x.ndim else x.copy(),)
 
@@ -109,6 +103,6 @@ class DataLayoutFunctions(InterpreterFunctions):
         nx.error_if(len(perms) != x.ndim, "length(perms) != rank(shape1)")
         nx.error_if(any(p < 0 or p >= x.ndim for p in perms), "index < 0 || index >= rank(shape1)")
         nx.error_if(len(set(perms)) != len(perms), "indexes_used[index] == true")
-        out_shape = [x.shape[p] for p in perms]
+        out_shape = shapes.transpose_shape(x.shape, perms)
         _check_out(op, out_shape, "shape1[perms[i]] != shape[i]")
         return (np.transpose(x, perms),)

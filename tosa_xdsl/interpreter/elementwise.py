@@ -16,6 +16,7 @@ import numpy as np
 from xdsl.interpreter import InterpreterFunctions, impl, register_impls
 
 from tosa_xdsl import numerics as nx
+from tosa_xdsl.dialects.tosa import shapes
 from tosa_xdsl.dialects.tosa.ops import activation as act
 from tosa_xdsl.dialects.tosa.ops import comparison as cmp
 from tosa_xdsl.dialects.tosa.ops import elementwise_binary as eb
@@ -32,11 +33,11 @@ def broadcast_check(op, *arrays: np.ndarray) -> tuple[int, ...]:
     each dim equal or 1, and the result type's static shape agreeing."""
     ranks = {a.ndim for a in arrays}
     nx.error_if(len(ranks) != 1, "rank(shape1) != rank(shape2)")
-    out = []
-    for dims in zip(*(a.shape for a in arrays)):
-        big = max(dims)
-        nx.error_if(any(d != big and d != 1 for d in dims), "shape != broadcast_shape(shape1, shape2)")
-        out.append(big)
+    try:
+        out = shapes.broadcast([a.shape for a in arrays])
+    except shapes.ShapeConflict:
+        nx.error_if(True, "shape != broadcast_shape(shape1, shape2)")
+    assert out is not None
     declared = op.results[0].type.get_shape() if hasattr(op.results[0].type, "get_shape") else None
     if declared is not None:
         nx.error_if(len(declared) != len(out) or any(d >= 0 and d != o for d, o in zip(declared, out)),

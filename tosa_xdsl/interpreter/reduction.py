@@ -11,6 +11,7 @@ import numpy as np
 from xdsl.interpreter import InterpreterFunctions, impl, register_impls
 
 from tosa_xdsl import numerics as nx
+from tosa_xdsl.dialects.tosa import shapes
 from tosa_xdsl.dialects.tosa.ops import reduction as red
 from tosa_xdsl.interpreter.common import prop, tname
 
@@ -35,9 +36,7 @@ def _minmax(op, x: np.ndarray, is_max: bool) -> np.ndarray:
     if x.shape[axis] == 0:  # empty axis: the initial accumulator
         ignore = prop(op, "nan_mode", "PROPAGATE") == "IGNORE"
         init = np.nan if ignore else (-np.inf if is_max else np.inf)
-        shape = list(x.shape)
-        shape[axis] = 1
-        return np.full(shape, init).astype(x.dtype)
+        return np.full(shapes.reduce_shape(x.shape, axis), init).astype(x.dtype)
     if prop(op, "nan_mode", "PROPAGATE") == "IGNORE":
         r = (np.fmax if is_max else np.fmin).reduce(v, axis=axis, keepdims=True)
     else:

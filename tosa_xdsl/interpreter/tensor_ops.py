@@ -448,7 +448,7 @@ def argmax(x, axis: int, *, in_t: str, nan_mode: str = "PROPAGATE",
     """ARGMAX (spec 2.3.1): index of the first maximum along axis, as out_t (i32)."""
     x = np.asarray(x)
     nx.error_if(axis < 0 or axis >= x.ndim, "axis < 0 || axis >= rank(shape1)")
-    shape = x.shape[:axis] + x.shape[axis + 1:]
+    shape = shapes.reduce_shape(x.shape, axis, keep=False)
     _check_out_shape(out_shape, list(shape), "flatten(left_shape, right_shape) != shape")
     if x.shape[axis] == 0:
         return np.zeros(shape, np.int32)

@@ -4,6 +4,7 @@ from tosa.const_shape; their length is always known from the `!tosa.shape<N>` ty
 
 from __future__ import annotations
 
+from tosa_xdsl.dialects.tosa import shapes
 from tosa_xdsl.dialects.tosa.ops.data_layout import (
     ConcatOp,
     PadOp,
@@ -32,12 +33,12 @@ def _concat(op):
     if not inputs:
         fail(op, "input1 must hold at least one tensor")
     axis = op.axis.value.data
-    shapes = [shape_of(v) for v in inputs]
-    first = shapes[0]
+    shapes_ = [shape_of(v) for v in inputs]
+    first = shapes_[0]
     if axis < 0 or (first is not None and axis >= max(1, len(first))):
         bound = f"0 to {max(1, len(first)) - 1}" if first is not None else "non-negative"
         fail(op, f"axis {axis} is out of range (must be {bound})")
-    ranked = [(i, s) for i, s in enumerate(shapes) if s is not None]
+    ranked = [(i, s) for i, s in enumerate(shapes_) if s is not None]
     if not ranked:
         return
     i0, ref = ranked[0]
@@ -56,9 +57,9 @@ def _concat(op):
                 fail(op, f"input1[{i}] dim {j} is {d} but input1[{known[0][0]}] dim {j} is "
                          f"{known[0][1]}; inputs may differ only along axis {axis}")
     out = shape_of(op.output)
-    if len(ranked) == len(shapes) and all(s[axis] >= 0 for _, s in ranked) and out is not None \
+    if len(ranked) == len(shapes_) and all(s[axis] >= 0 for _, s in ranked) and out is not None \
             and axis < len(out) and out[axis] >= 0:
-        total = sum(s[axis] for _, s in ranked)
+        total = shapes.concat_shape(shapes_, axis)[axis]  # type: ignore[index]
         if total != out[axis]:
             parts = " + ".join(str(s[axis]) for _, s in ranked)
             fail(op, f"output dim {axis} is {out[axis]} but the inputs' dims {axis} sum to "
@@ -84,11 +85,12 @@ def _pad(op):
             fail(op, f"padding of dim {i} is ({before}, {after}); padding must not be negative")
     if in_dims is None or out_dims is None:
         return
-    for i, (d_in, d_out) in enumerate(zip(in_dims, out_dims)):
+    padded = shapes.pad_shape(in_dims, padding)
+    assert padded is not None
+    for i, (d_in, d_out, expected) in enumerate(zip(in_dims, out_dims, padded)):
         if d_in < 0 or d_out < 0:
             continue
         before, after = padding[2 * i], padding[2 * i + 1]
-        expected = before + d_in + after
         if d_out != expected:
             fail(op, f"output dim {i} is {d_out} but input dim {i} ({d_in}) + padding "
                      f"({before} + {after}) = {expected}")
@@ -107,9 +109,9 @@ def _reshape(op):
                 if d >= 0 and v >= 0 and d != v:
                     fail(op, f"output dim {i} is {d} but shape[{i}] is {v}")
             # the output's shape is `shape`: let the constant fill dynamic dims
-            out = tuple(v if d < 0 and v >= 0 else d for d, v in zip(out, values))
+            out = shapes.merge(out, shapes.reshape_shape(None, values))
     elif values is not None and all(v >= 0 for v in values):
-        out = tuple(values)
+        out = shapes.reshape_shape(None, values)
     in_size, out_size = static_size(shape_of(op.input1)), static_size(out)
     if in_size is not None and out_size is not None and in_size != out_size:
         fail(op, f"input1 {format_shape(shape_of(op.input1))} has {in_size} elements but the new shape "
@@ -152,8 +154,8 @@ def _slice(op):
                 fail(op, f"start[{i}] + size[{i}] = {b} + {n} = {b + n} exceeds input1 dim {i} "
                          f"({d})")
     if size is not None and out_dims is not None:
-        for i, (n, d) in enumerate(zip(size, out_dims)):
-            if d >= 0 and d != n:
+        for i, (n, d) in enumerate(zip(shapes.slice_shape(in_dims, start, size), out_dims)):  # type: ignore[arg-type]
+            if d >= 0 and n >= 0 and d != n:
                 fail(op, f"output dim {i} is {d} but size[{i}] is {n}")
 
 
@@ -168,10 +170,15 @@ def _tile(op):
     multiples = const_shape_values(op.multiples)
     if multiples is None or in_dims is None or out_dims is None:
         return
-    for i, (d, m, o) in enumerate(zip(in_dims, multiples, out_dims)):
-        if d >= 0 and o >= 0 and d * m != o:
+    try:
+        tiled = shapes.tile_shape(in_dims, multiples)
+    except shapes.ShapeConflict as conflict:
+        fail(op, str(conflict))
+    assert tiled is not None
+    for i, (d, m, o, want) in enumerate(zip(in_dims, multiples, out_dims, tiled)):
+        if want >= 0 and o >= 0 and want != o:
             fail(op, f"output dim {i} is {o} but input1 dim {i} ({d}) * multiples[{i}] ({m}) = "
-                     f"{d * m}")
+                     f"{want}")
 
 
 @spec_check(TransposeOp, "TRANSPOSE#1", "TRANSPOSE#2", "TRANSPOSE#3", "TRANSPOSE#4",
@@ -198,9 +205,10 @@ def _transpose(op):
         if p in used:
             fail(op, f"perms[{i}] repeats perms[{used[p]}] ({p}); perms must be a permutation")
         used[p] = i
-    if in_dims is None or out_dims is None:
+    permuted = shapes.transpose_shape(in_dims, perms)
+    if permuted is None or out_dims is None:
         return
     for i, p in enumerate(perms):
-        if in_dims[p] >= 0 and out_dims[i] >= 0 and in_dims[p] != out_dims[i]:
+        if permuted[i] >= 0 and out_dims[i] >= 0 and permuted[i] != out_dims[i]:
             fail(op, f"output dim {i} is {out_dims[i]} but input1 dim perms[{i}] = {p} is "
                      f"{in_dims[p]}")

@@ -13,8 +13,9 @@ from collections.abc import Iterable, Sequence
 from xdsl.ir import SSAValue
 
 from tosa_xdsl import spec_tables as st
+from tosa_xdsl.dialects.tosa import shapes
 from tosa_xdsl.dialects.tosa.ops import SPEC_OPS
-from tosa_xdsl.dialects.tosa.ops.base import TosaOp
+from tosa_xdsl.dialects.tosa.ops.base import TosaOp, spec_argument_operand
 from tosa_xdsl.ir.access import format_shape, shape_of
 from tosa_xdsl.verification.common import fail
 from tosa_xdsl.verification.registry import spec_check
@@ -60,14 +61,13 @@ def check_broadcast(op: TosaOp, inputs: Sequence[tuple[str, SSAValue]], output: 
             if d2 != d1:
                 fail(op, f"{n1} dim {i} ({d1}) and {n2} dim {i} ({d2}) cannot be broadcast: "
                          f"dims must be equal or 1")
-        if out is None or out[i] < 0:
+    broadcast = shapes.broadcast([s for _, s in ranked])
+    assert broadcast is not None
+    for i, expected in enumerate(broadcast):
+        if out is None or out[i] < 0 or expected == shapes.DYN:
             continue
-        if non_one:
-            expected = non_one[0][1]
-        elif len(ranked) == len(inputs) and all(s[i] == 1 for _, s in ranked):
-            expected = 1
-        else:
-            continue
+        if expected == 1 and len(ranked) < len(inputs):
+            continue  # an unranked input may still broadcast this dim
         if out[i] != expected:
             dims = ", ".join(f"{n} dim {i} = {fmt_dim(s[i])}" for n, s in ranked)
             fail(op, f"output dim {i} is {out[i]} but broadcast_shape({names}) dim {i} is "
@@ -102,8 +102,8 @@ def _argument_rules() -> dict[type, list[tuple[str, str, int | None, tuple[int, 
         for a in spec.arguments:
             if a.kind == "Attribute" or not a.type.startswith(("T<", "tensor_list_t<")):
                 continue
-            name = a.name if a.name in ours else a.name.lower()
-            if name not in ours:
+            name = spec_argument_operand(a.name, ours)
+            if name is None:
                 continue
             minimum = _min_rank(a.rank)
             fixed = (1,) if a.shape == "[1]" else None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from tosa_xdsl.dialects.tosa import shapes
 from tosa_xdsl.dialects.tosa.ops.reduction import OPS
 from tosa_xdsl.ir.access import shape_of
 from tosa_xdsl.verification.common import fail
@@ -19,5 +20,6 @@ def _reduce_axis(op):
     if axis < 0:
         fail(op, f"axis {axis} must not be negative")
     out = shape_of(op.output)
-    if out is not None and axis < len(out) and out[axis] >= 0 and out[axis] != 1:
+    reduced = shapes.reduce_shape(out and (shapes.DYN,) * len(out), axis)
+    if out is not None and reduced is not None and out[axis] >= 0 and out[axis] != reduced[axis]:
         fail(op, f"output dim {axis} (the reduced axis) is {out[axis]} but must be 1")

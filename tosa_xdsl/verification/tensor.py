@@ -115,7 +115,8 @@ def _argmax_output_shape(op):
     axis = op.axis.value.data
     if shape1 is None or shape is None or not 0 <= axis < len(shape1):
         return
-    expected = shape1[:axis] + shape1[axis + 1:]
+    expected = shapes.reduce_shape(shape1, axis, keep=False)
+    assert expected is not None
     if len(shape) != len(expected):
         fail(op, f"output rank {len(shape)} must be input rank - 1 = {len(expected)} (input shape "
                  f"{format_shape(shape1)} without axis {axis} is {format_shape(expected)})")

@@ -9,7 +9,12 @@ from xdsl.irdl import operand_def, result_def, traits_def
 from xdsl.traits import Pure
 
 from tosa_xdsl.dialects.tosa import syntax
-from tosa_xdsl.dialects.tosa.ops.base import TosaOp, same_rank, tosa_op_definition
+from tosa_xdsl.dialects.tosa.ops.base import (
+    TosaOp,
+    chapter_ops,
+    same_rank,
+    tosa_op_definition,
+)
 from tosa_xdsl.dialects.tosa.ops.tensor import NAN_MODE
 from tosa_xdsl.dialects.tosa.traits import CanonicalizationPatterns
 from tosa_xdsl.ir.types import AnyTensor
@@ -51,4 +56,4 @@ class TanhOp(ActivationOp):
     name = "tosa.tanh"
 
 
-OPS = (ClampOp, ErfOp, SigmoidOp, TanhOp)
+OPS = chapter_ops(globals())

@@ -86,6 +86,15 @@ def tosa_op_definition(cls: type[TosaOp]) -> type[TosaOp]:
     return defined
 
 
+def chapter_ops(namespace: dict) -> tuple[type[TosaOp], ...]:
+    """The spec operators a chapter module defines (call with `globals()` at its end), in
+    spec order (by SPEC_SECTION): a new operator class is listed by being defined."""
+    module = namespace["__name__"]
+    ops = [c for c in namespace.values() if isinstance(c, type) and issubclass(c, TosaOp)
+           and c.__module__ == module and c.IN_SPEC and c.SPEC_SECTION]
+    return tuple(sorted(ops, key=lambda c: tuple(int(n) for n in c.SPEC_SECTION.split("."))))
+
+
 def spec_argument_operand(argument: str, names: Collection[str]) -> str | None:
     """Our operand/result name for the spec argument `argument`, None if the op has none.
     MLIR spells the arguments as the spec does, except that it lower-cases MATMUL's A, B,

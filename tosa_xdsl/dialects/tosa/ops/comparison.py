@@ -5,7 +5,11 @@ from __future__ import annotations
 from xdsl.irdl import traits_def
 from xdsl.traits import Commutative, Pure
 
-from tosa_xdsl.dialects.tosa.ops.base import ComparisonOp, tosa_op_definition
+from tosa_xdsl.dialects.tosa.ops.base import (
+    ComparisonOp,
+    chapter_ops,
+    tosa_op_definition,
+)
 
 
 @tosa_op_definition
@@ -24,4 +28,4 @@ class GreaterEqualOp(ComparisonOp):
     name = "tosa.greater_equal"
 
 
-OPS = (EqualOp, GreaterOp, GreaterEqualOp)
+OPS = chapter_ops(globals())

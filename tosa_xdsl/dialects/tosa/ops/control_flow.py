@@ -31,7 +31,7 @@ from xdsl.traits import HasParent, IsTerminator, RecursiveMemoryEffect
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.mlir_lexer import MLIRTokenKind
 
-from tosa_xdsl.dialects.tosa.ops.base import TosaOp, tosa_op_definition
+from tosa_xdsl.dialects.tosa.ops.base import TosaOp, chapter_ops, tosa_op_definition
 from tosa_xdsl.dialects.tosa.syntax import parse_functional_type
 from tosa_xdsl.ir.types import AnyTensor
 
@@ -265,5 +265,5 @@ class YieldOp(TosaOp):
             printer.print_list(self.inputs.types, printer.print_attribute)
 
 
-OPS = (CondIfOp, WhileLoopOp)
+OPS = chapter_ops(globals())
 TERMINATORS = (YieldOp,)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from xdsl.irdl import traits_def, var_operand_def, var_result_def
 
 from tosa_xdsl.dialects.tosa import syntax
-from tosa_xdsl.dialects.tosa.ops.base import TosaOp, tosa_op_definition
+from tosa_xdsl.dialects.tosa.ops.base import TosaOp, chapter_ops, tosa_op_definition
 from tosa_xdsl.ir.types import AnyTensor
 
 
@@ -20,4 +20,4 @@ class CustomOp(TosaOp):
     CLAUSES = (syntax.string("operator_name"), syntax.string("domain_name"), syntax.string("implementation_attrs"))
 
 
-OPS = (CustomOp,)
+OPS = chapter_ops(globals())

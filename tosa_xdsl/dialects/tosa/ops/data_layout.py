@@ -14,7 +14,12 @@ from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 
 from tosa_xdsl.dialects.tosa import syntax
-from tosa_xdsl.dialects.tosa.ops.base import TosaOp, same_rank, tosa_op_definition
+from tosa_xdsl.dialects.tosa.ops.base import (
+    TosaOp,
+    chapter_ops,
+    same_rank,
+    tosa_op_definition,
+)
 from tosa_xdsl.dialects.tosa.traits import CanonicalizationPatterns
 from tosa_xdsl.ir.access import element_type
 from tosa_xdsl.ir.types import AnyTensor, ShapeType
@@ -123,4 +128,4 @@ class TransposeOp(_LayoutOp):
         same_rank(self, ("input1", "output"))
 
 
-OPS = (ConcatOp, PadOp, ReshapeOp, ReverseOp, SliceOp, TileOp, TransposeOp)
+OPS = chapter_ops(globals())

@@ -8,7 +8,12 @@ from xdsl.traits import ConstantLike, Pure
 from xdsl.utils.exceptions import VerifyException
 
 from tosa_xdsl.dialects.tosa import syntax
-from tosa_xdsl.dialects.tosa.ops.base import TosaOp, same_rank, tosa_op_definition
+from tosa_xdsl.dialects.tosa.ops.base import (
+    TosaOp,
+    chapter_ops,
+    same_rank,
+    tosa_op_definition,
+)
 from tosa_xdsl.ir.types import AnyTensor
 
 # Constant data: a dense literal or a `dense_resource<blob>` reference (MLIR's ElementsAttr).
@@ -59,4 +64,4 @@ class IdentityOp(TosaOp):
         same_rank(self, ("input1", "output"))
 
 
-OPS = (ConstOp, IdentityOp)
+OPS = chapter_ops(globals())

@@ -9,6 +9,7 @@ from tosa_xdsl.dialects.tosa import syntax
 from tosa_xdsl.dialects.tosa.ops.base import (
     BinaryElementwiseOp,
     TosaOp,
+    chapter_ops,
     same_rank,
     tosa_op_definition,
 )
@@ -136,6 +137,4 @@ class TableOp(TosaOp):
         same_rank(self, ("input1", "output"))
 
 
-OPS = (AddOp, ArithmeticRightShiftOp, BitwiseAndOp, BitwiseOrOp, BitwiseXorOp, IntDivOp,
-       LogicalAndOp, LogicalLeftShiftOp, LogicalRightShiftOp, LogicalOrOp, LogicalXorOp,
-       MaximumOp, MinimumOp, MulOp, PowOp, SubOp, TableOp)
+OPS = chapter_ops(globals())

@@ -7,6 +7,7 @@ from xdsl.traits import Pure
 
 from tosa_xdsl.dialects.tosa.ops.base import (
     TosaOp,
+    chapter_ops,
     require_bool,
     same_rank,
     tosa_op_definition,
@@ -33,4 +34,4 @@ class SelectOp(TosaOp):
         require_bool(self, "input1")
 
 
-OPS = (SelectOp,)
+OPS = chapter_ops(globals())

@@ -8,6 +8,7 @@ from xdsl.traits import Pure
 from tosa_xdsl.dialects.tosa.ops.base import (
     TosaOp,
     UnaryElementwiseOp,
+    chapter_ops,
     same_rank,
     tosa_op_definition,
 )
@@ -92,5 +93,4 @@ class SinOp(UnaryElementwiseOp):
     name = "tosa.sin"
 
 
-OPS = (AbsOp, BitwiseNotOp, CeilOp, ClzOp, CosOp, ExpOp, FloorOp, LogOp, LogicalNotOp,
-       NegateOp, ReciprocalOp, RsqrtOp, SinOp)
+OPS = chapter_ops(globals())

@@ -6,7 +6,7 @@ from xdsl.irdl import operand_def, result_def, traits_def
 from xdsl.traits import Pure
 
 from tosa_xdsl.dialects.tosa import syntax
-from tosa_xdsl.dialects.tosa.ops.base import TosaOp, tosa_op_definition
+from tosa_xdsl.dialects.tosa.ops.base import TosaOp, chapter_ops, tosa_op_definition
 from tosa_xdsl.ir.enums import ResizeModeAttr
 from tosa_xdsl.ir.types import AnyTensor, ShapeType
 
@@ -25,4 +25,4 @@ class ResizeOp(TosaOp):
     CLAUSES = (syntax.enum_("mode", ResizeModeAttr),)
 
 
-OPS = (ResizeOp,)
+OPS = chapter_ops(globals())

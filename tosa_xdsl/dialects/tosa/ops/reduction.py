@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 from tosa_xdsl.dialects.tosa import syntax
-from tosa_xdsl.dialects.tosa.ops.base import ReductionOp, tosa_op_definition
+from tosa_xdsl.dialects.tosa.ops.base import (
+    ReductionOp,
+    chapter_ops,
+    tosa_op_definition,
+)
 from tosa_xdsl.dialects.tosa.ops.tensor import NAN_MODE
 
 
@@ -39,4 +43,4 @@ class ReduceSumOp(ReductionOp):
     name = "tosa.reduce_sum"
 
 
-OPS = (ReduceAllOp, ReduceAnyOp, ReduceMaxOp, ReduceMinOp, ReduceProductOp, ReduceSumOp)
+OPS = chapter_ops(globals())

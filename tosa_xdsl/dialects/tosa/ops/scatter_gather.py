@@ -5,7 +5,7 @@ from __future__ import annotations
 from xdsl.irdl import operand_def, result_def, traits_def
 from xdsl.traits import Pure
 
-from tosa_xdsl.dialects.tosa.ops.base import TosaOp, tosa_op_definition
+from tosa_xdsl.dialects.tosa.ops.base import TosaOp, chapter_ops, tosa_op_definition
 from tosa_xdsl.ir.types import AnyTensor
 
 
@@ -30,4 +30,4 @@ class ScatterOp(TosaOp):
     SAME_ELEMENT_TYPE = (("values_in", "input", "values_out"),)
 
 
-OPS = (GatherOp, ScatterOp)
+OPS = chapter_ops(globals())

@@ -8,7 +8,7 @@ from xdsl.traits import ConstantLike, Pure
 from xdsl.utils.exceptions import VerifyException
 
 from tosa_xdsl.dialects.tosa import syntax
-from tosa_xdsl.dialects.tosa.ops.base import TosaOp, tosa_op_definition
+from tosa_xdsl.dialects.tosa.ops.base import TosaOp, chapter_ops, tosa_op_definition
 from tosa_xdsl.ir.types import ShapeType
 
 
@@ -36,4 +36,4 @@ class ConstShapeOp(TosaOp):
         return [int(v) for v in self.values.get_values()]
 
 
-OPS = (ConstShapeOp,)
+OPS = chapter_ops(globals())

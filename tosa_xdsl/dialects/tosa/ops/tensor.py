@@ -10,7 +10,7 @@ from xdsl.irdl import operand_def, result_def, traits_def
 from xdsl.traits import Pure
 
 from tosa_xdsl.dialects.tosa import syntax
-from tosa_xdsl.dialects.tosa.ops.base import TosaOp, tosa_op_definition
+from tosa_xdsl.dialects.tosa.ops.base import TosaOp, chapter_ops, tosa_op_definition
 from tosa_xdsl.dialects.tosa.traits import CanonicalizationPatterns
 from tosa_xdsl.ir.enums import NanMode, NanModeAttr
 from tosa_xdsl.ir.types import AnyTensor
@@ -131,5 +131,4 @@ class TransposeConv2DOp(_ConvOp):
     CLAUSES = (syntax.array("out_pad"), syntax.array("stride"), syntax.type_("acc_type"), LOCAL_BOUND)
 
 
-OPS = (ArgMaxOp, AvgPool2DOp, Conv2DOp, Conv3DOp, DepthwiseConv2DOp, FFT2DOp, MatMulOp,
-       MaxPool2DOp, RFFT2DOp, TransposeConv2DOp)
+OPS = chapter_ops(globals())

@@ -6,7 +6,12 @@ from xdsl.irdl import operand_def, result_def, traits_def
 from xdsl.traits import Pure
 
 from tosa_xdsl.dialects.tosa import syntax
-from tosa_xdsl.dialects.tosa.ops.base import TosaOp, same_rank, tosa_op_definition
+from tosa_xdsl.dialects.tosa.ops.base import (
+    TosaOp,
+    chapter_ops,
+    same_rank,
+    tosa_op_definition,
+)
 from tosa_xdsl.dialects.tosa.traits import CanonicalizationPatterns
 from tosa_xdsl.ir.enums import RoundingModeAttr
 from tosa_xdsl.ir.types import AnyTensor
@@ -53,4 +58,4 @@ class RescaleOp(TosaOp):
         same_rank(self, ("input", "output"))
 
 
-OPS = (CastOp, RescaleOp)
+OPS = chapter_ops(globals())

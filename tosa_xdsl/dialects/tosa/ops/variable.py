@@ -25,7 +25,7 @@ from xdsl.printer import Printer
 from xdsl.traits import SymbolOpInterface
 from xdsl.utils.exceptions import VerifyException
 
-from tosa_xdsl.dialects.tosa.ops.base import TosaOp, tosa_op_definition
+from tosa_xdsl.dialects.tosa.ops.base import TosaOp, chapter_ops, tosa_op_definition
 from tosa_xdsl.dialects.tosa.ops.data_nodes import ElementsAttrConstr
 from tosa_xdsl.ir.types import AnyTensor
 
@@ -173,4 +173,4 @@ class VariableReadOp(_VariableAccessOp):
         printer.print_attribute(self.output.type)
 
 
-OPS = (VariableOp, VariableWriteOp, VariableReadOp)
+OPS = chapter_ops(globals())
