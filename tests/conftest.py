@@ -32,8 +32,10 @@ def _executable(path: Path | str | None) -> Path | None:
 
 
 def translator_path() -> Path | None:
-    for key in ("purelib", "platlib"):
-        found = _executable(Path(sysconfig.get_path(key)) / "bin" / "tosa-opt")
+    # tosa-tools keeps its binaries in <site-packages>/bin; a venv that sees another venv's
+    # packages through a .pth file has them on sys.path only (tests/oracle.py does the same)
+    for base in [sysconfig.get_path("purelib"), sysconfig.get_path("platlib"), *sys.path]:
+        found = _executable(Path(base) / "bin" / "tosa-opt")
         if found is not None:
             return found
     return None
