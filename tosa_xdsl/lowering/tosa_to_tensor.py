@@ -31,6 +31,7 @@ from xdsl.dialects.builtin import (
     TensorType,
     i64,
 )
+from xdsl.dialects.builtin import DYNAMIC_INDEX
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
@@ -38,6 +39,7 @@ from xdsl.rewriter import Rewriter
 from tosa_xdsl.dialects.tosa.ops.data_layout import ConcatOp, PadOp, ReshapeOp, SliceOp
 from tosa_xdsl.dialects.tosa.ops.shape import ConstShapeOp
 from tosa_xdsl.lowering import preconditions
+from tosa_xdsl.lowering.linalg_build import tensor_type
 from tosa_xdsl.lowering.preconditions import cannot_lower, checked_axis
 
 PASS = "tosa-to-tensor"
@@ -96,7 +98,7 @@ def _groups(big: Sequence[int], small: Sequence[int]) -> list[list[int]] | None:
 def _collapse(src: SSAValue, groups, out_shape, elem) -> tensor.CollapseShapeOp:
     return tensor.CollapseShapeOp(
         operands=[src],
-        result_types=[TensorType(elem, list(out_shape))],
+        result_types=[tensor_type(elem, out_shape)],
         properties={"reassociation": _reassoc_attr(groups)},
     )
 
@@ -148,7 +150,63 @@ def lower_pad(op: PadOp) -> None:
     Rewriter.replace_op(op, [*zero_ops, value, pad], [pad.result])
 
 
+def _dims(op: Operation, value: SSAValue, what: str) -> tuple[int, ...]:
+    """The dims of a ranked tensor operand/result (-1 = dynamic), or a located error."""
+    if not isinstance(value.type, TensorType):
+        raise fail(op, f"{what} must be a ranked tensor, got {value.type}")
+    return tuple(int(d) if int(d) >= 0 else -1 for d in value.type.get_shape())
+
+
+def _lower_reshape_dynamic(op: ReshapeOp, in_shape: tuple[int, ...], out_shape: tuple[int, ...]) -> None:
+    """Upstream's dynamic form: collapse to 1-D, the one inferred dim = `tensor.dim` of the
+    1-D tensor divided (`arith.divsi`) by the product of the others, `tensor.expand_shape`
+    with that `output_shape`, and a `tensor.cast` when the result type knows more."""
+    shape = list(const_shape_values(op, op.shape, "shape"))
+    if len(shape) != len(out_shape):
+        raise fail(op, f"shape {shape} does not match the result rank {len(out_shape)}")
+    known = [s if s >= 0 else o for s, o in zip(shape, out_shape)]
+    if known.count(-1) > 1:
+        raise fail(op, f"shape {shape} leaves more than one dimension of the result unknown")
+    if not in_shape or not out_shape:
+        raise fail(op, "a dynamic reshape from or to rank 0 is not supported")
+    elem = op.output.type.element_type
+    new_ops: list[Operation] = []
+    src: SSAValue = op.input1
+    flat = -1 if any(d < 0 for d in in_shape) else math.prod(in_shape)
+    if len(in_shape) != 1:
+        c = _collapse(src, [list(range(len(in_shape)))], [flat], elem)
+        new_ops.append(c)
+        src = c.result
+    expanded = [d if d >= 0 else -1 for d in known]
+    if len(out_shape) == 1:
+        result = src
+        if flat >= 0 and known[0] < 0:
+            expanded = [flat]
+    else:
+        dynamic: list[SSAValue] = []
+        if -1 in known:
+            zero = arith.ConstantOp(IntegerAttr(0, IndexType()))
+            total = tensor.DimOp(src, zero) if flat < 0 else arith.ConstantOp(IntegerAttr(flat, IndexType()))
+            rest = arith.ConstantOp(IntegerAttr(math.prod(d for d in known if d >= 0), IndexType()))
+            div = arith.DivSIOp(total.results[0], rest.result)
+            new_ops += [zero, total, rest, div] if flat < 0 else [total, rest, div]
+            dynamic = [div.result]
+        e = tensor.ExpandShapeOp(src, dynamic, _reassoc_attr([list(range(len(out_shape)))]),
+                                 [d if d >= 0 else DYNAMIC_INDEX for d in expanded], tensor_type(elem, expanded))
+        new_ops.append(e)
+        result = e.result
+    if result.type != op.output.type:
+        cast = tensor.CastOp(result, op.output.type)
+        new_ops.append(cast)
+        result = cast.dest
+    Rewriter.replace_op(op, new_ops, [result])
+
+
 def lower_reshape(op: ReshapeOp) -> None:
+    in_dims, out_dims = _dims(op, op.input1, "input1"), _dims(op, op.output, "the result")
+    if any(d < 0 for d in (*in_dims, *out_dims)):
+        _lower_reshape_dynamic(op, in_dims, out_dims)
+        return
     in_shape = static_shape(op, op.input1, "input1")
     out_shape = static_shape(op, op.output, "the result")
     shape = list(const_shape_values(op, op.shape, "shape"))

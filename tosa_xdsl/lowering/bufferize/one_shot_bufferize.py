@@ -38,7 +38,9 @@ class OneShotBufferizePass(ModulePass):
         c = Converter(op)
         done: list[tuple[func.FuncOp, Block | None, FunctionType, int]] = []
         for fn in [o for o in op.ops if isinstance(o, func.FuncOp)]:
-            n_out = sum(isinstance(t, TensorType) for t in fn.function_type.outputs.data)
+            # static tensor results become out-params; dynamic ones stay results (returned)
+            n_out = sum(isinstance(t, TensorType) and all(int(d) >= 0 for d in t.get_shape())
+                        for t in fn.function_type.outputs.data)
             new, ftype = convert_function(c, fn)
             done.append((fn, new, ftype, n_out))
         for fn, new, ftype, n_out in done:

@@ -7,7 +7,8 @@
 * collapse_shape / expand_shape / rank-0 reshape / cast -> the memref views (of a
   contiguous copy when the source is a strided view);
 * concat -> alloc + copies into subviews, from_elements -> alloc + stores, splat -> alloc +
-  `linalg.fill`, dim -> an index constant (shapes are static).
+  `linalg.fill`, dim -> an index constant (static dims) or `memref.dim` of the buffer (dynamic dims);
+  a dynamic tensor.empty's sizes become the sizes of the allocs made for it.
 """
 
 from __future__ import annotations
@@ -162,9 +163,11 @@ def _reshape_view(c: Converter, op: Operation, cls) -> None:
     base = c.contiguous(src)
     rt = buffer_type(op.results[0].type)  # type: ignore[arg-type]
     props = {"reassociation": op.properties["reassociation"]}
+    dynamic: list[SSAValue] = []
     if cls is memref.ExpandShapeOp:
-        props["static_output_shape"] = DenseArrayBase.from_list(i64, list(rt.get_shape()))
-    new = c.emit(cls.build(operands=[base, []] if cls is memref.ExpandShapeOp else [base],
+        props["static_output_shape"] = getattr(op, "static_output_shape")
+        dynamic = [c.vmap[v] for v in getattr(op, "dynamic_output_shape")]
+    new = c.emit(cls.build(operands=[base, dynamic] if cls is memref.ExpandShapeOp else [base],
                            result_types=[rt], properties=props))
     c.vmap[op.results[0]] = new.results[0]
     if base is c.vmap.get(src):
@@ -178,8 +181,6 @@ def _collapse(c: Converter, op: tensor.CollapseShapeOp) -> None:
 
 
 def _expand(c: Converter, op: tensor.ExpandShapeOp) -> None:
-    if len(op.dynamic_output_shape):
-        raise fail(op, "dynamic output shapes are not supported")
     _reshape_view(c, op, memref.ExpandShapeOp)
 
 
@@ -265,6 +266,9 @@ def _dim(c: Converter, op: tensor.DimOp) -> None:
         raise fail(op, "the dimension index must be a constant")
     d = index.value.value.data  # type: ignore[attr-defined]
     size = op.source.type.get_shape()[d]  # type: ignore[attr-defined]
+    if int(size) < 0:  # a dynamic dim: read from the buffer
+        c.vmap[op.result] = c.emit(memref.DimOp.from_source_and_index(c.buf(op.source), c.vmap[op.index])).results[0]
+        return
     c.vmap[op.result] = c.emit(_index_const(int(size))).results[0]
 
 

@@ -69,6 +69,7 @@ from tosa_xdsl.lowering.linalg_build import (
     map_of,
     parallel,
 )
+from tosa_xdsl.lowering.preconditions import EVERY_DIM, DynamicDims
 from tosa_xdsl.lowering.tosa_to_linalg.common import fail, is_float
 
 Body = Callable[[Builder, Sequence[SSAValue]], SSAValue]
@@ -125,6 +126,9 @@ def _emit(op: Operation, inputs: Sequence[SSAValue], body: Body, scalars: Sequen
     read at index 0 for every element. `body(b, args)` gets the input elements followed by the
     scalar elements and returns the result element."""
     out = op.results[0]
+    if lb.is_dynamic(out, *inputs):
+        _emit_dynamic(op, inputs, body, scalars)
+        return
     out_shape = lb.shape_of(out)
     rank = len(out_shape)
     maps = []
@@ -146,6 +150,28 @@ def _emit(op: Operation, inputs: Sequence[SSAValue], body: Body, scalars: Sequen
     gen = generic([*inputs, *scalars], [init.tensor], maps, parallel(rank),
                   lambda b, args: [body(b, list(args[:n]))])
     Rewriter.replace_op(op, [init, gen], [gen.res[0]])
+
+
+def _emit_dynamic(op: Operation, inputs: Sequence[SSAValue], body: Body, scalars: Sequence[SSAValue]) -> None:
+    """`_emit` with dynamic dims: the result's sizes from the operands' `tensor.dim`s and
+    run-time broadcasting (linalg_build.dynamic_elementwise)."""
+    out = op.results[0]
+    out_shape = lb.dims_of(out)
+    rank = len(out_shape)
+    for i, v in enumerate(inputs):
+        s = lb.dims_of(v)
+        if len(s) != rank:
+            raise fail(op, f"operand #{i} has rank {len(s)} but the result has rank {rank}; "
+                           "TOSA broadcasting needs equal ranks (run tosa-make-broadcastable first)")
+        if any(d >= 0 and o >= 0 and d != o and d != 1 for d, o in zip(s, out_shape)):
+            raise fail(op, f"operand #{i} of shape {list(s)} does not broadcast to the result shape {list(out_shape)}")
+    for v in scalars:
+        if lb.dims_of(v) != (1,):
+            raise fail(op, f"side operand of type {v.type} must be a tensor<1xT>")
+    n = len(inputs) + len(scalars)
+    ops: list[Operation] = []
+    res = lb.dynamic_elementwise(inputs, scalars, out_shape, lb.element_type(out), lambda b, a: [body(b, list(a[:n]))], ops)
+    Rewriter.replace_op(op, ops, [res])
 
 
 def _ins(b: Builder, o: Operation) -> SSAValue:
@@ -560,3 +586,6 @@ LOWERINGS: dict[type[Operation], Callable[[Operation], None]] = {
     # 2.13.1
     CastOp: lower_cast,
 }
+
+# every operator above lowers with dynamic dims (and run-time broadcasting) through _emit
+DYNAMIC: dict[type[Operation], DynamicDims] = {cls: EVERY_DIM for cls in LOWERINGS}

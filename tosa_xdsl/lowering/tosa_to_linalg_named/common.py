@@ -30,6 +30,9 @@ from tosa_xdsl.ir.access import is_float  # noqa: F401 -- shared by the per-op m
 from tosa_xdsl.lowering.linalg_build import (
     const_values,
     constant,
+    dim,
+    dims_of,
+    dynamic_empty,
     element_type,
     empty,
     shape_of,
@@ -119,7 +122,14 @@ def zp_operand(value: int, new_ops: list[Operation]) -> SSAValue:
 
 
 def transposed(x: SSAValue, perm: Sequence[int], new_ops: list[Operation]) -> SSAValue:
-    shape = shape_of(x)
+    shape = dims_of(x)
+    if any(d < 0 for d in shape):
+        # a dynamic dim of the result is the source's dim perm[d] (upstream's tensor.dim)
+        init_v = dynamic_empty([shape[p] for p in perm], element_type(x),
+                               lambda d: dim(x, perm[d], new_ops), new_ops)
+        t = LinalgTransposeOp(x, init_v, DenseArrayBase.from_list(i64, list(perm)), init_v.type)
+        new_ops.append(t)
+        return t.results[0]
     init = empty([shape[p] for p in perm], element_type(x))
     t = LinalgTransposeOp(x, init.tensor, DenseArrayBase.from_list(i64, list(perm)), init.tensor.type)
     new_ops += [init, t]
