@@ -187,9 +187,9 @@ class NativeModule:
 
     def _call_dynamic(self, args: list[np.ndarray]) -> list[np.ndarray]:
         """The dynamic-shape convention (lowering/to_llvm/memref.py): each input's pointer is
-        followed by its dynamic extents; static results are caller-allocated out-params;
-        each dynamic result is a slot of 1 + k int64 the function fills with its buffer's
-        address and extents; we copy the buffer out and free it (it was malloc'ed)."""
+        followed by its dynamic extents; results are caller-allocated out-params when all are
+        static, else each is a slot of 1 + k int64 (k dynamic dims) the function fills with
+        its buffer's address and extents; we copy the buffer out and free it (malloc'ed)."""
         from tosa_xdsl.interpreter.values import dtype_of
 
         c_args: list[Any] = []
@@ -202,8 +202,9 @@ class NativeModule:
             c_args += [int(s) for d, s in zip(shape, a.shape) if d < 0]
         outs: list[np.ndarray | None] = []
         slots: list[np.ndarray] = []
+        returned = any(_is_dynamic(t) for t in self.result_types)  # then every result is returned
         for t in self.result_types:
-            if _is_dynamic(t):
+            if returned:
                 outs.append(None)
                 slots.append(np.zeros(1 + sum(int(d) < 0 for d in t.get_shape()), np.int64))
             else:

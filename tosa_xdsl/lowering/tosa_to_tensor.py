@@ -272,6 +272,10 @@ def lower_slice(op: SliceOp) -> None:
 
 LOWERINGS = {ConcatOp: lower_concat, PadOp: lower_pad, ReshapeOp: lower_reshape, SliceOp: lower_slice}
 
+# RESHAPE lowers any dynamic dim (collapse to 1-D, divsi, expand); CONCAT/PAD/SLICE are
+# static-only (a located error names the operand)
+DYNAMIC = {ReshapeOp: preconditions.EVERY_DIM}
+
 
 def erase_dead_const_shapes(candidates: Sequence[Operation]) -> None:
     for c in candidates:

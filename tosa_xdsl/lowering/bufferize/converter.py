@@ -62,6 +62,7 @@ class Converter(InPlaceAnalysis):
         self.symbols = {getattr(o, "sym_name").data for o in module.ops if hasattr(o, "sym_name")
                         and isinstance(getattr(o, "sym_name"), StringAttr)}
         self.out_params: list[SSAValue] = []  # of the function being converted (function_boundaries.py)
+        self.returns_buffers = False  # it returns its tensor results (one is dynamic) instead
 
     # ------------------------------------------------------------------ emission
 

@@ -2,9 +2,9 @@
 `bufferize-function-boundaries` + `buffer-results-to-out-params`).
 
 Tensor arguments become memref arguments the function never writes; each tensor result
-with a static shape becomes a trailing out-param memref the function writes, and the function has no such
-results; a dynamically shaped result (EXT-DYNAMIC) is returned as a memref the function
-allocates and the caller owns (the pass marks it `tosa_xdsl.out_params = N` so runners know which arguments are
+becomes a trailing out-param memref the function writes, and the function has no tensor
+results; but when a result has a dynamic shape (EXT-DYNAMIC) every tensor result is returned
+(in order) as a memref the function allocates and the caller owns (the pass marks it `tosa_xdsl.out_params = N` so runners know which arguments are
 outputs). func.return stores into the out-params; func.call passes buffers the caller
 allocates for the callee's results.
 """
@@ -34,9 +34,11 @@ def convert_function(c: Converter, fn: func.FuncOp) -> tuple[Block | None, Funct
         if isinstance(t, UnrankedTensorType):
             raise fail(fn, f"the signature has an unranked tensor type ({t}); ranked types are required")
     new_ins = [buffer_type(t) if isinstance(t, TensorType) else t for t in ins]
-    out_params = [buffer_type(t) for t in outs if _is_out_param(t)]
+    c.returns_buffers = any(isinstance(t, TensorType) and not _is_out_param(t, False) for t in outs)
+    out_params = [buffer_type(t) for t in outs if _is_out_param(t, c.returns_buffers)]
     # a dynamically shaped result is returned: the caller cannot know its size beforehand
-    new_outs = [buffer_type(t) if isinstance(t, TensorType) else t for t in outs if not _is_out_param(t)]
+    new_outs = [buffer_type(t) if isinstance(t, TensorType) else t for t in outs
+                if not _is_out_param(t, c.returns_buffers)]
     ftype = FunctionType.from_lists([*new_ins, *out_params], new_outs)
     if not fn.body.blocks:
         return None, ftype
@@ -55,17 +57,18 @@ def convert_function(c: Converter, fn: func.FuncOp) -> tuple[Block | None, Funct
     return new, ftype
 
 
-def _is_out_param(t) -> bool:
-    """A tensor result with a static shape becomes an out-param; a dynamic one is returned."""
-    return isinstance(t, TensorType) and all(int(d) >= 0 for d in t.get_shape())
+def _is_out_param(t, returns_buffers: bool) -> bool:
+    """Tensor results become out-params, unless one of them has a dynamic shape: then every
+    tensor result is returned (in order), as the caller cannot allocate a dynamic one."""
+    return isinstance(t, TensorType) and not returns_buffers and all(int(d) >= 0 for d in t.get_shape())
 
 
 def _return(c: Converter, op: func.ReturnOp) -> None:
-    tensors = [v for v in op.arguments if _is_out_param(v.type)]
+    tensors = [v for v in op.arguments if _is_out_param(v.type, c.returns_buffers)]
     c.store_results(tensors, c.out_params, set())
     returned = []
     for v in op.arguments:
-        if _is_out_param(v.type):
+        if _is_out_param(v.type, c.returns_buffers):
             continue
         if isinstance(v.type, TensorType):
             # a dynamic result: a fresh buffer the caller owns (never an argument, a view, a
@@ -83,7 +86,7 @@ def _return(c: Converter, op: func.ReturnOp) -> None:
 
 
 def _call(c: Converter, op: func.CallOp) -> None:
-    if any(isinstance(r.type, TensorType) and not _is_out_param(r.type) for r in op.results):
+    if any(isinstance(r.type, TensorType) and not _is_out_param(r.type, False) for r in op.results):
         raise fail(op, "a call with a dynamically shaped tensor result is not supported")
     args = [c.contiguous(v) if isinstance(v.type, TensorType) else c.vmap[v] for v in op.arguments]
     outs: list[SSAValue] = []
