@@ -13,10 +13,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from xdsl.dialects import arith, memref, tensor
 from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
     ArrayAttr,
     DenseArrayBase,
     IndexType,
@@ -29,7 +31,7 @@ from xdsl.dialects.builtin import (
 from xdsl.dialects.linalg import ops as linalg
 from xdsl.ir import Operation, SSAValue
 
-from tosa_xdsl.lowering.bufferize.common import buffer_type, fail
+from tosa_xdsl.lowering.bufferize.common import buffer_type, fail, is_identity
 from tosa_xdsl.lowering.bufferize.in_place import Root
 
 if TYPE_CHECKING:
@@ -81,10 +83,14 @@ def _static_list(op: Operation, dynamic, static: DenseArrayBase, what: str) -> l
 
 
 def _subview(c: Converter, op: Operation, base: SSAValue, offsets: list[int], sizes: list[int],
-             strides: list[int], result_shape: list[int]) -> SSAValue:
-    """memref.subview of `base`, rank-reduced to `result_shape` (unit dims dropped)."""
+             strides: list[int], result_shape: list[int], dynamic_sizes: Sequence[SSAValue] = ()) -> SSAValue:
+    """memref.subview of `base`, rank-reduced to `result_shape` (unit dims dropped). A
+    dynamic size (-1 in `sizes` and `result_shape`) takes the next of `dynamic_sizes`; the
+    strides must stay static (only leading dims of `base` may be dynamic)."""
     bt = base.type
     assert isinstance(bt, MemRefType)
+    if any(int(d) < 0 for d in bt.get_shape()) or any(d < 0 for d in sizes):
+        return _dynamic_subview(c, op, base, offsets, sizes, strides, dynamic_sizes)
     bstrides, boff = _strides_offset(bt)
     offset = boff + sum(o * s for o, s in zip(offsets, bstrides))
     full = [s * k for s, k in zip(bstrides, strides)]
@@ -102,6 +108,30 @@ def _subview(c: Converter, op: Operation, base: SSAValue, offsets: list[int], si
     layout = StridedLayoutAttr(full, offset)
     rt = MemRefType(bt.element_type, result_shape, layout)
     sv = c.emit(memref.SubviewOp(base, [], [], [], offsets, sizes, strides, rt))
+    return sv.results[0]
+
+
+def _dynamic_subview(c: Converter, op: Operation, base: SSAValue, offsets: list[int], sizes: list[int],
+                     strides: list[int], dynamic_sizes: Sequence[SSAValue]) -> SSAValue:
+    """A subview with dynamic sizes of an identity-layout buffer whose dynamic dims leave
+    every stride static (a dynamic batch: strides are products of the inner, static dims)."""
+    bt = base.type
+    assert isinstance(bt, MemRefType)
+    shape = [int(d) for d in bt.get_shape()]
+    if not is_identity(bt) or len(sizes) != len(shape):
+        raise fail(op, f"a slice of the dynamically shaped {bt} (non-identity layout or rank-reducing) "
+                       "is not supported")
+    bstrides, acc = [], 1
+    for d in reversed(shape):
+        bstrides.insert(0, acc)
+        acc = acc * d if acc is not None and d >= 0 else None
+    if any(st is None for st in bstrides):
+        raise fail(op, f"a slice of {bt} would have dynamic strides (only the outermost dims may be dynamic)")
+    offset = sum(o * st for o, st in zip(offsets, bstrides))
+    full = [st * k for st, k in zip(bstrides, strides)]
+    rt = MemRefType(bt.element_type, [d if d >= 0 else DYNAMIC_INDEX for d in sizes], StridedLayoutAttr(full, offset))
+    sv = c.emit(memref.SubviewOp(base, [], list(dynamic_sizes), [], offsets,
+                                 [d if d >= 0 else DYNAMIC_INDEX for d in sizes], strides, rt))
     return sv.results[0]
 
 
@@ -146,10 +176,25 @@ def _pad(c: Converter, op: tensor.PadOp) -> None:
         if o is not term:
             c.convert_op(o)
     value = c.vmap.get(term.operands[0], term.operands[0])
-    out = c.alloc(op.result.type)  # type: ignore[arg-type]
+    src_shape = [int(d) if int(d) >= 0 else -1 for d in op.source.type.get_shape()]
+    src_sizes: list[SSAValue] = []
+    if -1 in src_shape:
+        # a dynamic dim: the source's memref.dim, the result's = it + low + high
+        src_buf = c.buf(op.source)
+        out_sizes = []
+        for d, n in enumerate(src_shape):
+            if n >= 0:
+                continue
+            i = c.emit(_index_const(d)).results[0]
+            size = c.emit(memref.DimOp.from_source_and_index(src_buf, i)).results[0]
+            src_sizes.append(size)
+            grow = c.emit(_index_const(low[d] + high[d])).results[0]
+            out_sizes.append(c.emit(arith.AddiOp(size, grow)).results[0])
+        out = c.emit(memref.AllocOp(out_sizes, [], buffer_type(op.result.type))).results[0]  # type: ignore[arg-type]
+    else:
+        out = c.alloc(op.result.type)  # type: ignore[arg-type]
     c.emit(linalg.FillOp([value], [out], res=()))
-    src_shape = list(op.source.type.get_shape())
-    view = _subview(c, op, out, low, src_shape, [1] * len(low), src_shape)
+    view = _subview(c, op, out, low, src_shape, [1] * len(low), src_shape, src_sizes)
     c.copy(c.buf(op.source), view)
     c.vmap[op.result] = out
     c.fresh_root(op.parent_block(), op.result)

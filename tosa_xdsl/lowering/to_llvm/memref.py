@@ -104,6 +104,24 @@ def _dynamic_strides(em: Emitter, mem: SSAValue, op: Operation) -> list[SSAValue
     return out
 
 
+def _layout_strides(t: MemRefType, op: Operation) -> list[int]:
+    """The static strides of a strided layout (a view of a dynamically shaped buffer)."""
+    got = t.get_strides()
+    if got is None or any(st is None or st < 0 for st in got):
+        raise fail(op, f"dynamic or unsupported strides in {t}")
+    return [int(st) for st in got]
+
+
+def _any_strides(em: Emitter, mem: SSAValue, op: Operation) -> list[SSAValue]:
+    """Strides (i64 values) of a memref with dynamic dims: from the extents for an identity
+    layout, from the layout's static strides otherwise."""
+    t = mem.type
+    assert isinstance(t, MemRefType)
+    if _identity(t):
+        return _dynamic_strides(em, mem, op)
+    return [em.int_const(st, i64) for st in _layout_strides(t, op)]
+
+
 def _element_count(em: Emitter, mem: SSAValue, op: Operation) -> SSAValue:
     total = em.int_const(1, i64)
     for size in extents(em, mem, op):
@@ -176,7 +194,7 @@ def element_ptr(em: Emitter, op: Operation, mem: SSAValue, indices) -> tuple[SSA
     st = storage_type(elem, op)
     if is_dynamic(t):
         lin: SSAValue | None = None
-        for idx, stride in zip([em.get(i) for i in indices], _dynamic_strides(em, mem, op)):
+        for idx, stride in zip([em.get(i) for i in indices], _any_strides(em, mem, op)):
             term = _mul(em, idx, stride)
             lin = term if lin is None else em.add(llvm.AddOp(lin, term))
         return _gep(em, em.get(mem), lin if lin is not None else em.int_const(0, i64), st), st, elem
@@ -249,7 +267,8 @@ def _dealloc(em: Emitter, op: memref.DeallocOp) -> None:
 def _subview(em: Emitter, op: memref.SubviewOp) -> None:
     src_t = op.source.type
     if is_dynamic(src_t) or is_dynamic(op.result.type):
-        raise fail(op, f"a subview of a dynamically shaped buffer ({src_t}) is not supported")
+        _dynamic_subview(em, op)
+        return
     st = strides(src_t, op)
     strides(op.result.type, op)  # the result must be describable statically
     dynamic = iter(op.offsets)
@@ -260,6 +279,34 @@ def _subview(em: Emitter, op: memref.SubviewOp) -> None:
     lin = _linear(em, offsets, st)
     elem = storage_type(src_t.get_element_type(), op)
     em.set(op.result, _gep(em, em.get(op.source), lin, elem))
+
+
+def _dynamic_subview(em: Emitter, op: memref.SubviewOp) -> None:
+    """A view of a dynamically shaped buffer: the pointer moves by sum(offset * stride) at run
+    time; the result's strides must be static in its type (bufferization only makes such
+    views: a dynamic batch, slices of inner static dims) and its sizes become its extents."""
+    src_t, res_t = op.source.type, op.result.type
+    if not is_dynamic(src_t) and not _identity(src_t):
+        raise fail(op, f"a dynamic view of the strided {src_t} is not supported")
+    _layout_strides(res_t, op)
+    if is_dynamic(src_t) and not _identity(src_t):
+        raise fail(op, f"a subview of the strided, dynamically shaped {src_t} is not supported")
+    dyn_off = iter(op.offsets)
+    offsets = [em.get(next(dyn_off)) if o == _DYNAMIC else em.int_const(int(o), i64)
+               for o in op.static_offsets.get_values()]
+    src_strides = _dynamic_strides(em, op.source, op) if is_dynamic(src_t) else \
+        [em.int_const(st, i64) for st in strides(src_t, op)]
+    lin: SSAValue = em.int_const(0, i64)
+    for o, st in zip(offsets, src_strides):
+        lin = em.add(llvm.AddOp(lin, _mul(em, o, st)))
+    elem = storage_type(src_t.get_element_type(), op)
+    em.set(op.result, _gep(em, em.get(op.source), lin, elem))
+    dyn_size = iter(op.sizes)
+    sizes = [em.get(next(dyn_size)) if sz == _DYNAMIC else em.int_const(int(sz), i64)
+             for sz in op.static_sizes.get_values()]
+    if len(sizes) != len(res_t.get_shape()):
+        raise fail(op, "a rank-reducing view of a dynamically shaped buffer is not supported")
+    em.extents[op.result] = sizes
 
 
 @handles(memref.CollapseShapeOp, memref.ExpandShapeOp, memref.CastOp)
@@ -328,10 +375,12 @@ def _copy(em: Emitter, op: memref.CopyOp) -> None:
     src_t, dst_t = op.source.type, op.destination.type
     src, dst = em.get(op.source), em.get(op.destination)
     if is_dynamic(src_t) or is_dynamic(dst_t):
-        if not (_identity(src_t) and _identity(dst_t)):
-            raise fail(op, f"a copy between {src_t} and {dst_t} (dynamic dims, non-identity layout) is not supported")
-        n = _mul(em, _element_count(em, op.source, op), em.int_const(elem_bytes(src_t.get_element_type(), op), i64))
-        em.intrinsic("llvm.memcpy.p0.p0.i64", [dst, src, n, em.int_const(0, i1)], None)
+        if _identity(src_t) and _identity(dst_t):
+            n = _mul(em, _element_count(em, op.source, op), em.int_const(elem_bytes(src_t.get_element_type(), op), i64))
+            em.intrinsic("llvm.memcpy.p0.p0.i64", [dst, src, n, em.int_const(0, i1)], None)
+        else:
+            _copy_loop(em, op, extents(em, op.source, op), _any_strides(em, op.source, op),
+                       _any_strides(em, op.destination, op))
         return
     if _contiguous(src_t, op) and _contiguous(dst_t, op):
         n = _byte_size(src_t, op)
@@ -367,6 +416,40 @@ def _copy(em: Emitter, op: memref.CopyOp) -> None:
             idx = rem
         src_off = em.add(llvm.AddOp(src_off, em.add(llvm.MulOp(idx, em.int_const(s_st[k], i64)))))
         dst_off = em.add(llvm.AddOp(dst_off, em.add(llvm.MulOp(idx, em.int_const(d_st[k], i64)))))
+    v = em.add(llvm.LoadOp(_gep(em, src, src_off, elem), elem))
+    em.add(llvm.StoreOp(v, _gep(em, dst, dst_off, elem)))
+    em.add(llvm.BrOp(header, em.add(llvm.AddOp(i, em.int_const(1, i64)))))
+    em.block = exit_block
+
+
+def _copy_loop(em: Emitter, op: memref.CopyOp, sizes: list[SSAValue], s_st: list[SSAValue],
+               d_st: list[SSAValue]) -> None:
+    """for (i = 0; i < prod(sizes); ++i) dst[multi-index of i] = src[...] with run-time sizes
+    and strides (the dynamic-dims twin of the static loop in _copy)."""
+    src, dst = em.get(op.source), em.get(op.destination)
+    elem = storage_type(op.source.type.get_element_type(), op)  # pyright: ignore
+    total = em.int_const(1, i64)
+    for size in sizes:
+        total = _mul(em, total, size)
+    header = em.new_block([i64])
+    em.add(llvm.BrOp(header, em.int_const(0, i64)))
+    em.block = header
+    i = header.args[0]
+    exit_block = em.new_block()
+    body = em.new_block()
+    em.add(llvm.CondBrOp(em.icmp("slt", i, total), body, [], exit_block, []))
+    em.block = body
+    rem = i
+    src_off: SSAValue = em.int_const(0, i64)
+    dst_off: SSAValue = em.int_const(0, i64)
+    for k in range(len(sizes) - 1, -1, -1):
+        if k > 0:
+            idx = em.add(llvm.URemOp(rem, sizes[k]))
+            rem = em.add(llvm.UDivOp(rem, sizes[k]))
+        else:
+            idx = rem
+        src_off = em.add(llvm.AddOp(src_off, _mul(em, idx, s_st[k])))
+        dst_off = em.add(llvm.AddOp(dst_off, _mul(em, idx, d_st[k])))
     v = em.add(llvm.LoadOp(_gep(em, src, src_off, elem), elem))
     em.add(llvm.StoreOp(v, _gep(em, dst, dst_off, elem)))
     em.add(llvm.BrOp(header, em.add(llvm.AddOp(i, em.int_const(1, i64)))))

@@ -36,6 +36,7 @@ from tosa_xdsl.lowering.linalg_build import (
     element_type,
     empty,
     shape_of,
+    tensor_type,
 )
 from tosa_xdsl.lowering.preconditions import cannot_lower
 
@@ -97,11 +98,11 @@ def padded(x: SSAValue, low: Sequence[int], high: Sequence[int], value: int | fl
     if not any(low) and not any(high):
         return x
     elem = element_type(x)
-    shape = [s + lo + hi for s, lo, hi in zip(shape_of(x), low, high)]
+    shape = [s + lo + hi if s >= 0 else -1 for s, lo, hi in zip(dims_of(x), low, high)]
     c = constant(value, elem)
     block = Block(arg_types=[IndexType()] * len(shape))
     block.add_op(tensor.YieldOp(c.result))
-    pad = tensor.PadOp(x, [], [], Region(block), list(low), list(high), TensorType(elem, shape))
+    pad = tensor.PadOp(x, [], [], Region(block), list(low), list(high), tensor_type(elem, shape))
     new_ops += [c, pad]
     return pad.result
 
