@@ -107,7 +107,74 @@ def _expand(src: SSAValue, groups, out_shape, elem) -> tensor.ExpandShapeOp:
     return tensor.ExpandShapeOp(src, [], _reassoc_attr(groups), list(out_shape), TensorType(elem, list(out_shape)))
 
 
+def _lower_concat_dynamic(op: ConcatOp, out_shape: tuple[int, ...]) -> None:
+    """Upstream's dynamic form: tensor.empty sized by the first input's tensor.dim (other
+    dims) and the sum of the inputs' dims (axis); one insert_slice per input at the running
+    offset (arith.addi), sized by the input's own dims."""
+    rank = len(out_shape)
+    axis = checked_axis(op, op.properties["axis"].value.data, rank, PASS)
+    inputs = list(op.input1)
+    for i, operand in enumerate(inputs):
+        if len(_dims(op, operand, f"input1[{i}]")) != rank:
+            raise fail(op, f"input1[{i}] has a different rank than the result")
+    ops: list[Operation] = []
+
+    def index(v: int) -> SSAValue:
+        c = arith.ConstantOp(IntegerAttr(v, IndexType()))
+        ops.append(c)
+        return c.result
+
+    def dim(v: SSAValue, d: int) -> SSAValue | int:
+        n = _dims(op, v, "input")[d]
+        if n >= 0:
+            return n
+        dop = tensor.DimOp(v, index(d))
+        ops.append(dop)
+        return dop.result
+
+    def as_value(x: SSAValue | int) -> SSAValue:
+        return index(x) if isinstance(x, int) else x
+
+    def add(a: SSAValue | int, b: SSAValue | int) -> SSAValue | int:
+        if isinstance(a, int) and isinstance(b, int):
+            return a + b
+        s = arith.AddiOp(as_value(a), as_value(b))
+        ops.append(s)
+        return s.result
+
+    total: SSAValue | int = 0
+    for v in inputs:
+        total = add(total, dim(v, axis))
+    sizes = []
+    for d in range(rank):
+        if out_shape[d] < 0:
+            sizes.append(as_value(total if d == axis else dim(inputs[0], d)))
+    empty = tensor.EmptyOp(sizes, op.output.type)
+    ops.append(empty)
+    acc: SSAValue = empty.tensor
+    offset: SSAValue | int = 0
+    for v in inputs:
+        in_dims = [dim(v, d) for d in range(rank)]
+        offs = [offset if d == axis else 0 for d in range(rank)]
+        ins = tensor.InsertSliceOp.get(
+            v, acc,
+            static_sizes=[x if isinstance(x, int) else DYNAMIC_INDEX for x in in_dims],
+            static_offsets=[x if isinstance(x, int) else DYNAMIC_INDEX for x in offs],
+            static_strides=[1] * rank,
+            offsets=[x for x in offs if not isinstance(x, int)],
+            sizes=[x for x in in_dims if not isinstance(x, int)],
+            result_type=op.output.type)
+        ops.append(ins)
+        acc = ins.result
+        offset = add(offset, in_dims[axis])
+    Rewriter.replace_op(op, ops, [acc])
+
+
 def lower_concat(op: ConcatOp) -> None:
+    dims = _dims(op, op.output, "the result")
+    if any(d < 0 for d in dims) or any(d < 0 for i, v in enumerate(op.input1) for d in _dims(op, v, f"input1[{i}]")):
+        _lower_concat_dynamic(op, dims)
+        return
     out_shape = static_shape(op, op.output, "the result")
     rank = len(out_shape)
     axis = checked_axis(op, op.properties["axis"].value.data, rank, PASS)
@@ -272,9 +339,9 @@ def lower_slice(op: SliceOp) -> None:
 
 LOWERINGS = {ConcatOp: lower_concat, PadOp: lower_pad, ReshapeOp: lower_reshape, SliceOp: lower_slice}
 
-# RESHAPE lowers any dynamic dim (collapse to 1-D, divsi, expand); CONCAT/PAD/SLICE are
-# static-only (a located error names the operand)
-DYNAMIC = {ReshapeOp: preconditions.EVERY_DIM}
+# RESHAPE and CONCAT lower any dynamic dim (collapse to 1-D, divsi, expand; tensor.dim-sized
+# insert_slices); PAD and SLICE are static-only (a located error names the operand)
+DYNAMIC = {ReshapeOp: preconditions.EVERY_DIM, ConcatOp: preconditions.EVERY_DIM}
 
 
 def erase_dead_const_shapes(candidates: Sequence[Operation]) -> None:

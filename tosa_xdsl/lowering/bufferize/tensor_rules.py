@@ -112,7 +112,8 @@ def _subview(c: Converter, op: Operation, base: SSAValue, offsets: list[int], si
 
 
 def _dynamic_subview(c: Converter, op: Operation, base: SSAValue, offsets: list[int], sizes: list[int],
-                     strides: list[int], dynamic_sizes: Sequence[SSAValue]) -> SSAValue:
+                     strides: list[int], dynamic_sizes: Sequence[SSAValue],
+                     dynamic_offsets: Sequence[SSAValue] = ()) -> SSAValue:
     """A subview with dynamic sizes of an identity-layout buffer whose dynamic dims leave
     every stride static (a dynamic batch: strides are products of the inner, static dims)."""
     bt = base.type
@@ -127,10 +128,11 @@ def _dynamic_subview(c: Converter, op: Operation, base: SSAValue, offsets: list[
         acc = acc * d if acc is not None and d >= 0 else None
     if any(st is None for st in bstrides):
         raise fail(op, f"a slice of {bt} would have dynamic strides (only the outermost dims may be dynamic)")
-    offset = sum(o * st for o, st in zip(offsets, bstrides))
+    dynamic_offset = any(o == DYNAMIC_INDEX for o in offsets)
+    offset = None if dynamic_offset else sum(o * st for o, st in zip(offsets, bstrides))
     full = [st * k for st, k in zip(bstrides, strides)]
     rt = MemRefType(bt.element_type, [d if d >= 0 else DYNAMIC_INDEX for d in sizes], StridedLayoutAttr(full, offset))
-    sv = c.emit(memref.SubviewOp(base, [], list(dynamic_sizes), [], offsets,
+    sv = c.emit(memref.SubviewOp(base, list(dynamic_offsets), list(dynamic_sizes), [], offsets,
                                  [d if d >= 0 else DYNAMIC_INDEX for d in sizes], strides, rt))
     return sv.results[0]
 
@@ -152,6 +154,17 @@ def _extract_slice(c: Converter, op: tensor.ExtractSliceOp) -> None:
 
 
 def _insert_slice(c: Converter, op: tensor.InsertSliceOp) -> None:
+    if len(op.offsets) or len(op.sizes):
+        # dynamic offsets/sizes (a concat of dynamic dims): a dynamic subview + copy
+        strides = _static_list(op, op.strides, op.static_strides, "strides")
+        target, root = c.dest(op.dest, op, 1, reads=True)
+        view = _dynamic_subview(c, op, target, [int(v) for v in op.static_offsets.get_values()],
+                                [int(v) if v != DYNAMIC_INDEX else -1 for v in op.static_sizes.get_values()],
+                                strides, [c.vmap[v] for v in op.sizes], [c.vmap[v] for v in op.offsets])
+        c.copy(c.buf(op.source), view)
+        c.vmap[op.result] = target
+        c.bind(op.result, root)
+        return
     offsets = _static_list(op, op.offsets, op.static_offsets, "offsets")
     sizes = _static_list(op, op.sizes, op.static_sizes, "sizes")
     strides = _static_list(op, op.strides, op.static_strides, "strides")
