@@ -245,6 +245,11 @@ def _lower_reshape_dynamic(op: ReshapeOp, in_shape: tuple[int, ...], out_shape: 
         new_ops.append(c)
         src = c.result
     expanded = [d if d >= 0 else -1 for d in known]
+    if flat < 0 and -1 not in expanded:
+        # a dynamic 1-D source expands with one dynamic dim (the shape's -1, else the first),
+        # then tensor.cast gives the static result type, as upstream
+        expanded[shape.index(-1) if -1 in shape else 0] = -1
+        known = expanded
     if len(out_shape) == 1:
         result = src
         if flat >= 0 and known[0] < 0:
