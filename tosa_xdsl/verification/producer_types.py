@@ -69,7 +69,8 @@ def producer_type_message(op_name: str, types: tuple[str, ...]) -> str:
     if not wide:
         # a signless combination in no profile (ADD on i1, ...): upstream's profile report
         spec = op_name.removeprefix("tosa.").upper()
-        suggestion = f"did you mean {_SUGGEST[spec]}? " if spec in _SUGGEST else ""
+        near = "(i16,i16,i32)" if spec == "MUL" and types[0] == "i16" else _SUGGEST.get(spec)
+        suggestion = f"did you mean {near}? " if near else ""  # upstream's nearest profile row
         # upstream lists input1, input2, output: the table's type variables spelled out
         got = (types[0],) * 3 if spec in ("ADD", "SUB") else (types[0], types[0], types[1]) if spec == "MUL" else types
         return (f"'{op_name}' op illegal: operation operand/result data types did not align with any profile "

@@ -7,10 +7,12 @@ a dynamically shaped function result, returned to the caller, who frees it."""
 from __future__ import annotations
 
 from xdsl.dialects import func, memref
+from xdsl.dialects.builtin import UnrealizedConversionCastOp
 from xdsl.ir import Operation
 
 # ops whose result views their operand #0: a use of the view is a use of the buffer
-_VIEW_OPS = (memref.SubviewOp, memref.CollapseShapeOp, memref.ExpandShapeOp, memref.CastOp)
+_VIEW_OPS = (memref.SubviewOp, memref.CollapseShapeOp, memref.ExpandShapeOp, memref.CastOp,
+             UnrealizedConversionCastOp)
 
 
 def insert_deallocs(root: Operation) -> None:

@@ -26,6 +26,7 @@ from xdsl.dialects.builtin import (
     MemRefType,
     StridedLayoutAttr,
     TensorType,
+    UnrealizedConversionCastOp,
     i64,
 )
 from xdsl.dialects.linalg import ops as linalg
@@ -330,7 +331,19 @@ def _dim(c: Converter, op: tensor.DimOp) -> None:
     c.vmap[op.result] = c.emit(_index_const(int(size))).results[0]
 
 
+def _unrealized_cast(c: Converter, op: UnrealizedConversionCastOp) -> None:
+    """upstream's signless <-> unsigned tensor cast (elementwise lowering of ui8 ADD, ...):
+    the same cast on the buffers, a view of the same bits."""
+    if len(op.inputs) != 1 or len(op.outputs) != 1 or not isinstance(op.outputs[0].type, TensorType):
+        raise fail(op, "no bufferization rule for this cast")
+    src = op.inputs[0]
+    new = c.emit(UnrealizedConversionCastOp.get([c.buf(src)], [buffer_type(op.outputs[0].type)]))
+    c.vmap[op.outputs[0]] = new.results[0]
+    c.bind(op.outputs[0], c.roots[src])
+
+
 HANDLERS = {
+    UnrealizedConversionCastOp: _unrealized_cast,
     tensor.EmptyOp: _empty,
     tensor.ExtractOp: _extract,
     tensor.InsertOp: _insert,

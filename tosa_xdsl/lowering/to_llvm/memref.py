@@ -46,6 +46,7 @@ from xdsl.dialects.builtin import (
     StridedLayoutAttr,
     TensorType,
     UnitAttr,
+    UnrealizedConversionCastOp,
     i1,
     i64,
 )
@@ -307,6 +308,18 @@ def _dynamic_subview(em: Emitter, op: memref.SubviewOp) -> None:
     if len(sizes) != len(res_t.get_shape()):
         raise fail(op, "a rank-reducing view of a dynamically shaped buffer is not supported")
     em.extents[op.result] = sizes
+
+
+@handles(UnrealizedConversionCastOp)
+def _unrealized_cast(em: Emitter, op: UnrealizedConversionCastOp) -> None:
+    """A signless <-> unsigned memref cast (bufferized ui8 arithmetic): the same pointer and
+    extents; other casts are left to reconcile-unrealized-casts' rules (a located error)."""
+    src, res = op.inputs[0] if len(op.inputs) == 1 else None, op.outputs[0] if len(op.outputs) == 1 else None
+    if src is None or res is None or not (isinstance(src.type, MemRefType) and isinstance(res.type, MemRefType)):
+        raise fail(op, "only a memref-to-memref unrealized_conversion_cast is supported")
+    if is_dynamic(src.type):
+        em.extents[res] = em.extents[src]
+    em.set(res, em.get(src))
 
 
 @handles(memref.CollapseShapeOp, memref.ExpandShapeOp, memref.CastOp)

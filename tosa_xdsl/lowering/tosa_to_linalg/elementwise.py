@@ -36,6 +36,7 @@ from xdsl.builder import Builder
 from xdsl.dialects import arith, math
 from xdsl.dialects.builtin import (
     FloatAttr,
+    UnrealizedConversionCastOp,
     IntegerAttr,
     IntegerType,
     Signedness,
@@ -88,12 +89,53 @@ def _check_type(op: Operation, t: Attribute, what: str) -> None:
     """arith works on signless integers and floats; TOSA's integers are signless (an unsigned
     reading is an attribute: CAST's input_unsigned)."""
     if isinstance(t, IntegerType):
+        if t.signedness.data == Signedness.UNSIGNED and isinstance(op, _WRAPPING_UNSIGNED):
+            return  # computed on the signless bits (upstream's unrealized casts; _emit_unsigned)
         if t.signedness.data != Signedness.SIGNLESS:
             raise fail(op, f"{what} has the {'un' if t.signedness.data == Signedness.UNSIGNED else ''}signed "
                            f"element type {t}; only signless integers are supported")
         return
     if not is_float(t):
         raise fail(op, f"{what} has the element type {t}, which has no arith lowering")
+
+
+# ADD/SUB/MUL on unsigned tensors (producer rows, verification/producer_types.py): modular
+# arithmetic, the same on the signless bits
+_WRAPPING_UNSIGNED = (eb.AddOp, eb.SubOp, eb.MulOp)
+
+
+def _signless(t: Attribute) -> Attribute:
+    if isinstance(t, IntegerType) and t.signedness.data != Signedness.SIGNLESS:
+        return IntegerType(t.width.data)
+    return t
+
+
+def _is_unsigned(v: SSAValue) -> bool:
+    t = lb.element_type(v)
+    return isinstance(t, IntegerType) and t.signedness.data == Signedness.UNSIGNED
+
+
+def _emit_unsigned(op: Operation, inputs: Sequence[SSAValue], body: Body, scalars: Sequence[SSAValue]) -> None:
+    """`_emit` for unsigned tensors, as upstream: `builtin.unrealized_conversion_cast` to the
+    signless type, the generic on the bits, a cast back to the unsigned result type."""
+    ops: list[Operation] = []
+
+    def cast(v: SSAValue) -> SSAValue:
+        if not _is_unsigned(v):
+            return v
+        t = v.type
+        c = UnrealizedConversionCastOp.get([v], [lb.tensor_type(_signless(t.element_type), lb.dims_of(v))])
+        ops.append(c)
+        return c.results[0]
+
+    ins, scs = [cast(v) for v in inputs], [cast(v) for v in scalars]
+    out = op.results[0]
+    n = len(inputs) + len(scalars)
+    res = lb.dynamic_elementwise(ins, scs, lb.dims_of(out), _signless(lb.element_type(out)),
+                                 lambda b, a: [body(b, list(a[:n]))], ops)
+    back = UnrealizedConversionCastOp.get([res], [out.type])
+    ops.append(back)
+    Rewriter.replace_op(op, ops, [back.results[0]])
 
 
 # ------------------------------------------------------------------ compile-time operands
@@ -126,6 +168,9 @@ def _emit(op: Operation, inputs: Sequence[SSAValue], body: Body, scalars: Sequen
     read at index 0 for every element. `body(b, args)` gets the input elements followed by the
     scalar elements and returns the result element."""
     out = op.results[0]
+    if any(_is_unsigned(v) for v in (out, *inputs)):
+        _emit_unsigned(op, inputs, body, scalars)
+        return
     if lb.is_dynamic(out, *inputs):
         _emit_dynamic(op, inputs, body, scalars)
         return
@@ -245,7 +290,7 @@ def lower_mul(op: eb.MulOp) -> None:
     low 32 bits of the product. A run-time shift takes the i64 path with round computed as
     (1 << shift) >> 1, which is 0 for shift = 0."""
     is_f = _kind(op, op.input1, op.input2)
-    in_t, out_t = lb.element_type(op.input1), lb.element_type(op.output)
+    in_t, out_t = _signless(lb.element_type(op.input1)), _signless(lb.element_type(op.output))
     if is_f:
         _emit(op, [op.input1, op.input2], lambda b, a: _ins(b, arith.MulfOp(a[0], a[1])))
         _erase_if_dead([op.shift])
