@@ -16,7 +16,7 @@ Widening (per row, each type variable independently):
   and i64 rows (upstream's verifier accepts them; torch clamps int64 tensors);
 - CAST: every pair of distinct types (and i32->i32, f32->f32, which narrowing leaves) among bool, i8, i16, i32, i64, f16, bf16, f32, f64
   (the narrowing passes materialise f64<->f32 and i64<->i32 casts);
-- ADD, SUB, MUL: (T, T, T) for T = i1, i8, i16, ui8, ui16 (ui32 and i64 come from the
+- ADD, SUB, MUL: (T, T, T) for T = i1, i8, i16, ui8, ui16, ui32 (i64 comes from the
   widening above). Upstream's ODS types these operands `Tosa_Tensor` (any signless or
   unsigned integer, TosaTypesBase.td) with the same element type throughout, and MLIR 22's
   verifier accepts them; `tosa-validate` reports them with upstream's words ("illegal:
