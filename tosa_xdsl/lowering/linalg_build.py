@@ -230,8 +230,9 @@ def dynamic_elementwise(
     or `arith.maxui` of the dynamic operands' dims (TOSA broadcasting: equal or 1). A dynamic
     operand dim that is not the result's size by construction may be 1 at run time and then
     broadcasts; upstream materialises such an operand with an `scf.if` + broadcast generic,
-    we read it inside the one generic with `tensor.extract` at `dim == 1 ? 0 : index` (same
-    values, no copy). Every other operand goes through its indexing map as in the static case.
+    we read it inside the one generic with `tensor.extract` at `minui(index, dim - 1)` (0
+    when the dim is 1: the same values, no copy, never a read outside the operand even for
+    run-time shapes that break the ERROR_IF). Every other operand goes through its indexing map as in the static case.
 
     `body(b, elems)` gets the input elements, then the scalar (`tensor<1xT>`, read at index 0)
     elements, then the output element; it returns the values to yield."""
@@ -264,13 +265,15 @@ def dynamic_elementwise(
             for i in dyn:
                 ambiguous[i].append(d)
     init = dynamic_empty(out_shape, out_elem, lambda d: sizes[d], ops)
-    # operands read through tensor.extract: the run-time "this dim is 1" flags, built outside
-    is_one: dict[tuple[int, int], SSAValue] = {}
+    # operands read through tensor.extract at min(index, dim - 1): 0 when the dim is 1 (the
+    # broadcast), the index itself when it is the result's size; never outside the operand,
+    # even for run-time shapes that break the ERROR_IF (native code must not read wild)
+    last: dict[tuple[int, int], SSAValue] = {}
     for i, dims in enumerate(ambiguous):
         for d in dims:
-            c = arith.CmpiOp(dim(inputs[i], d, ops), index_constant(1, ops), "eq")
+            c = arith.SubiOp(dim(inputs[i], d, ops), index_constant(1, ops))
             ops.append(c)
-            is_one[(i, d)] = c.result
+            last[(i, d)] = c.result
     direct = [i for i in range(len(inputs)) if not ambiguous[i]]
     maps = [broadcast_map(shapes[i], out_shape) for i in direct]
     maps += [map_of(rank, [AffineConstantExpr(0)]) for _ in scalars] + [identity(rank)]
@@ -294,8 +297,8 @@ def dynamic_elementwise(
                     idx.append(zero)
                     continue
                 here = b.insert(IndexOp(d)).result
-                if (i, d) in is_one:
-                    here = b.insert(arith.SelectOp(is_one[(i, d)], zero, here)).result
+                if (i, d) in last:
+                    here = b.insert(arith.MinUIOp(here, last[(i, d)])).result
                 idx.append(here)
             elems[i] = b.insert(tensor.ExtractOp(inputs[i], idx, element_type(inputs[i]))).result
         rest = list(args[len(direct):])

@@ -3,7 +3,7 @@
 // tosa-to-linalg.mlir, tosa-to-linalg-named.mlir, TosaToTensor/tosa-to-tensor.mlir): the
 // result's tensor.empty takes tensor.dim of the operand that gives each dynamic size. Two
 // dynamic operand dims that may broadcast: upstream's arith.maxui size, and (our difference,
-// docs/lowering.md) the operand read by tensor.extract at `dim == 1 ? 0 : index` instead of
+// docs/lowering.md) the operand read by tensor.extract at `minui(index, dim - 1)` instead of
 // an scf.if-materialised broadcast. MLIR 22 parses and verifies every result.
 // RUN: tosa-opt %s -p tosa-to-linalg-named,tosa-to-linalg,tosa-to-tensor | filecheck %s
 // RUN: tosa-opt %s -p tosa-to-linalg-named,tosa-to-linalg,tosa-to-tensor,tosa-to-arith --print-op-generic | %mlir-opt-22 | filecheck %s --check-prefix=MLIR
@@ -50,13 +50,13 @@ func.func @add_1d_broadcast_static_to_dynamic(%arg0: tensor<1xf32>, %arg1: tenso
 // CHECK:         %[[D1:.*]] = tensor.dim %[[ARG1]], %{{.*}} : tensor<?xf32>
 // CHECK-NEXT:    %[[MAX:.*]] = arith.maxui %[[D0]], %[[D1]] : index
 // CHECK-NEXT:    %[[EMPTY:.*]] = tensor.empty(%[[MAX]]) : tensor<?xf32>
-// CHECK:         %[[A1:.*]] = arith.cmpi eq, %{{.*}}, %[[ONE:.*]] : index
-// CHECK:         %[[B1:.*]] = arith.cmpi eq, %{{.*}}, %{{.*}} : index
+// CHECK:         %[[A1:.*]] = arith.subi %{{.*}}, %[[ONE:.*]] : index
+// CHECK:         %[[B1:.*]] = arith.subi %{{.*}}, %{{.*}} : index
 // CHECK:         linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} outs(%[[EMPTY]] : tensor<?xf32>)
 // CHECK:           %[[I:.*]] = linalg.index 0 : index
-// CHECK-NEXT:      %[[IA:.*]] = arith.select %[[A1]], %{{.*}}, %[[I]] : index
+// CHECK-NEXT:      %[[IA:.*]] = arith.minui %[[I]], %[[A1]] : index
 // CHECK-NEXT:      %[[XA:.*]] = tensor.extract %[[ARG0]][%[[IA]]] : tensor<?xf32>
-// CHECK:           %[[IB:.*]] = arith.select %[[B1]], %{{.*}}, %{{.*}} : index
+// CHECK:           %[[IB:.*]] = arith.minui %{{.*}}, %[[B1]] : index
 // CHECK-NEXT:      %[[XB:.*]] = tensor.extract %[[ARG1]][%[[IB]]] : tensor<?xf32>
 // CHECK-NEXT:      arith.addf %[[XA]], %[[XB]] : f32
 func.func @add_1d_all_dynamic(%arg0: tensor<?xf32>, %arg1: tensor<?xf32>) -> tensor<?xf32> {
