@@ -144,3 +144,16 @@ def test_verifier_accepts_and_validate_reports_as_upstream(t, tmp_path):
             assert o == u + "; run tosa-convert-integer-type-to-signless"
         else:
             assert o == u
+
+
+def test_widened_unsigned_product_is_a_located_error():
+    """MUL ui8 x ui8 -> ui32 (the widened i8 row) would need zero extension: not lowered."""
+    from tosa_xdsl.diagnostics import LocatedError
+
+    src = """func.func @main(%a: tensor<4xui8>, %b: tensor<4xui8>) -> tensor<4xui32> {
+  %s = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %0 = tosa.mul %a, %b, %s : (tensor<4xui8>, tensor<4xui8>, tensor<1xi8>) -> tensor<4xui32>
+  return %0 : tensor<4xui32>
+}"""
+    with pytest.raises(LocatedError, match="cannot lower 'tosa.mul': an unsigned ui8 product widened to ui32"):
+        lower(src, STAGES[0])

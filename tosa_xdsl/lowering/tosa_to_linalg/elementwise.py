@@ -296,6 +296,10 @@ def lower_mul(op: eb.MulOp) -> None:
         _erase_if_dead([op.shift])
         return
     _check_type(op, lb.element_type(op.shift), "shift")
+    if _is_unsigned(op.input1) and lb.element_type(op.input1) != lb.element_type(op.output):
+        # the widened product would need zero extension: not lowered (a located error)
+        raise fail(op, f"an unsigned {lb.element_type(op.input1)} product widened to "
+                       f"{lb.element_type(op.output)} is not supported")
     if not isinstance(out_t, IntegerType) or out_t.width.data < _bits(in_t):
         raise fail(op, f"integer result type {out_t} is narrower than the input type {in_t}")
     ins = [op.input1, op.input2]
