@@ -95,13 +95,12 @@ def _upstream_native(src: str, inputs: list[np.ndarray]) -> list[np.ndarray]:
 @pytest.mark.parametrize("t", TYPES)
 def test_values_are_upstreams(t):
     src = _graph(t)
-    for seed in (0, 1):
-        xs = _inputs(t, seed)
-        want = _upstream_native(src, xs)
-        assert_same(run(parse(src), xs), want, f"{t} interpreter")
-        for stage in STAGES:
-            assert_same(run(lower(src, stage), xs), want, f"{t} {stage}")
-        assert_same(NativeModule(parse(src), pipeline="tosa-to-llvm{validation=false}").call(xs), want, f"{t} jit")
+    xs = _inputs(t, 0)
+    want = _upstream_native(src, xs)
+    assert_same(run(parse(src), xs), want, f"{t} interpreter")
+    for stage in STAGES:
+        assert_same(run(lower(src, stage), xs), want, f"{t} {stage}")
+    assert_same(NativeModule(parse(src), pipeline="tosa-to-llvm{validation=false}").call(xs), want, f"{t} jit")
 
 
 def test_bool_is_xor_xor_and():
