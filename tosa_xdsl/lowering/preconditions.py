@@ -1,6 +1,6 @@
 """What every lowering pass says when it cannot lower an op, and the checks they share: one
 message format (`<pass>: cannot lower '<op>': <reason>`, a located error), static shapes
-(required until shape inference handles dynamic dims), an axis within the rank."""
+(except the dynamic dims a lowering declares it handles: `DynamicDims`), an axis within the rank."""
 
 from __future__ import annotations
 
