@@ -61,15 +61,16 @@ func.func @main(%a: tensor<?x?x4xf32>, %b: tensor<?x4x3xf32>) -> tensor<?x3xf32>
   %3 = tosa.sigmoid %2 : (tensor<?x3xf32>) -> tensor<?x3xf32>
   return %3 : tensor<?x3xf32>
 }""", [("BH4", "f32"), ("B43", "f32")], False),
-    ("concat_conv2d_dynamic_batch", """
-func.func @main(%a: tensor<?x3x3x2xf32>, %b: tensor<?x3x3x2xf32>, %c: tensor<?x3x3x1xf32>) -> (tensor<?x3x3x3xf32>, tensor<?x3x3x2xf32>) {
+    ("concat_conv2d_max_pool_dynamic_batch", """
+func.func @main(%a: tensor<?x3x3x2xf32>, %b: tensor<?x3x3x2xf32>, %c: tensor<?x3x3x1xf32>) -> (tensor<?x3x3x3xf32>, tensor<?x3x3x2xf32>, tensor<?x2x3x3xf32>) {
   %w = "tosa.const"() <{values = dense<[[[[-1.5, -1.0, -0.5], [0.0, 0.5, 1.0]], [[1.5, -1.5, -1.0], [-0.5, 0.0, 0.5]]], [[[1.0, 1.5, -1.5], [-1.0, -0.5, 0.0]], [[0.5, 1.0, 1.5], [-1.5, -1.0, -0.5]]], [[[0.0, 0.5, 1.0], [1.5, -1.5, -1.0]], [[-0.5, 0.0, 0.5], [1.0, 1.5, -1.5]]]]> : tensor<3x2x2x3xf32>}> : () -> tensor<3x2x2x3xf32>
   %bias = "tosa.const"() <{values = dense<[0.5, 1.0, -2.0]> : tensor<3xf32>}> : () -> tensor<3xf32>
   %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
   %0 = tosa.concat %a, %c {axis = 3 : i32} : (tensor<?x3x3x2xf32>, tensor<?x3x3x1xf32>) -> tensor<?x3x3x3xf32>
   %1 = tosa.conv2d %0, %w, %bias, %zp, %zp {acc_type = f32, dilation = array<i64: 1, 1>, pad = array<i64: 1, 0, 0, 1>, stride = array<i64: 1, 1>} : (tensor<?x3x3x3xf32>, tensor<3x2x2x3xf32>, tensor<3xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<?x3x3x3xf32>
   %2 = tosa.concat %a, %b {axis = 0 : i32} : (tensor<?x3x3x2xf32>, tensor<?x3x3x2xf32>) -> tensor<?x3x3x2xf32>
-  return %1, %2 : tensor<?x3x3x3xf32>, tensor<?x3x3x2xf32>
+  %3 = tosa.max_pool2d %1 {kernel = array<i64: 2, 2>, pad = array<i64: 1, 0, 0, 1>, stride = array<i64: 2, 1>} : (tensor<?x3x3x3xf32>) -> tensor<?x2x3x3xf32>
+  return %1, %2, %3 : tensor<?x3x3x3xf32>, tensor<?x3x3x2xf32>, tensor<?x2x3x3xf32>
 }""", [("B332", "f32"), ("N332", "f32"), ("B331", "f32")], False),
 ]
 

@@ -107,7 +107,16 @@ def padded(x: SSAValue, low: Sequence[int], high: Sequence[int], value: int | fl
     return pad.result
 
 
-def filled(shape: Sequence[int], elem: Attribute, value: int | float, new_ops: list[Operation]) -> SSAValue:
+def filled(shape: Sequence[int], elem: Attribute, value: int | float, new_ops: list[Operation],
+           source: SSAValue | None = None) -> SSAValue:
+    """A `linalg.fill`ed tensor.empty; a dynamic dim of `shape` is `source`'s tensor.dim there."""
+    if any(d < 0 for d in shape):
+        assert source is not None, "a dynamic filled tensor needs the value that sizes it"
+        init_v = dynamic_empty(shape, elem, lambda d: dim(source, d, new_ops), new_ops)
+        c = constant(value, elem)
+        f = FillOp([c.result], [init_v], [init_v.type])
+        new_ops += [c, f]
+        return f.res[0]
     init = empty(shape, elem)
     c = constant(value, elem)
     f = FillOp([c.result], [init.tensor], [init.tensor.type])
