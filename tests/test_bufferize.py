@@ -415,7 +415,8 @@ def test_lowered_tosa_graphs(name):
 
 @pytest.mark.parametrize("src, message", [
     ("""func.func @main(%a: tensor<?xf32>) -> tensor<?xf32> {
-  return %a : tensor<?xf32>
+  %0 = tensor.concat dim(0) %a, %a : (tensor<?xf32>, tensor<?xf32>) -> tensor<?xf32>
+  return %0 : tensor<?xf32>
 }""", "static shapes are required"),
     ("""func.func @main(%a: tensor<2xf32>) -> tensor<2xf32> {
   %0 = tosa.abs %a : (tensor<2xf32>) -> tensor<2xf32>

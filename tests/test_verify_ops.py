@@ -144,9 +144,11 @@ def _layout_cases():
 
 
 def _data_type_cases():
+    # INTDIV: ADD/SUB/MUL on i8/i16 are accepted by the verifier as upstream's is (tosa-validate
+    # reports them: tests/producers/test_wrapping_rows.py); INTDIV's i8/i16 are errors for both
     for t, ok in (("i32", True), ("i8", False), ("i16", False)):
         yield "supported_data_types", ok, _graph(f"%a: tensor<4x{t}>, %b: tensor<4x{t}>", f"tensor<4x{t}>", f"""
-            %0 = tosa.add %a, %b : (tensor<4x{t}>, tensor<4x{t}>) -> tensor<4x{t}>
+            %0 = tosa.intdiv %a, %b : (tensor<4x{t}>, tensor<4x{t}>) -> tensor<4x{t}>
             return %0 : tensor<4x{t}>""")
 
 

@@ -14,7 +14,9 @@ signature count and, when given the pre-LLVM signature (`CompiledFunction.arg_ty
 dtype and shape: a mismatch is a ValueError, never a wild write.
 
 `run_tosa` lowers a TOSA module (function results become out-parameters after the inputs),
-allocates the outputs from the TOSA-level signature and returns them as numpy arrays.
+allocates the outputs from the TOSA-level signature and returns them as numpy arrays. With
+dynamic dims (EXT-DYNAMIC) the extents travel as extra int64 arguments and dynamically
+shaped results come back through slots (lowering/to_llvm/memref.py; `NativeModule._call_dynamic`).
 """
 
 from __future__ import annotations
@@ -80,6 +82,23 @@ def _ffi():
     return _FFI
 
 
+def _is_dynamic(t: Attribute) -> bool:
+    return isinstance(t, TensorType) and any(int(d) < 0 for d in t.get_shape())
+
+
+_LIBC = None
+
+
+def _libc():
+    """cffi's view of the process's C library: `free` for buffers the JIT'd code returns."""
+    global _LIBC
+    if _LIBC is None:
+        ffi = _ffi()
+        ffi.cdef("void free(void *);")
+        _LIBC = ffi.dlopen(None)
+    return _ffi(), _LIBC
+
+
 def _check_array(a: np.ndarray, t: Attribute, what: str) -> None:
     from tosa_xdsl.interpreter.values import dtype_of
 
@@ -143,12 +162,14 @@ class NativeModule:
         self.entry = entry
         self.arg_types, self.result_types = tosa_signature(tosa_module, entry)
         for t in (*self.arg_types, *self.result_types):
-            if not isinstance(t, TensorType) or any(d < 0 for d in t.get_shape()):
-                raise JitError(f"@{entry}: only statically shaped tensors can be passed natively (got {t})")
+            if not isinstance(t, TensorType):
+                raise JitError(f"@{entry}: only ranked tensors can be passed natively (got {t})")
+        self.dynamic = any(_is_dynamic(t) for t in (*self.arg_types, *self.result_types))
         if lowered is None:
             lowered = lower_to_llvm(tosa_module.clone(), pipeline)
         memrefs = [MemRefType(t.element_type, t.get_shape()) for t in (*self.arg_types, *self.result_types)]
-        self.function = compile(lowered, entry, opt_level=opt_level, arg_types=memrefs)
+        # dynamic signatures are checked here in `call` (the extents are extra arguments)
+        self.function = compile(lowered, entry, opt_level=opt_level, arg_types=None if self.dynamic else memrefs)
 
     def call(self, inputs: Sequence[Any]) -> list[np.ndarray]:
         from tosa_xdsl.interpreter.values import dtype_of
@@ -158,9 +179,52 @@ class NativeModule:
         # np.require, not ascontiguousarray: that one turns a rank-0 array into shape (1,)
         args = [np.require(np.asarray(x, dtype=dtype_of(t.element_type)), requirements="C")
                 for x, t in zip(inputs, self.arg_types)]
+        if self.dynamic:
+            return self._call_dynamic(args)
         outs = [np.zeros(tuple(t.get_shape()), dtype_of(t.element_type)) for t in self.result_types]
         self.function(*args, *outs)
         return outs
+
+    def _call_dynamic(self, args: list[np.ndarray]) -> list[np.ndarray]:
+        """The dynamic-shape convention (lowering/to_llvm/memref.py): each input's pointer is
+        followed by its dynamic extents; results are caller-allocated out-params when all are
+        static, else each is a slot of 1 + k int64 (k dynamic dims) the function fills with
+        its buffer's address and extents; we copy the buffer out and free it (malloc'ed)."""
+        from tosa_xdsl.interpreter.values import dtype_of
+
+        c_args: list[Any] = []
+        for i, (a, t) in enumerate(zip(args, self.arg_types)):
+            shape = [int(d) for d in t.get_shape()]
+            if len(a.shape) != len(shape) or any(d >= 0 and d != s for d, s in zip(shape, a.shape)):
+                raise ValueError(f"argument #{i} of @{self.entry} must have shape "
+                                 f"{['?' if d < 0 else d for d in shape]}, got {list(a.shape)}")
+            c_args.append(a)
+            c_args += [int(s) for d, s in zip(shape, a.shape) if d < 0]
+        outs: list[np.ndarray | None] = []
+        slots: list[np.ndarray] = []
+        returned = any(_is_dynamic(t) for t in self.result_types)  # then every result is returned
+        for t in self.result_types:
+            if returned:
+                outs.append(None)
+                slots.append(np.zeros(1 + sum(int(d) < 0 for d in t.get_shape()), np.int64))
+            else:
+                outs.append(np.zeros(tuple(t.get_shape()), dtype_of(t.element_type)))
+        self.function(*c_args, *(o for o in outs if o is not None), *slots)
+        ffi, libc = _libc()
+        it = iter(slots)
+        for k, t in enumerate(self.result_types):
+            if outs[k] is not None:
+                continue
+            slot = next(it)
+            dyn = iter(int(v) for v in slot[1:])
+            shape = tuple(next(dyn) if int(d) < 0 else int(d) for d in t.get_shape())
+            dtype = np.dtype(dtype_of(t.element_type))
+            ptr = ffi.cast("void *", int(slot[0]))
+            n = int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
+            outs[k] = np.frombuffer(ffi.buffer(ptr, n), dtype=dtype).reshape(shape).copy() if n else \
+                np.zeros(shape, dtype)
+            libc.free(ptr)
+        return [o for o in outs if o is not None]
 
 
 def run_tosa(module: ModuleOp, inputs: Sequence[Any], entry: str = "main", **kw: Any) -> list[np.ndarray]:

@@ -71,6 +71,28 @@ def _plain_binary(fn):
     return run
 
 
+def _wrapping(op) -> bool:
+    """ADD/SUB/MUL on a producer-only integer type (i1, i8, i16, ui8, ui16, ui32: same type in
+    and out; verification/producer_types.py): no spec row, so upstream's semantics apply."""
+    from xdsl.dialects.builtin import IntegerType
+
+    from tosa_xdsl.verification.producer_types import WRAPPING_TYPES
+
+    t = op.input1.type.get_element_type()
+    return (isinstance(t, IntegerType) and str(t) in WRAPPING_TYPES
+            and op.output.type.get_element_type() == t)
+
+
+def _wrapped(fn, a: np.ndarray, b: np.ndarray, op) -> np.ndarray:
+    """`fn` modulo 2^width on the operands' bits: what upstream's lowering (`arith.addi` /
+    `subi` / `muli` on the signless bits, TosaToLinalg.cpp) computes; bool: xor, xor, and."""
+    width = op.input1.type.get_element_type().width.data
+    with np.errstate(over="ignore"):
+        r = fn(np.asarray(a).astype(np.uint64), np.asarray(b).astype(np.uint64))
+    r = r & np.uint64((1 << width) - 1)
+    return r.astype(rdtype(op))
+
+
 @register_impls
 class ElementwiseFunctions(InterpreterFunctions):
     # ------------------------------------------------------------------ 2.4 activation
@@ -110,18 +132,25 @@ class ElementwiseFunctions(InterpreterFunctions):
     def run_add(self, interpreter, op, args):
         a, b = args
         broadcast_check(op, a, b)
+        if _wrapping(op):
+            return (_wrapped(np.add, a, b, op),)
         return (nx.apply_add_s(a, b, tname(op.input1)),)
 
     @impl(eb.SubOp)
     def run_sub(self, interpreter, op, args):
         a, b = args
         broadcast_check(op, a, b)
+        if _wrapping(op):
+            return (_wrapped(np.subtract, a, b, op),)
         return (nx.apply_sub_s(a, b, tname(op.input1)),)
 
     @impl(eb.MulOp)
     def run_mul(self, interpreter, op, args):
         a, b, shift = args
         broadcast_check(op, a, b)
+        if _wrapping(op):
+            nx.require(int(np.asarray(shift).reshape(-1)[0]) == 0, "is_same<in_t,int32_t>() || shift == 0")
+            return (_wrapped(np.multiply, a, b, op),)
         in_t, out_t = tname(op.input1), tname(op.output)
         s = np.asarray(shift).reshape(-1)
         nx.error_if(s.size != 1, "shape(shift) != [1]")

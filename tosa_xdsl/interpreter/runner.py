@@ -182,8 +182,12 @@ def build_interpreter(module: ModuleOp) -> TosaInterpreter:
     interpreter.op_stack = []
     interpreter.result_specs = {}
     classes = implementation_classes(lowered=not _tosa_level_only(module))
+    interpreter.allocations = None  # the lowered memref functions (their leak counter), if any
     for cls in classes:
-        interpreter.register_implementations(cls(), override=True)
+        impl = cls()
+        if hasattr(impl, "live_allocations"):
+            interpreter.allocations = impl
+        interpreter.register_implementations(impl, override=True)
     return interpreter
 
 
@@ -307,6 +311,10 @@ class Session:
                     for t in io_types(fn)[1][:out_param_count(fn)]]
             try:
                 results = [*outs, *interpreter.call_op(fn, (*values, *outs))]
+                # buffers the function returned (dynamic shapes) are the caller's: freed here
+                returned = sum(isinstance(t, MemRefType) for t in fn.function_type.outputs.data)
+                if returned and interpreter.allocations is not None:
+                    interpreter.allocations.live_allocations -= returned
             except TosaRunError as err:
                 raise self._graph_result_of(err) from None
             except RecursionError:

@@ -28,6 +28,7 @@ from xdsl.dialects.builtin import (
     IntegerType,
     TensorType,
 )
+from xdsl.dialects.builtin import DYNAMIC_INDEX
 from xdsl.dialects.linalg import ops as linalg
 from xdsl.dialects.linalg.attrs import IteratorTypeAttr
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
@@ -82,8 +83,57 @@ def iterators(kinds: str) -> list[IteratorTypeAttr]:
 # ------------------------------------------------------------------ ops
 
 
-def empty(shape: Sequence[int], elem: Attribute) -> tensor.EmptyOp:
-    return tensor.EmptyOp([], TensorType(elem, list(shape)))
+def empty(shape: Sequence[int], elem: Attribute, dynamic_sizes: Sequence[SSAValue] = ()) -> tensor.EmptyOp:
+    """`tensor.empty` of `shape`; `dynamic_sizes` gives one index value per dynamic (-1) dim."""
+    return tensor.EmptyOp(list(dynamic_sizes), tensor_type(elem, shape))
+
+
+def tensor_type(elem: Attribute, shape: Sequence[int]) -> TensorType:
+    """A ranked tensor type; a dynamic dim (any negative size) is stored as MLIR's kDynamic
+    (xDSL's DYNAMIC_INDEX), as the parser stores `?` (xDSL's verifiers compare with it)."""
+    return TensorType(elem, [d if d >= 0 else DYNAMIC_INDEX for d in shape])
+
+
+# ------------------------------------------------------------------ dynamic dims (EXT-DYNAMIC)
+
+
+def dims_of(value: SSAValue) -> tuple[int, ...]:
+    """The dims of a ranked tensor value, a dynamic one as DYNAMIC (-1)."""
+    from tosa_xdsl.ir.access import shape_of as access_shape
+
+    shape = access_shape(value)
+    assert shape is not None, f"{value.type} is not a ranked tensor type"
+    return shape
+
+
+def is_dynamic(*values: SSAValue) -> bool:
+    return any(d < 0 for v in values for d in dims_of(v))
+
+
+def index_constant(v: int, ops: list[Operation]) -> SSAValue:
+    c = arith.ConstantOp(IntegerAttr(v, IndexType()))
+    ops.append(c)
+    return c.result
+
+
+def dim(value: SSAValue, d: int, ops: list[Operation]) -> SSAValue:
+    """The run-time size of dim `d` of `value`: its constant when static, else `tensor.dim`
+    (upstream's form: an index constant + tensor.dim)."""
+    static = dims_of(value)[d]
+    if static >= 0:
+        return index_constant(static, ops)
+    op = tensor.DimOp(value, index_constant(d, ops))
+    ops.append(op)
+    return op.result
+
+
+def dynamic_empty(shape: Sequence[int], elem: Attribute, size_of, ops: list[Operation]) -> SSAValue:
+    """`tensor.empty` of `shape` whose dynamic dims get `size_of(d)` (an index value built into
+    `ops`); appended to `ops`."""
+    sizes = [size_of(d) for d, s in enumerate(shape) if s < 0]
+    e = empty(shape, elem, sizes)
+    ops.append(e)
+    return e.tensor
 
 
 def scalar_attr(value: int | float, t: Attribute) -> Attribute:
@@ -137,6 +187,9 @@ def elementwise(
 ) -> tuple[list[Operation], SSAValue]:
     """tensor.empty + a parallel linalg.generic with broadcasting input maps (the output block
     argument is passed to `body` last and is usually ignored)."""
+    if any(d < 0 for d in out_shape) or is_dynamic(*inputs):
+        ops: list[Operation] = []
+        return ops, dynamic_elementwise(inputs, (), out_shape, out_elem, body, ops)
     init = empty(out_shape, out_elem)
     rank = len(out_shape)
     maps = [broadcast_map(shape_of(v), out_shape) for v in inputs] + [identity(rank)]
@@ -160,3 +213,97 @@ def const_values(value: SSAValue):
         return np.asarray(dense.to_numpy(owner.value)).reshape(-1)
     return None
 
+
+
+def dynamic_elementwise(
+    inputs: Sequence[SSAValue],
+    scalars: Sequence[SSAValue],
+    out_shape: Sequence[int],
+    out_elem: Attribute,
+    body: BodyFn,
+    ops: list[Operation],
+) -> SSAValue:
+    """The broadcasting parallel generic of `elementwise` when some dims are dynamic.
+
+    Each dynamic result dim gets its run-time size as upstream's TosaToLinalg computes it: a
+    static non-1 operand size if there is one, the `tensor.dim` of the only dynamic operand,
+    or `arith.maxui` of the dynamic operands' dims (TOSA broadcasting: equal or 1). A dynamic
+    operand dim that is not the result's size by construction may be 1 at run time and then
+    broadcasts; upstream materialises such an operand with an `scf.if` + broadcast generic,
+    we read it inside the one generic with `tensor.extract` at `minui(index, dim - 1)` (0
+    when the dim is 1: the same values, no copy, never a read outside the operand even for
+    run-time shapes that break the ERROR_IF). Every other operand goes through its indexing map as in the static case.
+
+    `body(b, elems)` gets the input elements, then the scalar (`tensor<1xT>`, read at index 0)
+    elements, then the output element; it returns the values to yield."""
+    rank = len(out_shape)
+    shapes = [dims_of(v) for v in inputs]
+    sizes: dict[int, SSAValue] = {}
+    ambiguous: list[list[int]] = [[] for _ in inputs]
+    for d in range(rank):
+        col = [s[d] for s in shapes]
+        dyn = [i for i, s in enumerate(col) if s < 0]
+        big = [s for s in col if s > 1]
+        target = out_shape[d] if out_shape[d] >= 0 else (big[0] if big else None)
+        if target is not None:
+            if target != 1:
+                for i in dyn:
+                    ambiguous[i].append(d)
+            if out_shape[d] < 0:
+                sizes[d] = index_constant(target, ops)
+        elif not dyn:
+            sizes[d] = index_constant(1, ops)
+        elif len(dyn) == 1:
+            sizes[d] = dim(inputs[dyn[0]], d, ops)
+        else:
+            size = dim(inputs[dyn[0]], d, ops)
+            for i in dyn[1:]:
+                m = arith.MaxUIOp(size, dim(inputs[i], d, ops))
+                ops.append(m)
+                size = m.result
+            sizes[d] = size
+            for i in dyn:
+                ambiguous[i].append(d)
+    init = dynamic_empty(out_shape, out_elem, lambda d: sizes[d], ops)
+    # operands read through tensor.extract at min(index, dim - 1): 0 when the dim is 1 (the
+    # broadcast), the index itself when it is the result's size; never outside the operand,
+    # even for run-time shapes that break the ERROR_IF (native code must not read wild)
+    last: dict[tuple[int, int], SSAValue] = {}
+    for i, dims in enumerate(ambiguous):
+        for d in dims:
+            c = arith.SubiOp(dim(inputs[i], d, ops), index_constant(1, ops))
+            ops.append(c)
+            last[(i, d)] = c.result
+    direct = [i for i in range(len(inputs)) if not ambiguous[i]]
+    maps = [broadcast_map(shapes[i], out_shape) for i in direct]
+    maps += [map_of(rank, [AffineConstantExpr(0)]) for _ in scalars] + [identity(rank)]
+    gen_inputs = [inputs[i] for i in direct] + list(scalars)
+
+    def wrapped(b: Builder, args: Sequence[SSAValue]) -> Sequence[SSAValue]:
+        from xdsl.dialects.linalg.ops import IndexOp
+
+        elems: list[SSAValue | None] = [None] * len(inputs)
+        for k, i in enumerate(direct):
+            elems[i] = args[k]
+        zero = None
+        for i in range(len(inputs)):
+            if elems[i] is not None:
+                continue
+            if zero is None:
+                zero = b.insert(arith.ConstantOp(IntegerAttr(0, IndexType()))).result
+            idx: list[SSAValue] = []
+            for d in range(rank):
+                if shapes[i][d] == 1 and out_shape[d] != 1:
+                    idx.append(zero)
+                    continue
+                here = b.insert(IndexOp(d)).result
+                if (i, d) in last:
+                    here = b.insert(arith.MinUIOp(here, last[(i, d)])).result
+                idx.append(here)
+            elems[i] = b.insert(tensor.ExtractOp(inputs[i], idx, element_type(inputs[i]))).result
+        rest = list(args[len(direct):])
+        return body(b, [*elems, *rest])
+
+    gen = generic(gen_inputs, [init], maps, parallel(rank), wrapped)
+    ops.append(gen)
+    return gen.res[0]

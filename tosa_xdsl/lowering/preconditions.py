@@ -1,12 +1,13 @@
 """What every lowering pass says when it cannot lower an op, and the checks they share: one
 message format (`<pass>: cannot lower '<op>': <reason>`, a located error), static shapes
-(required until shape inference handles dynamic dims), an axis within the rank."""
+(except the dynamic dims a lowering declares it handles: `DynamicDims`), an axis within the rank."""
 
 from __future__ import annotations
 
 import importlib
 import pkgutil
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from types import ModuleType
 
 from xdsl.dialects.builtin import TensorType, UnrankedTensorType
@@ -31,17 +32,51 @@ def checked_axis(op: Operation, axis: int, rank: int, pass_name: str) -> int:
     return axis
 
 
-def require_static(op: Operation, pass_name: str) -> None:
-    """Every tensor operand and result of `op` is ranked with static dims, or a located error."""
+@dataclass(frozen=True)
+class DynamicDims:
+    """Which dynamic (`?`) dims an op's lowering handles (EXT-DYNAMIC): `dims` maps
+    ("operand" | "result", index) to the dim positions that may be dynamic; None = every dim
+    of every operand and result. `where` says it in words (diagnostics, docs/lowering.md)."""
+
+    where: str
+    dims: Mapping[tuple[str, int], frozenset[int]] | None = None
+
+    def allows(self, kind: str, index: int, dim: int) -> bool:
+        return self.dims is None or dim in self.dims.get((kind, index), frozenset())
+
+
+EVERY_DIM = DynamicDims("every dimension")
+
+
+def require_static(op: Operation, pass_name: str, dynamic: DynamicDims | None = None) -> None:
+    """Every tensor operand and result of `op` is ranked, with static dims except where its
+    lowering handles dynamic ones (`dynamic`), or a located error naming the operand."""
     for kind, values in (("operand", op.operands), ("result", op.results)):
         for i, v in enumerate(values):
             t = v.type
             if isinstance(t, UnrankedTensorType):
                 raise cannot_lower(pass_name, op, f"{kind} #{i} is an unranked tensor ({t}); "
                                    "static shapes are required")
-            if isinstance(t, TensorType) and any(int(d) < 0 for d in t.get_shape()):
-                raise cannot_lower(pass_name, op, f"{kind} #{i} has a dynamic dimension ({t}); "
-                                   "static shapes are required")
+            if not isinstance(t, TensorType):
+                continue
+            for d, size in enumerate(t.get_shape()):
+                if int(size) >= 0 or (dynamic is not None and dynamic.allows(kind, i, d)):
+                    continue
+                if dynamic is None:
+                    raise cannot_lower(pass_name, op, f"{kind} #{i} has a dynamic dimension ({t}); "
+                                       "static shapes are required")
+                raise cannot_lower(pass_name, op, f"{kind} #{i} has a dynamic dimension {d} ({t}); "
+                                   f"'{op.name}' lowers dynamic sizes only in {dynamic.where}")
+
+
+def collect_dynamic(package: ModuleType) -> dict[type[Operation], DynamicDims]:
+    """The union of the `DYNAMIC` tables ({op class: DynamicDims}) of a conversion package's
+    modules: the operators whose lowering handles dynamic dims, and which."""
+    table: dict[type[Operation], DynamicDims] = {}
+    for info in sorted(pkgutil.iter_modules(package.__path__), key=lambda i: i.name):
+        module = importlib.import_module(f"{package.__name__}.{info.name}")
+        table.update(getattr(module, "DYNAMIC", {}))
+    return table
 
 
 def static_shape(op: Operation, value: SSAValue, what: str, pass_name: str) -> tuple[int, ...]:

@@ -31,6 +31,7 @@ from xdsl.dialects.builtin import (
     TensorType,
     i64,
 )
+from xdsl.dialects.builtin import DYNAMIC_INDEX
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
@@ -38,6 +39,7 @@ from xdsl.rewriter import Rewriter
 from tosa_xdsl.dialects.tosa.ops.data_layout import ConcatOp, PadOp, ReshapeOp, SliceOp
 from tosa_xdsl.dialects.tosa.ops.shape import ConstShapeOp
 from tosa_xdsl.lowering import preconditions
+from tosa_xdsl.lowering.linalg_build import tensor_type
 from tosa_xdsl.lowering.preconditions import cannot_lower, checked_axis
 
 PASS = "tosa-to-tensor"
@@ -96,7 +98,7 @@ def _groups(big: Sequence[int], small: Sequence[int]) -> list[list[int]] | None:
 def _collapse(src: SSAValue, groups, out_shape, elem) -> tensor.CollapseShapeOp:
     return tensor.CollapseShapeOp(
         operands=[src],
-        result_types=[TensorType(elem, list(out_shape))],
+        result_types=[tensor_type(elem, out_shape)],
         properties={"reassociation": _reassoc_attr(groups)},
     )
 
@@ -105,7 +107,74 @@ def _expand(src: SSAValue, groups, out_shape, elem) -> tensor.ExpandShapeOp:
     return tensor.ExpandShapeOp(src, [], _reassoc_attr(groups), list(out_shape), TensorType(elem, list(out_shape)))
 
 
+def _lower_concat_dynamic(op: ConcatOp, out_shape: tuple[int, ...]) -> None:
+    """Upstream's dynamic form: tensor.empty sized by the first input's tensor.dim (other
+    dims) and the sum of the inputs' dims (axis); one insert_slice per input at the running
+    offset (arith.addi), sized by the input's own dims."""
+    rank = len(out_shape)
+    axis = checked_axis(op, op.properties["axis"].value.data, rank, PASS)
+    inputs = list(op.input1)
+    for i, operand in enumerate(inputs):
+        if len(_dims(op, operand, f"input1[{i}]")) != rank:
+            raise fail(op, f"input1[{i}] has a different rank than the result")
+    ops: list[Operation] = []
+
+    def index(v: int) -> SSAValue:
+        c = arith.ConstantOp(IntegerAttr(v, IndexType()))
+        ops.append(c)
+        return c.result
+
+    def dim(v: SSAValue, d: int) -> SSAValue | int:
+        n = _dims(op, v, "input")[d]
+        if n >= 0:
+            return n
+        dop = tensor.DimOp(v, index(d))
+        ops.append(dop)
+        return dop.result
+
+    def as_value(x: SSAValue | int) -> SSAValue:
+        return index(x) if isinstance(x, int) else x
+
+    def add(a: SSAValue | int, b: SSAValue | int) -> SSAValue | int:
+        if isinstance(a, int) and isinstance(b, int):
+            return a + b
+        s = arith.AddiOp(as_value(a), as_value(b))
+        ops.append(s)
+        return s.result
+
+    total: SSAValue | int = 0
+    for v in inputs:
+        total = add(total, dim(v, axis))
+    sizes = []
+    for d in range(rank):
+        if out_shape[d] < 0:
+            sizes.append(as_value(total if d == axis else dim(inputs[0], d)))
+    empty = tensor.EmptyOp(sizes, op.output.type)
+    ops.append(empty)
+    acc: SSAValue = empty.tensor
+    offset: SSAValue | int = 0
+    for v in inputs:
+        in_dims = [dim(v, d) for d in range(rank)]
+        offs = [offset if d == axis else 0 for d in range(rank)]
+        ins = tensor.InsertSliceOp.get(
+            v, acc,
+            static_sizes=[x if isinstance(x, int) else DYNAMIC_INDEX for x in in_dims],
+            static_offsets=[x if isinstance(x, int) else DYNAMIC_INDEX for x in offs],
+            static_strides=[1] * rank,
+            offsets=[x for x in offs if not isinstance(x, int)],
+            sizes=[x for x in in_dims if not isinstance(x, int)],
+            result_type=op.output.type)
+        ops.append(ins)
+        acc = ins.result
+        offset = add(offset, in_dims[axis])
+    Rewriter.replace_op(op, ops, [acc])
+
+
 def lower_concat(op: ConcatOp) -> None:
+    dims = _dims(op, op.output, "the result")
+    if any(d < 0 for d in dims) or any(d < 0 for i, v in enumerate(op.input1) for d in _dims(op, v, f"input1[{i}]")):
+        _lower_concat_dynamic(op, dims)
+        return
     out_shape = static_shape(op, op.output, "the result")
     rank = len(out_shape)
     axis = checked_axis(op, op.properties["axis"].value.data, rank, PASS)
@@ -148,7 +217,68 @@ def lower_pad(op: PadOp) -> None:
     Rewriter.replace_op(op, [*zero_ops, value, pad], [pad.result])
 
 
+def _dims(op: Operation, value: SSAValue, what: str) -> tuple[int, ...]:
+    """The dims of a ranked tensor operand/result (-1 = dynamic), or a located error."""
+    if not isinstance(value.type, TensorType):
+        raise fail(op, f"{what} must be a ranked tensor, got {value.type}")
+    return tuple(int(d) if int(d) >= 0 else -1 for d in value.type.get_shape())
+
+
+def _lower_reshape_dynamic(op: ReshapeOp, in_shape: tuple[int, ...], out_shape: tuple[int, ...]) -> None:
+    """Upstream's dynamic form: collapse to 1-D, the one inferred dim = `tensor.dim` of the
+    1-D tensor divided (`arith.divsi`) by the product of the others, `tensor.expand_shape`
+    with that `output_shape`, and a `tensor.cast` when the result type knows more."""
+    shape = list(const_shape_values(op, op.shape, "shape"))
+    if len(shape) != len(out_shape):
+        raise fail(op, f"shape {shape} does not match the result rank {len(out_shape)}")
+    known = [s if s >= 0 else o for s, o in zip(shape, out_shape)]
+    if known.count(-1) > 1:
+        raise fail(op, f"shape {shape} leaves more than one dimension of the result unknown")
+    if not in_shape or not out_shape:
+        raise fail(op, "a dynamic reshape from or to rank 0 is not supported")
+    elem = op.output.type.element_type
+    new_ops: list[Operation] = []
+    src: SSAValue = op.input1
+    flat = -1 if any(d < 0 for d in in_shape) else math.prod(in_shape)
+    if len(in_shape) != 1:
+        c = _collapse(src, [list(range(len(in_shape)))], [flat], elem)
+        new_ops.append(c)
+        src = c.result
+    expanded = [d if d >= 0 else -1 for d in known]
+    if flat < 0 and -1 not in expanded:
+        # a dynamic 1-D source expands with one dynamic dim (the shape's -1, else the first),
+        # then tensor.cast gives the static result type, as upstream
+        expanded[shape.index(-1) if -1 in shape else 0] = -1
+        known = expanded
+    if len(out_shape) == 1:
+        result = src
+        if flat >= 0 and known[0] < 0:
+            expanded = [flat]
+    else:
+        dynamic: list[SSAValue] = []
+        if -1 in known:
+            zero = arith.ConstantOp(IntegerAttr(0, IndexType()))
+            total = tensor.DimOp(src, zero) if flat < 0 else arith.ConstantOp(IntegerAttr(flat, IndexType()))
+            rest = arith.ConstantOp(IntegerAttr(math.prod(d for d in known if d >= 0), IndexType()))
+            div = arith.DivSIOp(total.results[0], rest.result)
+            new_ops += [zero, total, rest, div] if flat < 0 else [total, rest, div]
+            dynamic = [div.result]
+        e = tensor.ExpandShapeOp(src, dynamic, _reassoc_attr([list(range(len(out_shape)))]),
+                                 [d if d >= 0 else DYNAMIC_INDEX for d in expanded], tensor_type(elem, expanded))
+        new_ops.append(e)
+        result = e.result
+    if result.type != op.output.type:
+        cast = tensor.CastOp(result, op.output.type)
+        new_ops.append(cast)
+        result = cast.dest
+    Rewriter.replace_op(op, new_ops, [result])
+
+
 def lower_reshape(op: ReshapeOp) -> None:
+    in_dims, out_dims = _dims(op, op.input1, "input1"), _dims(op, op.output, "the result")
+    if any(d < 0 for d in (*in_dims, *out_dims)):
+        _lower_reshape_dynamic(op, in_dims, out_dims)
+        return
     in_shape = static_shape(op, op.input1, "input1")
     out_shape = static_shape(op, op.output, "the result")
     shape = list(const_shape_values(op, op.shape, "shape"))
@@ -213,6 +343,10 @@ def lower_slice(op: SliceOp) -> None:
 
 
 LOWERINGS = {ConcatOp: lower_concat, PadOp: lower_pad, ReshapeOp: lower_reshape, SliceOp: lower_slice}
+
+# RESHAPE and CONCAT lower any dynamic dim (collapse to 1-D, divsi, expand; tensor.dim-sized
+# insert_slices); PAD and SLICE are static-only (a located error names the operand)
+DYNAMIC = {ReshapeOp: preconditions.EVERY_DIM, ConcatOp: preconditions.EVERY_DIM}
 
 
 def erase_dead_const_shapes(candidates: Sequence[Operation]) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 from xdsl.dialects import tensor
+from xdsl.dialects.builtin import MemRefType, TensorType, UnrealizedConversionCastOp
 from xdsl.interpreter import (
     InterpreterFunctions,
     ReturnedValues,
@@ -127,6 +128,18 @@ class LoweredTensorFunctions(InterpreterFunctions):
     def run_reshape(self, interpreter, op, args):
         src, shape = args
         return (src.reshape(tuple(int(v) for v in np.asarray(shape).reshape(-1))).copy(),)
+
+    @impl(UnrealizedConversionCastOp)
+    def run_unrealized_cast(self, interpreter, op, args):
+        """upstream's signless <-> unsigned tensor/memref casts (tosa-to-linalg on ui8 ADD,
+        ...): the same bits, seen with the other integer type (a view, as a buffer alias)."""
+        out = []
+        for v, r in zip(args, op.results):
+            t = r.type
+            if isinstance(t, TensorType | MemRefType) and isinstance(v, np.ndarray):
+                v = v.view(dtype_of(t.get_element_type()))
+            out.append(v)
+        return tuple(out)
 
     @impl(tensor.ConcatOp)
     def run_concat(self, interpreter, op, args):

@@ -9,8 +9,8 @@ their values into the buffers the enclosing op or the caller provided.
 
 from __future__ import annotations
 
-from xdsl.dialects import memref, scf
-from xdsl.dialects.builtin import MemRefType, ModuleOp, StringAttr, TensorType
+from xdsl.dialects import arith, func, memref, scf, tensor
+from xdsl.dialects.builtin import IndexType, IntegerAttr, MemRefType, ModuleOp, StringAttr, TensorType
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 
 from tosa_xdsl.lowering.bufferize import (
@@ -29,7 +29,14 @@ from tosa_xdsl.lowering.bufferize.common import (
 )
 from tosa_xdsl.lowering.bufferize.in_place import InPlaceAnalysis, Root
 from tosa_xdsl.lowering.bufferize.linalg_rules import bufferize_linalg, is_linalg
-from tosa_xdsl.lowering.preconditions import require_static
+from tosa_xdsl.lowering.preconditions import DynamicDims, require_static
+
+# the ops whose rules handle dynamic dims (memref.alloc with sizes, memref.dim); linalg ops
+# too. Any other op with a `?` stops the pass with a located error naming the operand.
+DYNAMIC_OPS = (tensor.EmptyOp, tensor.DimOp, tensor.ExtractOp, tensor.CollapseShapeOp, tensor.ExpandShapeOp,
+               tensor.CastOp, tensor.PadOp, tensor.InsertSliceOp, func.ReturnOp)
+DYNAMIC_OK = DynamicDims("tensor.empty/dim/extract/collapse_shape/expand_shape/cast/pad/insert_slice, "
+                         "linalg ops and func.return")
 
 # op type -> rule(converter, op); linalg ops are matched by `is_linalg` instead (convert_op)
 HANDLERS = {
@@ -56,6 +63,7 @@ class Converter(InPlaceAnalysis):
         self.symbols = {getattr(o, "sym_name").data for o in module.ops if hasattr(o, "sym_name")
                         and isinstance(getattr(o, "sym_name"), StringAttr)}
         self.out_params: list[SSAValue] = []  # of the function being converted (function_boundaries.py)
+        self.returns_buffers = False  # it returns its tensor results (one is dynamic) instead
 
     # ------------------------------------------------------------------ emission
 
@@ -64,12 +72,36 @@ class Converter(InPlaceAnalysis):
         self.block.add_op(op)
         return op
 
-    def alloc(self, t: MemRefType | TensorType) -> SSAValue:
+    def alloc(self, t: MemRefType | TensorType, like: SSAValue | None = None) -> SSAValue:
+        """A new buffer of type `t`; a dynamic dim takes its size from old tensor value `like`
+        (the value the buffer will hold or a value of the same shape): `memref.alloc(%d)`."""
         if isinstance(t, TensorType):
             t = buffer_type(t)
         if not is_identity(t):
             t = MemRefType(t.element_type, list(t.get_shape()))
-        return self.emit(memref.AllocOp([], [], t)).results[0]
+        sizes: list[SSAValue] = []
+        if any(int(d) < 0 for d in t.get_shape()):
+            sizes = self.dynamic_sizes(like, t)
+        return self.emit(memref.AllocOp(sizes, [], t)).results[0]
+
+    def dynamic_sizes(self, like: SSAValue | None, t: Attribute) -> list[SSAValue]:
+        """The run-time sizes of the dynamic dims of old tensor value `like`: the operands of
+        its `tensor.empty`, else `memref.dim` of its buffer (EXT-DYNAMIC)."""
+        if like is None:
+            raise fail(self.module, f"internal: no source for the dynamic sizes of {t}")
+        owner = like.owner
+        if isinstance(owner, tensor.EmptyOp):
+            return [self.vmap[v] for v in owner.dynamic_sizes]
+        if like not in self.vmap:
+            where = owner if isinstance(owner, Operation) else self.module
+            raise fail(where, f"the dynamic sizes of {like.type} are not known here")
+        b = self.vmap[like]
+        sizes = []
+        for d, size in enumerate(like.type.get_shape()):  # type: ignore[attr-defined]
+            if int(size) < 0:
+                i = self.emit(arith.ConstantOp(IntegerAttr(d, IndexType()))).results[0]
+                sizes.append(self.emit(memref.DimOp.from_source_and_index(b, i)).results[0])
+        return sizes
 
     def copy(self, src: SSAValue, dst: SSAValue) -> None:
         self.emit(memref.CopyOp(src, dst))
@@ -78,7 +110,7 @@ class Converter(InPlaceAnalysis):
         """The buffer of old tensor value `value` (an uninitialised alloc for tensor.empty)."""
         r = self.roots.get(value)
         if r is not None and r.empty:
-            return self.alloc(value.type)  # type: ignore[arg-type]
+            return self.alloc(value.type, value)  # type: ignore[arg-type]
         return self.vmap[value]
 
     def contiguous(self, value: SSAValue) -> SSAValue:
@@ -86,7 +118,7 @@ class Converter(InPlaceAnalysis):
         b = self.buf(value)
         if is_identity(b.type):
             return b
-        new = self.alloc(value.type)  # type: ignore[arg-type]
+        new = self.alloc(value.type, value)  # type: ignore[arg-type]
         self.copy(b, new)
         return new
 
@@ -95,11 +127,11 @@ class Converter(InPlaceAnalysis):
         """The buffer op writes for its destination operand #index `value`."""
         r = self.roots.get(value)
         if r is not None and r.empty:
-            return self.alloc(value.type), self.fresh_root(op.parent_block())  # type: ignore[arg-type]
+            return self.alloc(value.type, value), self.fresh_root(op.parent_block())  # type: ignore[arg-type]
         if self.can_write(value, op, index, same_ok):
             assert r is not None
             return self.vmap[value], r
-        new = self.alloc(value.type)  # type: ignore[arg-type]
+        new = self.alloc(value.type, value)  # type: ignore[arg-type]
         if reads:
             self.copy(self.vmap[value], new)
         return new, self.fresh_root(op.parent_block())
@@ -148,7 +180,7 @@ class Converter(InPlaceAnalysis):
         return Region(new_regions)
 
     def convert_op(self, op: Operation) -> None:
-        require_static(op, PASS)
+        require_static(op, PASS, DYNAMIC_OK if isinstance(op, DYNAMIC_OPS) or is_linalg(op) else None)
         handler = HANDLERS.get(type(op))
         if handler is not None:
             handler(self, op)
@@ -188,7 +220,7 @@ class Converter(InPlaceAnalysis):
                 continue
             r = self.roots.get(v)
             if r is not None and r in carried:  # saved before any carried buffer is written
-                tmp = self.alloc(v.type)  # type: ignore[arg-type]
+                tmp = self.alloc(v.type, v)  # type: ignore[arg-type]
                 self.copy(src, tmp)
                 temps.append((tmp, t))
             else:

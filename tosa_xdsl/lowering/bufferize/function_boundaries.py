@@ -3,7 +3,8 @@
 
 Tensor arguments become memref arguments the function never writes; each tensor result
 becomes a trailing out-param memref the function writes, and the function has no tensor
-results (the pass marks it `tosa_xdsl.out_params = N` so runners know which arguments are
+results; but when a result has a dynamic shape (EXT-DYNAMIC) every tensor result is returned
+(in order) as a memref the function allocates and the caller owns (the pass marks it `tosa_xdsl.out_params = N` so runners know which arguments are
 outputs). func.return stores into the out-params; func.call passes buffers the caller
 allocates for the callee's results.
 """
@@ -12,7 +13,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from xdsl.dialects import func
+from xdsl.dialects import func, memref
 from xdsl.dialects.builtin import FunctionType, TensorType, UnrankedTensorType
 from xdsl.ir import Block, SSAValue
 
@@ -30,11 +31,14 @@ def convert_function(c: Converter, fn: func.FuncOp) -> tuple[Block | None, Funct
     ins = list(fn.function_type.inputs.data)
     outs = list(fn.function_type.outputs.data)
     for t in (*ins, *outs):
-        if isinstance(t, UnrankedTensorType) or (isinstance(t, TensorType) and any(int(d) < 0 for d in t.get_shape())):
-            raise fail(fn, f"the signature has a non-static tensor type ({t}); static shapes are required")
+        if isinstance(t, UnrankedTensorType):
+            raise fail(fn, f"the signature has an unranked tensor type ({t}); ranked types are required")
     new_ins = [buffer_type(t) if isinstance(t, TensorType) else t for t in ins]
-    out_params = [buffer_type(t) for t in outs if isinstance(t, TensorType)]
-    new_outs = [t for t in outs if not isinstance(t, TensorType)]
+    c.returns_buffers = any(isinstance(t, TensorType) and not _is_out_param(t, False) for t in outs)
+    out_params = [buffer_type(t) for t in outs if _is_out_param(t, c.returns_buffers)]
+    # a dynamically shaped result is returned: the caller cannot know its size beforehand
+    new_outs = [buffer_type(t) if isinstance(t, TensorType) else t for t in outs
+                if not _is_out_param(t, c.returns_buffers)]
     ftype = FunctionType.from_lists([*new_ins, *out_params], new_outs)
     if not fn.body.blocks:
         return None, ftype
@@ -53,13 +57,37 @@ def convert_function(c: Converter, fn: func.FuncOp) -> tuple[Block | None, Funct
     return new, ftype
 
 
+def _is_out_param(t, returns_buffers: bool) -> bool:
+    """Tensor results become out-params, unless one of them has a dynamic shape: then every
+    tensor result is returned (in order), as the caller cannot allocate a dynamic one."""
+    return isinstance(t, TensorType) and not returns_buffers and all(int(d) >= 0 for d in t.get_shape())
+
+
 def _return(c: Converter, op: func.ReturnOp) -> None:
-    tensors = [v for v in op.arguments if isinstance(v.type, TensorType)]
+    tensors = [v for v in op.arguments if _is_out_param(v.type, c.returns_buffers)]
     c.store_results(tensors, c.out_params, set())
-    c.emit(func.ReturnOp(*[c.vmap[v] for v in op.arguments if not isinstance(v.type, TensorType)]))
+    returned = []
+    for v in op.arguments:
+        if _is_out_param(v.type, c.returns_buffers):
+            continue
+        if isinstance(v.type, TensorType):
+            # a dynamic result: a fresh buffer the caller owns (never an argument, a view, a
+            # constant or a buffer returned twice); deallocation leaves it alone
+            b = c.buf(v)
+            owner = b.owner
+            if not (isinstance(owner, memref.AllocOp) and owner.parent_block() is c.block and b not in returned):
+                new = c.alloc(v.type, v)  # type: ignore[arg-type]
+                c.copy(b, new)
+                b = new
+            returned.append(b)
+        else:
+            returned.append(c.vmap[v])
+    c.emit(func.ReturnOp(*returned))
 
 
 def _call(c: Converter, op: func.CallOp) -> None:
+    if any(isinstance(r.type, TensorType) and not _is_out_param(r.type, False) for r in op.results):
+        raise fail(op, "a call with a dynamically shaped tensor result is not supported")
     args = [c.contiguous(v) if isinstance(v.type, TensorType) else c.vmap[v] for v in op.arguments]
     outs: list[SSAValue] = []
     for r in op.results:

@@ -38,7 +38,9 @@ class OneShotBufferizePass(ModulePass):
         c = Converter(op)
         done: list[tuple[func.FuncOp, Block | None, FunctionType, int]] = []
         for fn in [o for o in op.ops if isinstance(o, func.FuncOp)]:
-            n_out = sum(isinstance(t, TensorType) for t in fn.function_type.outputs.data)
+            # tensor results become out-params, unless one is dynamic: then all are returned
+            tensors = [t for t in fn.function_type.outputs.data if isinstance(t, TensorType)]
+            n_out = 0 if any(int(d) < 0 for t in tensors for d in t.get_shape()) else len(tensors)
             new, ftype = convert_function(c, fn)
             done.append((fn, new, ftype, n_out))
         for fn, new, ftype, n_out in done:

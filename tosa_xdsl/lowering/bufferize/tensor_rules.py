@@ -7,15 +7,18 @@
 * collapse_shape / expand_shape / rank-0 reshape / cast -> the memref views (of a
   contiguous copy when the source is a strided view);
 * concat -> alloc + copies into subviews, from_elements -> alloc + stores, splat -> alloc +
-  `linalg.fill`, dim -> an index constant (shapes are static).
+  `linalg.fill`, dim -> an index constant (static dims) or `memref.dim` of the buffer (dynamic dims);
+  a dynamic tensor.empty's sizes become the sizes of the allocs made for it.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from xdsl.dialects import arith, memref, tensor
 from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
     ArrayAttr,
     DenseArrayBase,
     IndexType,
@@ -23,12 +26,13 @@ from xdsl.dialects.builtin import (
     MemRefType,
     StridedLayoutAttr,
     TensorType,
+    UnrealizedConversionCastOp,
     i64,
 )
 from xdsl.dialects.linalg import ops as linalg
 from xdsl.ir import Operation, SSAValue
 
-from tosa_xdsl.lowering.bufferize.common import buffer_type, fail
+from tosa_xdsl.lowering.bufferize.common import buffer_type, fail, is_identity
 from tosa_xdsl.lowering.bufferize.in_place import Root
 
 if TYPE_CHECKING:
@@ -80,10 +84,14 @@ def _static_list(op: Operation, dynamic, static: DenseArrayBase, what: str) -> l
 
 
 def _subview(c: Converter, op: Operation, base: SSAValue, offsets: list[int], sizes: list[int],
-             strides: list[int], result_shape: list[int]) -> SSAValue:
-    """memref.subview of `base`, rank-reduced to `result_shape` (unit dims dropped)."""
+             strides: list[int], result_shape: list[int], dynamic_sizes: Sequence[SSAValue] = ()) -> SSAValue:
+    """memref.subview of `base`, rank-reduced to `result_shape` (unit dims dropped). A
+    dynamic size (-1 in `sizes` and `result_shape`) takes the next of `dynamic_sizes`; the
+    strides must stay static (only leading dims of `base` may be dynamic)."""
     bt = base.type
     assert isinstance(bt, MemRefType)
+    if any(int(d) < 0 for d in bt.get_shape()) or any(d < 0 for d in sizes):
+        return _dynamic_subview(c, op, base, offsets, sizes, strides, dynamic_sizes)
     bstrides, boff = _strides_offset(bt)
     offset = boff + sum(o * s for o, s in zip(offsets, bstrides))
     full = [s * k for s, k in zip(bstrides, strides)]
@@ -104,6 +112,32 @@ def _subview(c: Converter, op: Operation, base: SSAValue, offsets: list[int], si
     return sv.results[0]
 
 
+def _dynamic_subview(c: Converter, op: Operation, base: SSAValue, offsets: list[int], sizes: list[int],
+                     strides: list[int], dynamic_sizes: Sequence[SSAValue],
+                     dynamic_offsets: Sequence[SSAValue] = ()) -> SSAValue:
+    """A subview with dynamic sizes of an identity-layout buffer whose dynamic dims leave
+    every stride static (a dynamic batch: strides are products of the inner, static dims)."""
+    bt = base.type
+    assert isinstance(bt, MemRefType)
+    shape = [int(d) for d in bt.get_shape()]
+    if not is_identity(bt) or len(sizes) != len(shape):
+        raise fail(op, f"a slice of the dynamically shaped {bt} (non-identity layout or rank-reducing) "
+                       "is not supported")
+    bstrides, acc = [], 1
+    for d in reversed(shape):
+        bstrides.insert(0, acc)
+        acc = acc * d if acc is not None and d >= 0 else None
+    if any(st is None for st in bstrides):
+        raise fail(op, f"a slice of {bt} would have dynamic strides (only the outermost dims may be dynamic)")
+    dynamic_offset = any(o == DYNAMIC_INDEX for o in offsets)
+    offset = None if dynamic_offset else sum(o * st for o, st in zip(offsets, bstrides))
+    full = [st * k for st, k in zip(bstrides, strides)]
+    rt = MemRefType(bt.element_type, [d if d >= 0 else DYNAMIC_INDEX for d in sizes], StridedLayoutAttr(full, offset))
+    sv = c.emit(memref.SubviewOp(base, list(dynamic_offsets), list(dynamic_sizes), [], offsets,
+                                 [d if d >= 0 else DYNAMIC_INDEX for d in sizes], strides, rt))
+    return sv.results[0]
+
+
 def _extract_slice(c: Converter, op: tensor.ExtractSliceOp) -> None:
     offsets = _static_list(op, op.offsets, op.static_offsets, "offsets")
     sizes = _static_list(op, op.sizes, op.static_sizes, "sizes")
@@ -121,6 +155,17 @@ def _extract_slice(c: Converter, op: tensor.ExtractSliceOp) -> None:
 
 
 def _insert_slice(c: Converter, op: tensor.InsertSliceOp) -> None:
+    if len(op.offsets) or len(op.sizes):
+        # dynamic offsets/sizes (a concat of dynamic dims): a dynamic subview + copy
+        strides = _static_list(op, op.strides, op.static_strides, "strides")
+        target, root = c.dest(op.dest, op, 1, reads=True)
+        view = _dynamic_subview(c, op, target, [int(v) for v in op.static_offsets.get_values()],
+                                [int(v) if v != DYNAMIC_INDEX else -1 for v in op.static_sizes.get_values()],
+                                strides, [c.vmap[v] for v in op.sizes], [c.vmap[v] for v in op.offsets])
+        c.copy(c.buf(op.source), view)
+        c.vmap[op.result] = target
+        c.bind(op.result, root)
+        return
     offsets = _static_list(op, op.offsets, op.static_offsets, "offsets")
     sizes = _static_list(op, op.sizes, op.static_sizes, "sizes")
     strides = _static_list(op, op.strides, op.static_strides, "strides")
@@ -145,10 +190,25 @@ def _pad(c: Converter, op: tensor.PadOp) -> None:
         if o is not term:
             c.convert_op(o)
     value = c.vmap.get(term.operands[0], term.operands[0])
-    out = c.alloc(op.result.type)  # type: ignore[arg-type]
+    src_shape = [int(d) if int(d) >= 0 else -1 for d in op.source.type.get_shape()]
+    src_sizes: list[SSAValue] = []
+    if -1 in src_shape:
+        # a dynamic dim: the source's memref.dim, the result's = it + low + high
+        src_buf = c.buf(op.source)
+        out_sizes = []
+        for d, n in enumerate(src_shape):
+            if n >= 0:
+                continue
+            i = c.emit(_index_const(d)).results[0]
+            size = c.emit(memref.DimOp.from_source_and_index(src_buf, i)).results[0]
+            src_sizes.append(size)
+            grow = c.emit(_index_const(low[d] + high[d])).results[0]
+            out_sizes.append(c.emit(arith.AddiOp(size, grow)).results[0])
+        out = c.emit(memref.AllocOp(out_sizes, [], buffer_type(op.result.type))).results[0]  # type: ignore[arg-type]
+    else:
+        out = c.alloc(op.result.type)  # type: ignore[arg-type]
     c.emit(linalg.FillOp([value], [out], res=()))
-    src_shape = list(op.source.type.get_shape())
-    view = _subview(c, op, out, low, src_shape, [1] * len(low), src_shape)
+    view = _subview(c, op, out, low, src_shape, [1] * len(low), src_shape, src_sizes)
     c.copy(c.buf(op.source), view)
     c.vmap[op.result] = out
     c.fresh_root(op.parent_block(), op.result)
@@ -162,9 +222,11 @@ def _reshape_view(c: Converter, op: Operation, cls) -> None:
     base = c.contiguous(src)
     rt = buffer_type(op.results[0].type)  # type: ignore[arg-type]
     props = {"reassociation": op.properties["reassociation"]}
+    dynamic: list[SSAValue] = []
     if cls is memref.ExpandShapeOp:
-        props["static_output_shape"] = DenseArrayBase.from_list(i64, list(rt.get_shape()))
-    new = c.emit(cls.build(operands=[base, []] if cls is memref.ExpandShapeOp else [base],
+        props["static_output_shape"] = getattr(op, "static_output_shape")
+        dynamic = [c.vmap[v] for v in getattr(op, "dynamic_output_shape")]
+    new = c.emit(cls.build(operands=[base, dynamic] if cls is memref.ExpandShapeOp else [base],
                            result_types=[rt], properties=props))
     c.vmap[op.results[0]] = new.results[0]
     if base is c.vmap.get(src):
@@ -178,8 +240,6 @@ def _collapse(c: Converter, op: tensor.CollapseShapeOp) -> None:
 
 
 def _expand(c: Converter, op: tensor.ExpandShapeOp) -> None:
-    if len(op.dynamic_output_shape):
-        raise fail(op, "dynamic output shapes are not supported")
     _reshape_view(c, op, memref.ExpandShapeOp)
 
 
@@ -265,10 +325,25 @@ def _dim(c: Converter, op: tensor.DimOp) -> None:
         raise fail(op, "the dimension index must be a constant")
     d = index.value.value.data  # type: ignore[attr-defined]
     size = op.source.type.get_shape()[d]  # type: ignore[attr-defined]
+    if int(size) < 0:  # a dynamic dim: read from the buffer
+        c.vmap[op.result] = c.emit(memref.DimOp.from_source_and_index(c.buf(op.source), c.vmap[op.index])).results[0]
+        return
     c.vmap[op.result] = c.emit(_index_const(int(size))).results[0]
 
 
+def _unrealized_cast(c: Converter, op: UnrealizedConversionCastOp) -> None:
+    """upstream's signless <-> unsigned tensor cast (elementwise lowering of ui8 ADD, ...):
+    the same cast on the buffers, a view of the same bits."""
+    if len(op.inputs) != 1 or len(op.outputs) != 1 or not isinstance(op.outputs[0].type, TensorType):
+        raise fail(op, "no bufferization rule for this cast")
+    src = op.inputs[0]
+    new = c.emit(UnrealizedConversionCastOp.get([c.buf(src)], [buffer_type(op.outputs[0].type)]))
+    c.vmap[op.outputs[0]] = new.results[0]
+    c.bind(op.outputs[0], c.roots[src])
+
+
 HANDLERS = {
+    UnrealizedConversionCastOp: _unrealized_cast,
     tensor.EmptyOp: _empty,
     tensor.ExtractOp: _extract,
     tensor.InsertOp: _insert,

@@ -9,9 +9,11 @@ func.call -> llvm.call, cf.br / cf.cond_br -> llvm.br / llvm.cond_br.
 from __future__ import annotations
 
 from xdsl.dialects import cf, func, llvm
+from xdsl.dialects.builtin import MemRefType, i64
 from xdsl.ir import Block, Operation, Region
 
 from tosa_xdsl.lowering.to_llvm.emitter import (
+    PTR,
     Emitter,
     ModuleState,
     fail,
@@ -20,7 +22,13 @@ from tosa_xdsl.lowering.to_llvm.emitter import (
 )
 
 
+def _dynamic_count(t) -> int:
+    return sum(int(d) < 0 for d in t.get_shape()) if isinstance(t, MemRefType) else 0
+
+
 def function_type(op: Operation, inputs, outputs) -> llvm.LLVMFunctionType:
+    if any(_dynamic_count(t) for t in (*inputs, *outputs)):
+        return _dynamic_function_type(op, inputs, outputs)
     if len(outputs) > 1:
         raise fail(op, f"{len(outputs)} results; the LLVM stage takes at most one "
                    "(bufferization turns tensor results into out-parameters)")
@@ -29,8 +37,34 @@ def function_type(op: Operation, inputs, outputs) -> llvm.LLVMFunctionType:
     return llvm.LLVMFunctionType(ins, out)
 
 
+def _dynamic_function_type(op: Operation, inputs, outputs) -> llvm.LLVMFunctionType:
+    """EXT-DYNAMIC (memref.py): each memref argument is followed by one i64 per dynamic dim;
+    each returned memref (dynamic dims) becomes a trailing pointer to 1 + k i64 slots."""
+    if any(not isinstance(t, MemRefType) for t in outputs):
+        raise fail(op, "a function with dynamically shaped buffers may only return memrefs")
+    ins: list = []
+    for t in inputs:
+        ins.append(value_type(t, op))
+        ins += [i64] * _dynamic_count(t)
+    ins += [PTR] * len(outputs)
+    return llvm.LLVMFunctionType(ins, llvm.LLVMVoidType())
+
+
 @handles(func.ReturnOp)
 def _return(em: Emitter, op: func.ReturnOp) -> None:
+    slots = getattr(em, "result_slots", None)
+    if slots is not None:
+        # store each returned buffer's pointer and extents into the caller's slots
+        from tosa_xdsl.lowering.to_llvm.memref import extents
+
+        for v, slot in zip(op.arguments, slots):
+            em.add(llvm.StoreOp(em.get(v), slot))
+            sizes = [e for e, d in zip(extents(em, v, op), v.type.get_shape()) if int(d) < 0]  # pyright: ignore
+            for k, size in enumerate(sizes, start=1):
+                ptr = em.add(llvm.GEPOp(slot, [k], i64))
+                em.add(llvm.StoreOp(size, ptr))
+        em.add(llvm.ReturnOp(None))
+        return
     if len(op.arguments) > 1:
         raise fail(op, "more than one returned value")
     em.add(llvm.ReturnOp(em.get(op.arguments[0]) if op.arguments else None))
@@ -38,6 +72,8 @@ def _return(em: Emitter, op: func.ReturnOp) -> None:
 
 @handles(func.CallOp)
 def _call(em: Emitter, op: func.CallOp) -> None:
+    if any(_dynamic_count(v.type) for v in (*op.arguments, *op.results)):
+        raise fail(op, "a call passing dynamically shaped buffers is not supported")
     ft = function_type(op, [a.type for a in op.arguments], [r.type for r in op.results])
     out = None if isinstance(ft.output, llvm.LLVMVoidType) else ft.output
     r = em.add(llvm.CallOp(op.callee, *[em.get(a) for a in op.arguments], return_type=out))
@@ -77,6 +113,19 @@ def _reverse_post_order(region: Region) -> list[Block]:
     return order
 
 
+def _bind_dynamic_arguments(em: Emitter, old: Block, new: Block, n_results: int) -> None:
+    """The entry block under the dynamic-shape convention: pointer then extents per memref,
+    then the result slots (Emitter.result_slots, used by func.return)."""
+    args = iter(new.args)
+    for a in old.args:
+        em.set(a, next(args))
+        if _dynamic_count(a.type):
+            # static dims: None, made constants where used (no block to emit into yet)
+            em.extents[a] = [next(args) if int(d) < 0 else None
+                             for d in a.type.get_shape()]  # pyright: ignore
+    em.result_slots = [next(args) for _ in range(n_results)]  # pyright: ignore[reportAttributeAccessIssue]
+
+
 def convert_function(fn: func.FuncOp, module: ModuleState, handlers: dict) -> llvm.FuncOp:
     ft = fn.function_type
     lft = function_type(fn, list(ft.inputs.data), list(ft.outputs.data))
@@ -85,12 +134,20 @@ def convert_function(fn: func.FuncOp, module: ModuleState, handlers: dict) -> ll
     region = Region()
     em = Emitter(module, region)
     em.blocks = {}  # pyright: ignore[reportAttributeAccessIssue]
+    dynamic = isinstance(lft.output, llvm.LLVMVoidType) and any(
+        _dynamic_count(t) for t in (*ft.inputs.data, *ft.outputs.data))
     for block in fn.body.blocks:  # every llvm block first: branches may point forward
-        new = Block(arg_types=[value_type(a.type, fn) for a in block.args])
+        if dynamic and block is fn.body.blocks[0]:
+            new = Block(arg_types=list(lft.inputs.data))
+            _bind_dynamic_arguments(em, block, new, len(ft.outputs.data))
+        else:
+            if any(_dynamic_count(a.type) for a in block.args):
+                raise fail(fn, "a block argument with a dynamically shaped buffer is not supported")
+            new = Block(arg_types=[value_type(a.type, fn) for a in block.args])
+            for old_arg, new_arg in zip(block.args, new.args):
+                em.set(old_arg, new_arg)
         region.add_block(new)
         em.blocks[block] = new  # pyright: ignore[reportAttributeAccessIssue]
-        for old_arg, new_arg in zip(block.args, new.args):
-            em.set(old_arg, new_arg)
     for block in _reverse_post_order(fn.body):
         em.block = em.blocks[block]  # pyright: ignore[reportAttributeAccessIssue]
         for op in block.ops:

@@ -181,6 +181,9 @@ class Emitter:
         self.module = module
         self.region = region
         self.values: dict[SSAValue, SSAValue] = {}
+        # the run-time extents (i64) of each memref value whose type has dynamic dims, one per
+        # dim (static ones as constants): memref.py's dynamic-shape calling convention
+        self.extents: dict[SSAValue, list[SSAValue]] = {}
         self.block: Block = region.blocks[0] if region.blocks else Block()
         self.op: Operation | None = None  # the source op being converted (for diagnostics)
 

@@ -17,8 +17,17 @@ type supplies everything else statically (shape, strides, element type). So:
   bf16/fp8 as their bits, i1/i4/i48 widened to their storage); get_global ->
   llvm.mlir.addressof. dim -> the static size.
 
-Dynamic shapes, dynamic strides and dynamic offsets in a type are refused (located error):
-the lowering requires static shapes.
+Dynamic dims (EXT-DYNAMIC) of identity-layout memrefs: the pointer stays bare and the
+run-time extents travel beside it (`Emitter.extents`): a memref argument with k dynamic dims
+is its pointer followed by k i64 arguments (the sizes of those dims, in order);
+`memref.alloc(%d)` mallocs the run-time byte size; `memref.dim` reads the extent;
+collapse_shape multiplies extents, expand_shape takes its `output_shape` operands; loads and
+stores compute the row-major strides from the extents; `memref.copy` of two identity-layout
+buffers is one memcpy of the run-time size. A function result with dynamic dims (returned by
+one-shot-bufferize) becomes a trailing `!llvm.ptr` argument to 1 + k i64 slots the caller
+provides: the function stores the data pointer and the k extents there, and the caller owns
+(frees) the buffer. Dynamic strides or offsets in a layout (a subview of a dynamic buffer)
+are refused with a located error.
 """
 
 from __future__ import annotations
@@ -37,6 +46,7 @@ from xdsl.dialects.builtin import (
     StridedLayoutAttr,
     TensorType,
     UnitAttr,
+    UnrealizedConversionCastOp,
     i1,
     i64,
 )
@@ -54,6 +64,70 @@ from tosa_xdsl.lowering.to_llvm.emitter import (
 )
 
 _DYNAMIC = -(2**63)  # MLIR's kDynamic in static_offsets
+
+
+def is_dynamic(t: Attribute) -> bool:
+    return isinstance(t, MemRefType) and any(int(d) < 0 for d in t.get_shape())
+
+
+def _identity(t: MemRefType) -> bool:
+    return isinstance(t.layout, NoneAttr)
+
+
+def extents(em: Emitter, mem: SSAValue, op: Operation) -> list[SSAValue]:
+    """The i64 size of every dim of memref value `mem` (constants for static dims)."""
+    t = mem.type
+    assert isinstance(t, MemRefType)
+    if is_dynamic(t):
+        got = em.extents.get(mem)
+        if got is None:
+            raise fail(op, f"the run-time sizes of {t} are not known here")
+        return [g if g is not None else em.int_const(int(d), i64) for g, d in zip(got, t.get_shape())]
+    return [em.int_const(int(d), i64) for d in t.get_shape()]
+
+
+def _mul(em: Emitter, a: SSAValue, b: SSAValue) -> SSAValue:
+    return em.add(llvm.MulOp(a, b))
+
+
+def _dynamic_strides(em: Emitter, mem: SSAValue, op: Operation) -> list[SSAValue]:
+    """Row-major strides of an identity-layout memref with dynamic dims, as i64 values."""
+    t = mem.type
+    assert isinstance(t, MemRefType)
+    if not _identity(t):
+        raise fail(op, f"dynamic dims with a non-identity layout ({t}) are not supported")
+    sizes = extents(em, mem, op)
+    out: list[SSAValue] = []
+    acc = em.int_const(1, i64)
+    for size in reversed(sizes):
+        out.insert(0, acc)
+        acc = _mul(em, acc, size)
+    return out
+
+
+def _layout_strides(t: MemRefType, op: Operation) -> list[int]:
+    """The static strides of a strided layout (a view of a dynamically shaped buffer)."""
+    got = t.get_strides()
+    if got is None or any(st is None or st < 0 for st in got):
+        raise fail(op, f"dynamic or unsupported strides in {t}")
+    return [int(st) for st in got]
+
+
+def _any_strides(em: Emitter, mem: SSAValue, op: Operation) -> list[SSAValue]:
+    """Strides (i64 values) of a memref with dynamic dims: from the extents for an identity
+    layout, from the layout's static strides otherwise."""
+    t = mem.type
+    assert isinstance(t, MemRefType)
+    if _identity(t):
+        return _dynamic_strides(em, mem, op)
+    return [em.int_const(st, i64) for st in _layout_strides(t, op)]
+
+
+def _element_count(em: Emitter, mem: SSAValue, op: Operation) -> SSAValue:
+    total = em.int_const(1, i64)
+    for size in extents(em, mem, op):
+        total = _mul(em, total, size)
+    return total
 
 
 def _static_shape(t: MemRefType, op: Operation) -> list[int]:
@@ -119,6 +193,12 @@ def element_ptr(em: Emitter, op: Operation, mem: SSAValue, indices) -> tuple[SSA
     assert isinstance(t, MemRefType)
     elem = t.get_element_type()
     st = storage_type(elem, op)
+    if is_dynamic(t):
+        lin: SSAValue | None = None
+        for idx, stride in zip([em.get(i) for i in indices], _any_strides(em, mem, op)):
+            term = _mul(em, idx, stride)
+            lin = term if lin is None else em.add(llvm.AddOp(lin, term))
+        return _gep(em, em.get(mem), lin if lin is not None else em.int_const(0, i64), st), st, elem
     lin = _linear(em, [em.get(i) for i in indices], strides(t, op))
     return _gep(em, em.get(mem), lin, st), st, elem
 
@@ -152,6 +232,14 @@ def _byte_size(t: MemRefType, op: Operation) -> int:
 @handles(memref.AllocOp)
 def _alloc(em: Emitter, op: memref.AllocOp) -> None:
     t = op.memref.type
+    if is_dynamic(t):
+        dyn = iter(op.dynamic_sizes)
+        em.extents[op.memref] = [em.get(next(dyn)) if int(d) < 0 else em.int_const(int(d), i64)
+                                 for d in t.get_shape()]
+        n = _mul(em, _element_count(em, op.memref, op), em.int_const(elem_bytes(t.get_element_type(), op), i64))
+        n = em.add(llvm.OrOp(n, em.int_const(1, i64)))  # never malloc(0); one spare byte at most
+        em.set(op.memref, em.call("malloc", [n], PTR))
+        return
     size = _byte_size(t, op)
     align = op.alignment.value.data if op.alignment is not None else 0
     if align > 16:  # aligned_alloc wants a multiple of the alignment
@@ -179,6 +267,9 @@ def _dealloc(em: Emitter, op: memref.DeallocOp) -> None:
 @handles(memref.SubviewOp)
 def _subview(em: Emitter, op: memref.SubviewOp) -> None:
     src_t = op.source.type
+    if is_dynamic(src_t) or is_dynamic(op.result.type):
+        _dynamic_subview(em, op)
+        return
     st = strides(src_t, op)
     strides(op.result.type, op)  # the result must be describable statically
     dynamic = iter(op.offsets)
@@ -191,12 +282,81 @@ def _subview(em: Emitter, op: memref.SubviewOp) -> None:
     em.set(op.result, _gep(em, em.get(op.source), lin, elem))
 
 
+def _dynamic_subview(em: Emitter, op: memref.SubviewOp) -> None:
+    """A view of a dynamically shaped buffer: the pointer moves by sum(offset * stride) at run
+    time; the result's strides must be static in its type (bufferization only makes such
+    views: a dynamic batch, slices of inner static dims) and its sizes become its extents."""
+    src_t, res_t = op.source.type, op.result.type
+    if not is_dynamic(src_t) and not _identity(src_t):
+        raise fail(op, f"a dynamic view of the strided {src_t} is not supported")
+    _layout_strides(res_t, op)
+    if is_dynamic(src_t) and not _identity(src_t):
+        raise fail(op, f"a subview of the strided, dynamically shaped {src_t} is not supported")
+    dyn_off = iter(op.offsets)
+    offsets = [em.get(next(dyn_off)) if o == _DYNAMIC else em.int_const(int(o), i64)
+               for o in op.static_offsets.get_values()]
+    src_strides = _dynamic_strides(em, op.source, op) if is_dynamic(src_t) else \
+        [em.int_const(st, i64) for st in strides(src_t, op)]
+    lin: SSAValue = em.int_const(0, i64)
+    for o, st in zip(offsets, src_strides):
+        lin = em.add(llvm.AddOp(lin, _mul(em, o, st)))
+    elem = storage_type(src_t.get_element_type(), op)
+    em.set(op.result, _gep(em, em.get(op.source), lin, elem))
+    dyn_size = iter(op.sizes)
+    sizes = [em.get(next(dyn_size)) if sz == _DYNAMIC else em.int_const(int(sz), i64)
+             for sz in op.static_sizes.get_values()]
+    if len(sizes) != len(res_t.get_shape()):
+        raise fail(op, "a rank-reducing view of a dynamically shaped buffer is not supported")
+    em.extents[op.result] = sizes
+
+
+@handles(UnrealizedConversionCastOp)
+def _unrealized_cast(em: Emitter, op: UnrealizedConversionCastOp) -> None:
+    """A signless <-> unsigned memref cast (bufferized ui8 arithmetic): the same pointer and
+    extents; other casts are left to reconcile-unrealized-casts' rules (a located error)."""
+    src, res = op.inputs[0] if len(op.inputs) == 1 else None, op.outputs[0] if len(op.outputs) == 1 else None
+    if src is None or res is None or not (isinstance(src.type, MemRefType) and isinstance(res.type, MemRefType)):
+        raise fail(op, "only a memref-to-memref unrealized_conversion_cast is supported")
+    if is_dynamic(src.type):
+        em.extents[res] = em.extents[src]
+    em.set(res, em.get(src))
+
+
 @handles(memref.CollapseShapeOp, memref.ExpandShapeOp, memref.CastOp)
 def _same_pointer(em: Emitter, op: Operation) -> None:
     res_t = op.results[0].type
-    if isinstance(res_t, MemRefType):
+    src = op.operands[0]
+    if is_dynamic(res_t) or is_dynamic(src.type):
+        _reshaped_extents(em, op)
+    elif isinstance(res_t, MemRefType):
         strides(res_t, op)
-    em.set(op.results[0], em.get(op.operands[0]))
+    em.set(op.results[0], em.get(src))
+
+
+def _reshaped_extents(em: Emitter, op: Operation) -> None:
+    """The result's extents of a view with dynamic dims: products of the source's extents
+    (collapse), the output_shape (expand) or the source's (cast); identity layouts only."""
+    res = op.results[0]
+    src = op.operands[0]
+    for t in (src.type, res.type):
+        if not (isinstance(t, MemRefType) and _identity(t)):
+            raise fail(op, f"dynamic dims with a non-identity layout ({t}) are not supported")
+    shape = [int(d) for d in res.type.get_shape()]  # pyright: ignore
+    if isinstance(op, memref.CollapseShapeOp):
+        src_sizes = extents(em, src, op)
+        out = []
+        for group in op.reassociation.data:
+            acc = em.int_const(1, i64)
+            for k in group.data:
+                acc = _mul(em, acc, src_sizes[k.value.data])
+            out.append(acc)
+    elif isinstance(op, memref.ExpandShapeOp):
+        dyn = iter(op.output_shape)
+        out = [em.get(next(dyn)) if d < 0 else em.int_const(d, i64) for d in shape]
+    else:
+        src_sizes = extents(em, src, op)
+        out = [src_sizes[k] if d < 0 else em.int_const(d, i64) for k, d in enumerate(shape)]
+    em.extents[res] = out
 
 
 @handles(memref.ReinterpretCastOp)
@@ -212,11 +372,14 @@ def _reinterpret_cast(em: Emitter, op: memref.ReinterpretCastOp) -> None:
 @handles(memref.DimOp)
 def _dim(em: Emitter, op: memref.DimOp) -> None:
     owner = op.index.owner
-    shape = _static_shape(op.source.type, op)
     from xdsl.dialects import arith
 
     if not (isinstance(owner, arith.ConstantOp) and isinstance(owner.value, IntegerAttr)):
         raise fail(op, "a dimension index that is not a constant")
+    if is_dynamic(op.source.type):
+        em.set(op.result, extents(em, op.source, op)[owner.value.value.data])
+        return
+    shape = _static_shape(op.source.type, op)
     em.set(op.result, em.int_const(shape[owner.value.value.data], i64))
 
 
@@ -224,6 +387,14 @@ def _dim(em: Emitter, op: memref.DimOp) -> None:
 def _copy(em: Emitter, op: memref.CopyOp) -> None:
     src_t, dst_t = op.source.type, op.destination.type
     src, dst = em.get(op.source), em.get(op.destination)
+    if is_dynamic(src_t) or is_dynamic(dst_t):
+        if _identity(src_t) and _identity(dst_t):
+            n = _mul(em, _element_count(em, op.source, op), em.int_const(elem_bytes(src_t.get_element_type(), op), i64))
+            em.intrinsic("llvm.memcpy.p0.p0.i64", [dst, src, n, em.int_const(0, i1)], None)
+        else:
+            _copy_loop(em, op, extents(em, op.source, op), _any_strides(em, op.source, op),
+                       _any_strides(em, op.destination, op))
+        return
     if _contiguous(src_t, op) and _contiguous(dst_t, op):
         n = _byte_size(src_t, op)
         if n:
@@ -258,6 +429,40 @@ def _copy(em: Emitter, op: memref.CopyOp) -> None:
             idx = rem
         src_off = em.add(llvm.AddOp(src_off, em.add(llvm.MulOp(idx, em.int_const(s_st[k], i64)))))
         dst_off = em.add(llvm.AddOp(dst_off, em.add(llvm.MulOp(idx, em.int_const(d_st[k], i64)))))
+    v = em.add(llvm.LoadOp(_gep(em, src, src_off, elem), elem))
+    em.add(llvm.StoreOp(v, _gep(em, dst, dst_off, elem)))
+    em.add(llvm.BrOp(header, em.add(llvm.AddOp(i, em.int_const(1, i64)))))
+    em.block = exit_block
+
+
+def _copy_loop(em: Emitter, op: memref.CopyOp, sizes: list[SSAValue], s_st: list[SSAValue],
+               d_st: list[SSAValue]) -> None:
+    """for (i = 0; i < prod(sizes); ++i) dst[multi-index of i] = src[...] with run-time sizes
+    and strides (the dynamic-dims twin of the static loop in _copy)."""
+    src, dst = em.get(op.source), em.get(op.destination)
+    elem = storage_type(op.source.type.get_element_type(), op)  # pyright: ignore
+    total = em.int_const(1, i64)
+    for size in sizes:
+        total = _mul(em, total, size)
+    header = em.new_block([i64])
+    em.add(llvm.BrOp(header, em.int_const(0, i64)))
+    em.block = header
+    i = header.args[0]
+    exit_block = em.new_block()
+    body = em.new_block()
+    em.add(llvm.CondBrOp(em.icmp("slt", i, total), body, [], exit_block, []))
+    em.block = body
+    rem = i
+    src_off: SSAValue = em.int_const(0, i64)
+    dst_off: SSAValue = em.int_const(0, i64)
+    for k in range(len(sizes) - 1, -1, -1):
+        if k > 0:
+            idx = em.add(llvm.URemOp(rem, sizes[k]))
+            rem = em.add(llvm.UDivOp(rem, sizes[k]))
+        else:
+            idx = rem
+        src_off = em.add(llvm.AddOp(src_off, _mul(em, idx, s_st[k])))
+        dst_off = em.add(llvm.AddOp(dst_off, _mul(em, idx, d_st[k])))
     v = em.add(llvm.LoadOp(_gep(em, src, src_off, elem), elem))
     em.add(llvm.StoreOp(v, _gep(em, dst, dst_off, elem)))
     em.add(llvm.BrOp(header, em.add(llvm.AddOp(i, em.int_const(1, i64)))))

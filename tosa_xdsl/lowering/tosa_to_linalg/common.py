@@ -79,16 +79,22 @@ def float_extreme(t: Attribute, negative: bool) -> float:
 def reduce_along(x: SSAValue, axis: int, out_elems: Sequence[Attribute], inits: Sequence[int | float],
                  body: lb.BodyFn) -> tuple[list[Operation], list[SSAValue]]:
     """Filled accumulators of x's shape without `axis` and a generic reducing over it."""
-    shape = lb.shape_of(x)
+    shape = lb.dims_of(x)
     rank = len(shape)
     red_shape = [d for i, d in enumerate(shape) if i != axis]
+    kept = [i for i in range(rank) if i != axis]
     ops: list[Operation] = []
     accs: list[SSAValue] = []
     for elem, init in zip(out_elems, inits):
-        e = lb.empty(red_shape, elem)
+        if any(d < 0 for d in red_shape):  # the accumulator's dynamic sizes are x's tensor.dim
+            e_v = lb.dynamic_empty(red_shape, elem, lambda d: lb.dim(x, kept[d], ops), ops)
+        else:
+            e = lb.empty(red_shape, elem)
+            ops.append(e)
+            e_v = e.tensor
         c = lb.constant(init, elem)
-        f = lb.fill(c.result, e.tensor)
-        ops += [e, c, f]
+        f = lb.fill(c.result, e_v)
+        ops += [c, f]
         accs.append(f.res[0])
     out_map = lb.map_of(rank, [d for d in range(rank) if d != axis])
     kinds = "".join("r" if d == axis else "p" for d in range(rank))

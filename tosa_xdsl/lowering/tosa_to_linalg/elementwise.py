@@ -36,6 +36,7 @@ from xdsl.builder import Builder
 from xdsl.dialects import arith, math
 from xdsl.dialects.builtin import (
     FloatAttr,
+    UnrealizedConversionCastOp,
     IntegerAttr,
     IntegerType,
     Signedness,
@@ -69,6 +70,7 @@ from tosa_xdsl.lowering.linalg_build import (
     map_of,
     parallel,
 )
+from tosa_xdsl.lowering.preconditions import EVERY_DIM, DynamicDims
 from tosa_xdsl.lowering.tosa_to_linalg.common import fail, is_float
 
 Body = Callable[[Builder, Sequence[SSAValue]], SSAValue]
@@ -87,12 +89,53 @@ def _check_type(op: Operation, t: Attribute, what: str) -> None:
     """arith works on signless integers and floats; TOSA's integers are signless (an unsigned
     reading is an attribute: CAST's input_unsigned)."""
     if isinstance(t, IntegerType):
+        if t.signedness.data == Signedness.UNSIGNED and isinstance(op, _WRAPPING_UNSIGNED):
+            return  # computed on the signless bits (upstream's unrealized casts; _emit_unsigned)
         if t.signedness.data != Signedness.SIGNLESS:
             raise fail(op, f"{what} has the {'un' if t.signedness.data == Signedness.UNSIGNED else ''}signed "
                            f"element type {t}; only signless integers are supported")
         return
     if not is_float(t):
         raise fail(op, f"{what} has the element type {t}, which has no arith lowering")
+
+
+# ADD/SUB/MUL on unsigned tensors (producer rows, verification/producer_types.py): modular
+# arithmetic, the same on the signless bits
+_WRAPPING_UNSIGNED = (eb.AddOp, eb.SubOp, eb.MulOp)
+
+
+def _signless(t: Attribute) -> Attribute:
+    if isinstance(t, IntegerType) and t.signedness.data != Signedness.SIGNLESS:
+        return IntegerType(t.width.data)
+    return t
+
+
+def _is_unsigned(v: SSAValue) -> bool:
+    t = lb.element_type(v)
+    return isinstance(t, IntegerType) and t.signedness.data == Signedness.UNSIGNED
+
+
+def _emit_unsigned(op: Operation, inputs: Sequence[SSAValue], body: Body, scalars: Sequence[SSAValue]) -> None:
+    """`_emit` for unsigned tensors, as upstream: `builtin.unrealized_conversion_cast` to the
+    signless type, the generic on the bits, a cast back to the unsigned result type."""
+    ops: list[Operation] = []
+
+    def cast(v: SSAValue) -> SSAValue:
+        if not _is_unsigned(v):
+            return v
+        t = v.type
+        c = UnrealizedConversionCastOp.get([v], [lb.tensor_type(_signless(t.element_type), lb.dims_of(v))])
+        ops.append(c)
+        return c.results[0]
+
+    ins, scs = [cast(v) for v in inputs], [cast(v) for v in scalars]
+    out = op.results[0]
+    n = len(inputs) + len(scalars)
+    res = lb.dynamic_elementwise(ins, scs, lb.dims_of(out), _signless(lb.element_type(out)),
+                                 lambda b, a: [body(b, list(a[:n]))], ops)
+    back = UnrealizedConversionCastOp.get([res], [out.type])
+    ops.append(back)
+    Rewriter.replace_op(op, ops, [back.results[0]])
 
 
 # ------------------------------------------------------------------ compile-time operands
@@ -125,6 +168,12 @@ def _emit(op: Operation, inputs: Sequence[SSAValue], body: Body, scalars: Sequen
     read at index 0 for every element. `body(b, args)` gets the input elements followed by the
     scalar elements and returns the result element."""
     out = op.results[0]
+    if any(_is_unsigned(v) for v in (out, *inputs)):
+        _emit_unsigned(op, inputs, body, scalars)
+        return
+    if lb.is_dynamic(out, *inputs):
+        _emit_dynamic(op, inputs, body, scalars)
+        return
     out_shape = lb.shape_of(out)
     rank = len(out_shape)
     maps = []
@@ -146,6 +195,28 @@ def _emit(op: Operation, inputs: Sequence[SSAValue], body: Body, scalars: Sequen
     gen = generic([*inputs, *scalars], [init.tensor], maps, parallel(rank),
                   lambda b, args: [body(b, list(args[:n]))])
     Rewriter.replace_op(op, [init, gen], [gen.res[0]])
+
+
+def _emit_dynamic(op: Operation, inputs: Sequence[SSAValue], body: Body, scalars: Sequence[SSAValue]) -> None:
+    """`_emit` with dynamic dims: the result's sizes from the operands' `tensor.dim`s and
+    run-time broadcasting (linalg_build.dynamic_elementwise)."""
+    out = op.results[0]
+    out_shape = lb.dims_of(out)
+    rank = len(out_shape)
+    for i, v in enumerate(inputs):
+        s = lb.dims_of(v)
+        if len(s) != rank:
+            raise fail(op, f"operand #{i} has rank {len(s)} but the result has rank {rank}; "
+                           "TOSA broadcasting needs equal ranks (run tosa-make-broadcastable first)")
+        if any(d >= 0 and o >= 0 and d != o and d != 1 for d, o in zip(s, out_shape)):
+            raise fail(op, f"operand #{i} of shape {list(s)} does not broadcast to the result shape {list(out_shape)}")
+    for v in scalars:
+        if lb.dims_of(v) != (1,):
+            raise fail(op, f"side operand of type {v.type} must be a tensor<1xT>")
+    n = len(inputs) + len(scalars)
+    ops: list[Operation] = []
+    res = lb.dynamic_elementwise(inputs, scalars, out_shape, lb.element_type(out), lambda b, a: [body(b, list(a[:n]))], ops)
+    Rewriter.replace_op(op, ops, [res])
 
 
 def _ins(b: Builder, o: Operation) -> SSAValue:
@@ -219,12 +290,16 @@ def lower_mul(op: eb.MulOp) -> None:
     low 32 bits of the product. A run-time shift takes the i64 path with round computed as
     (1 << shift) >> 1, which is 0 for shift = 0."""
     is_f = _kind(op, op.input1, op.input2)
-    in_t, out_t = lb.element_type(op.input1), lb.element_type(op.output)
+    in_t, out_t = _signless(lb.element_type(op.input1)), _signless(lb.element_type(op.output))
     if is_f:
         _emit(op, [op.input1, op.input2], lambda b, a: _ins(b, arith.MulfOp(a[0], a[1])))
         _erase_if_dead([op.shift])
         return
     _check_type(op, lb.element_type(op.shift), "shift")
+    if _is_unsigned(op.input1) and lb.element_type(op.input1) != lb.element_type(op.output):
+        # the widened product would need zero extension: not lowered (a located error)
+        raise fail(op, f"an unsigned {lb.element_type(op.input1)} product widened to "
+                       f"{lb.element_type(op.output)} is not supported")
     if not isinstance(out_t, IntegerType) or out_t.width.data < _bits(in_t):
         raise fail(op, f"integer result type {out_t} is narrower than the input type {in_t}")
     ins = [op.input1, op.input2]
@@ -560,3 +635,6 @@ LOWERINGS: dict[type[Operation], Callable[[Operation], None]] = {
     # 2.13.1
     CastOp: lower_cast,
 }
+
+# every operator above lowers with dynamic dims (and run-time broadcasting) through _emit
+DYNAMIC: dict[type[Operation], DynamicDims] = {cls: EVERY_DIM for cls in LOWERINGS}

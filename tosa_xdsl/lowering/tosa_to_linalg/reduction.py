@@ -11,6 +11,7 @@ from collections.abc import Callable, Sequence
 
 from xdsl.dialects import arith, tensor
 from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
     ArrayAttr,
     BFloat16Type,
     DenseIntOrFPElementsAttr,
@@ -27,6 +28,7 @@ from tosa_xdsl.dialects.tosa.ops import reduction as red
 from tosa_xdsl.lowering import linalg_build as lb
 from tosa_xdsl.lowering import numerics_ir as nir
 from tosa_xdsl.lowering.preconditions import checked_axis
+from tosa_xdsl.lowering.preconditions import EVERY_DIM, DynamicDims
 from tosa_xdsl.lowering.tosa_to_linalg.common import (
     PASS,
     float_extreme,
@@ -41,7 +43,7 @@ def expand_axis(src: SSAValue, out_shape: Sequence[int], axis: int) -> list[Oper
     source goes through tensor.reshape (xDSL's expand_shape verifier rejects the empty
     reassociation MLIR accepts there)."""
     elem = lb.element_type(src)
-    out_t = TensorType(elem, list(out_shape))
+    out_t = lb.tensor_type(elem, out_shape)
     rank = len(out_shape)
     if rank == 1:
         shape_t = TensorType(IndexType(), [1])
@@ -58,12 +60,19 @@ def expand_axis(src: SSAValue, out_shape: Sequence[int], axis: int) -> list[Oper
     else:
         next(g for g in groups if g[-1] == axis - 1).append(axis)
     reassoc = ArrayAttr([ArrayAttr([IntegerAttr(i, i64) for i in g]) for g in groups])
+    if any(d < 0 for d in out_shape):
+        # dynamic dims: output_shape takes the source's tensor.dim (upstream's form)
+        ops: list[Operation] = []
+        src_dims = [d for d in range(rank) if d != axis]
+        sizes = [lb.dim(src, src_dims.index(d), ops) for d in range(rank) if out_shape[d] < 0]
+        static = [d if d >= 0 else DYNAMIC_INDEX for d in out_shape]
+        return [*ops, tensor.ExpandShapeOp(src, sizes, reassoc, static, out_t)]
     return [tensor.ExpandShapeOp(src, [], reassoc, list(out_shape), out_t)]
 
 
 def lower_reduction(op: Operation) -> None:
     x = op.input
-    shape = lb.shape_of(x)
+    shape = lb.dims_of(x)
     axis = checked_axis(op, prop(op, "axis"), len(shape), PASS)
     elem = lb.element_type(x)
     fp = is_float(elem)
@@ -114,7 +123,7 @@ def lower_reduction(op: Operation) -> None:
 
     ops, (res,) = reduce_along(x, axis, [acc_t], [init], body)
     if acc_t != elem:
-        rshape = lb.shape_of(res)
+        rshape = lb.dims_of(res)
         more, res = lb.elementwise([res], rshape, elem,
                                    lambda b, a: [b.insert(arith.TruncFOp(a[0], elem)).result])
         ops += more
@@ -124,3 +133,6 @@ def lower_reduction(op: Operation) -> None:
 
 
 LOWERINGS: dict[type[Operation], Callable[[Operation], None]] = {cls: lower_reduction for cls in red.OPS}
+
+# every dim may be dynamic: the accumulator's tensor.empty takes the input's tensor.dim
+DYNAMIC: dict[type[Operation], DynamicDims] = {cls: EVERY_DIM for cls in red.OPS}

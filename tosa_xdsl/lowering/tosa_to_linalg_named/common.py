@@ -30,9 +30,13 @@ from tosa_xdsl.ir.access import is_float  # noqa: F401 -- shared by the per-op m
 from tosa_xdsl.lowering.linalg_build import (
     const_values,
     constant,
+    dim,
+    dims_of,
+    dynamic_empty,
     element_type,
     empty,
     shape_of,
+    tensor_type,
 )
 from tosa_xdsl.lowering.preconditions import cannot_lower
 
@@ -94,16 +98,25 @@ def padded(x: SSAValue, low: Sequence[int], high: Sequence[int], value: int | fl
     if not any(low) and not any(high):
         return x
     elem = element_type(x)
-    shape = [s + lo + hi for s, lo, hi in zip(shape_of(x), low, high)]
+    shape = [s + lo + hi if s >= 0 else -1 for s, lo, hi in zip(dims_of(x), low, high)]
     c = constant(value, elem)
     block = Block(arg_types=[IndexType()] * len(shape))
     block.add_op(tensor.YieldOp(c.result))
-    pad = tensor.PadOp(x, [], [], Region(block), list(low), list(high), TensorType(elem, shape))
+    pad = tensor.PadOp(x, [], [], Region(block), list(low), list(high), tensor_type(elem, shape))
     new_ops += [c, pad]
     return pad.result
 
 
-def filled(shape: Sequence[int], elem: Attribute, value: int | float, new_ops: list[Operation]) -> SSAValue:
+def filled(shape: Sequence[int], elem: Attribute, value: int | float, new_ops: list[Operation],
+           source: SSAValue | None = None) -> SSAValue:
+    """A `linalg.fill`ed tensor.empty; a dynamic dim of `shape` is `source`'s tensor.dim there."""
+    if any(d < 0 for d in shape):
+        assert source is not None, "a dynamic filled tensor needs the value that sizes it"
+        init_v = dynamic_empty(shape, elem, lambda d: dim(source, d, new_ops), new_ops)
+        c = constant(value, elem)
+        f = FillOp([c.result], [init_v], [init_v.type])
+        new_ops += [c, f]
+        return f.res[0]
     init = empty(shape, elem)
     c = constant(value, elem)
     f = FillOp([c.result], [init.tensor], [init.tensor.type])
@@ -119,7 +132,14 @@ def zp_operand(value: int, new_ops: list[Operation]) -> SSAValue:
 
 
 def transposed(x: SSAValue, perm: Sequence[int], new_ops: list[Operation]) -> SSAValue:
-    shape = shape_of(x)
+    shape = dims_of(x)
+    if any(d < 0 for d in shape):
+        # a dynamic dim of the result is the source's dim perm[d] (upstream's tensor.dim)
+        init_v = dynamic_empty([shape[p] for p in perm], element_type(x),
+                               lambda d: dim(x, perm[d], new_ops), new_ops)
+        t = LinalgTransposeOp(x, init_v, DenseArrayBase.from_list(i64, list(perm)), init_v.type)
+        new_ops.append(t)
+        return t.results[0]
     init = empty([shape[p] for p in perm], element_type(x))
     t = LinalgTransposeOp(x, init.tensor, DenseArrayBase.from_list(i64, list(perm)), init.tensor.type)
     new_ops += [init, t]

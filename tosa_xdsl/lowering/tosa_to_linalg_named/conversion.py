@@ -31,7 +31,7 @@ from xdsl.rewriter import Rewriter
 
 from tosa_xdsl.dialects.tosa.ops.data_nodes import ConstOp
 from tosa_xdsl.dialects.tosa.ops.tensor import Conv2DOp
-from tosa_xdsl.lowering.preconditions import collect_lowerings, require_static
+from tosa_xdsl.lowering.preconditions import collect_dynamic, collect_lowerings, require_static
 from tosa_xdsl.lowering.tosa_to_linalg_named.common import PASS
 from tosa_xdsl.lowering.tosa_to_linalg_named.convolution import lower_conv2d
 
@@ -55,13 +55,16 @@ class TosaToLinalgNamedPass(ModulePass):
     prefer_conv2d_kernel_layout_hwcf: bool = False
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        from tosa_xdsl.lowering import tosa_to_linalg_named
+
         table = lowerings(self.prefer_conv2d_kernel_layout_hwcf)
+        dynamic = collect_dynamic(tosa_to_linalg_named)
         consts: list[Operation] = []
         for o in list(op.walk()):
             lower = table.get(type(o))
             if lower is None:
                 continue
-            require_static(o, PASS)
+            require_static(o, PASS, dynamic.get(type(o)))
             consts.extend(v.owner for v in o.operands if isinstance(v.owner, ConstOp))
             lower(o)
         # the zero points were read at compile time: their tosa.const ops are now dead

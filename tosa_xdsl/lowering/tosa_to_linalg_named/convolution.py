@@ -36,6 +36,7 @@ from tosa_xdsl.dialects.tosa.ops.tensor import (
     DepthwiseConv2DOp,
     TransposeConv2DOp,
 )
+from tosa_xdsl.lowering import linalg_build as lb
 from tosa_xdsl.lowering.linalg_build import (
     constant,
     element_type,
@@ -47,6 +48,7 @@ from tosa_xdsl.lowering.linalg_build import (
     parallel,
     shape_of,
 )
+from tosa_xdsl.lowering.preconditions import DynamicDims
 from tosa_xdsl.lowering.tosa_to_linalg_named.common import (
     acc_type,
     fail,
@@ -68,22 +70,33 @@ def _convert_tensor(v: SSAValue, to: Attribute, new_ops: list[Operation]) -> SSA
     which tosa-to-linalg then turns into the same generic)."""
     if element_type(v) == to:
         return v
-    shape = shape_of(v)
-    init = empty(shape, to)
-    gen = generic([v], [init.tensor], [identity(len(shape))] * 2, parallel(len(shape)),
+    shape = lb.dims_of(v)
+    init = _empty_like(shape, to, v, new_ops)
+    gen = generic([v], [init], [identity(len(shape))] * 2, parallel(len(shape)),
                   lambda b, args: [static_cast(b, args[0], to)])
-    new_ops += [init, gen]
+    new_ops.append(gen)
     return gen.res[0]
 
 
-def _bias_init(bias: SSAValue, out_shape: Sequence[int], acc_t: Attribute, new_ops: list[Operation]) -> SSAValue:
-    """bias [BC] (BC = OC or 1) broadcast along the last dim of an acc_t tensor (converted)."""
+def _empty_like(shape: Sequence[int], elem: Attribute, source: SSAValue, new_ops: list[Operation]) -> SSAValue:
+    """tensor.empty of `shape`; a dynamic dim (the batch) is `source`'s tensor.dim there."""
+    if any(d < 0 for d in shape):
+        return lb.dynamic_empty(shape, elem, lambda d: lb.dim(source, d, new_ops), new_ops)
+    e = empty(shape, elem)
+    new_ops.append(e)
+    return e.tensor
+
+
+def _bias_init(bias: SSAValue, out_shape: Sequence[int], acc_t: Attribute, new_ops: list[Operation],
+               batch: SSAValue | None = None) -> SSAValue:
+    """bias [BC] (BC = OC or 1) broadcast along the last dim of an acc_t tensor (converted);
+    a dynamic batch is `batch`'s (the input's) dim 0."""
     rank = len(out_shape)
-    init = empty(out_shape, acc_t)
+    init = _empty_like(out_shape, acc_t, batch if batch is not None else bias, new_ops)
     bmap = map_of(rank, [AffineConstantExpr(0) if shape_of(bias)[0] == 1 and out_shape[-1] != 1 else rank - 1])
-    gen = generic([bias], [init.tensor], [bmap, identity(rank)], parallel(rank),
+    gen = generic([bias], [init], [bmap, identity(rank)], parallel(rank),
                   lambda b, args: [static_cast(b, args[0], acc_t)])
-    new_ops += [init, gen]
+    new_ops.append(gen)
     return gen.res[0]
 
 
@@ -143,8 +156,8 @@ def lower_conv2d(op: Conv2DOp, hwcf: bool = False) -> None:
     rule (1.10.3, which counts the bias as one more term)."""
     new_ops: list[Operation] = []
     parts = _conv_common(op, 2, new_ops)
-    out_shape = shape_of(op.output)
-    init = _bias_init(op.bias, out_shape, parts.acc_t, new_ops)
+    out_shape = lb.dims_of(op.output)
+    init = _bias_init(op.bias, out_shape, parts.acc_t, new_ops, op.input)
     w: SSAValue = op.weight
     if hwcf:
         w = transposed(w, [1, 2, 3, 0], new_ops)
@@ -269,6 +282,11 @@ def lower_transpose_conv2d(op: TransposeConv2DOp) -> None:
 
 # CONV2D's entry is the default (FHWC) kernel layout: the pass replaces it when its option
 # prefer-conv2d-kernel-layout-hwcf is set.
+# the batch (N) may be dynamic, as upstream lowers it: sizes from the input's tensor.dim
+_BATCH = DynamicDims("the batch dimension (input and output dim 0)",
+                     {("operand", 0): frozenset({0}), ("result", 0): frozenset({0})})
+DYNAMIC: dict[type[Operation], DynamicDims] = {Conv2DOp: _BATCH}
+
 LOWERINGS: dict[type[Operation], Callable[[Operation], None]] = {
     Conv2DOp: lower_conv2d,
     Conv3DOp: lower_conv3d,

@@ -11,7 +11,9 @@ from xdsl.rewriter import Rewriter
 
 from tosa_xdsl.dialects import linalg_ext as named
 from tosa_xdsl.dialects.tosa.ops.tensor import MatMulOp
+from tosa_xdsl.lowering import linalg_build as lb
 from tosa_xdsl.lowering.linalg_build import element_type, shape_of
+from tosa_xdsl.lowering.preconditions import EVERY_DIM, DynamicDims
 from tosa_xdsl.lowering.tosa_to_linalg_named.common import (
     filled,
     zero_point,
@@ -26,7 +28,17 @@ def lower_matmul(op: MatMulOp) -> None:
     azp = zero_point(op, op.a_zp, "a_zp")
     bzp = zero_point(op, op.b_zp, "b_zp")
     out_t = element_type(op.output)
-    init = filled(shape_of(op.output), out_t, 0, new_ops)
+    if lb.is_dynamic(op.output):
+        # output [N, H, W]: N and H are a's dims 0 and 1, W is b's dim 2 (upstream's tensor.dim)
+        sources = ((op.a, 0), (op.a, 1), (op.b, 2))
+        empty = lb.dynamic_empty(lb.dims_of(op.output), out_t,
+                                 lambda d: lb.dim(sources[d][0], sources[d][1], new_ops), new_ops)
+        c = lb.constant(0, out_t)
+        f = lb.fill(c.result, empty)
+        new_ops += [c, f]
+        init = f.res[0]
+    else:
+        init = filled(shape_of(op.output), out_t, 0, new_ops)
     ins = [op.a, op.b]
     cls: type[named.BatchMatmulOp] | type[named.QuantizedBatchMatmulOp] = named.BatchMatmulOp
     if azp != 0 or bzp != 0:
@@ -38,3 +50,6 @@ def lower_matmul(op: MatMulOp) -> None:
 
 
 LOWERINGS: dict[type[Operation], Callable[[Operation], None]] = {MatMulOp: lower_matmul}
+
+# N, H, C, W may all be dynamic: the named op takes its loop bounds from its operands' dims
+DYNAMIC: dict[type[Operation], DynamicDims] = {MatMulOp: EVERY_DIM}

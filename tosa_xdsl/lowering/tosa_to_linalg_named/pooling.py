@@ -26,6 +26,7 @@ from tosa_xdsl.dialects.tosa.ops.tensor import AvgPool2DOp, MaxPool2DOp
 from tosa_xdsl.ir.enums import NanModeAttr
 from tosa_xdsl.lowering.linalg_build import (
     constant,
+    dims_of,
     element_type,
     empty,
     generic,
@@ -40,6 +41,7 @@ from tosa_xdsl.lowering.numerics_ir import (
     apply_scale_32,
     reciprocal_scale,
 )
+from tosa_xdsl.lowering.preconditions import DynamicDims
 from tosa_xdsl.lowering.tosa_to_linalg_named.common import (
     acc_type,
     fail,
@@ -81,8 +83,8 @@ def lower_max_pool2d(op: MaxPool2DOp) -> None:
     fill_value = float("nan") if ignore else _lowest(t)
     new_ops: list[Operation] = []
     x = padded(op.input, [0, pad[0], pad[2], 0], [0, pad[1], pad[3], 0], fill_value, new_ops)
-    out_shape = shape_of(op.output)
-    init = filled(out_shape, t, fill_value, new_ops)
+    out_shape = dims_of(op.output)
+    init = filled(out_shape, t, fill_value, new_ops, op.input)  # a dynamic batch: the input's
     window = empty(kernel, t)
     new_ops.append(window)
     if not ignore:
@@ -192,6 +194,10 @@ def _tname(t: Attribute) -> str:
     assert isinstance(t, IntegerType)
     return f"i{t.width.data}"
 
+
+# MAX_POOL2D's batch may be dynamic (the init is sized by the input's dim 0; the pad keeps it)
+DYNAMIC: dict[type[Operation], DynamicDims] = {MaxPool2DOp: DynamicDims(
+    "the batch dimension (input and output dim 0)", {("operand", 0): frozenset({0}), ("result", 0): frozenset({0})})}
 
 LOWERINGS: dict[type[Operation], Callable[[Operation], None]] = {
     MaxPool2DOp: lower_max_pool2d,

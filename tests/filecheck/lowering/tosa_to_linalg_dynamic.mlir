@@ -1,0 +1,152 @@
+// EXT-DYNAMIC: tosa-to-linalg(-named) and tosa-to-tensor lower `?` dims as upstream's
+// TosaToLinalg / TosaToLinalgNamed / TosaToTensor do (mlir/test/Conversion/TosaToLinalg/
+// tosa-to-linalg.mlir, tosa-to-linalg-named.mlir, TosaToTensor/tosa-to-tensor.mlir): the
+// result's tensor.empty takes tensor.dim of the operand that gives each dynamic size. Two
+// dynamic operand dims that may broadcast: upstream's arith.maxui size, and (our difference,
+// docs/lowering.md) the operand read by tensor.extract at `minui(index, dim - 1)` instead of
+// an scf.if-materialised broadcast. MLIR 22 parses and verifies every result.
+// RUN: tosa-opt %s -p tosa-to-linalg-named,tosa-to-linalg,tosa-to-tensor | filecheck %s
+// RUN: tosa-opt %s -p tosa-to-linalg-named,tosa-to-linalg,tosa-to-tensor,tosa-to-arith --print-op-generic | %mlir-opt-22 | filecheck %s --check-prefix=MLIR
+// REQUIRES: mlir-opt-22
+
+// MLIR-LABEL: func.func @abs_1d_dynamic
+// MLIR:       tensor.empty(%{{.*}}) : tensor<?xf32>
+// MLIR-LABEL: func.func @conv2d_dynamic_batch
+// MLIR:       linalg.conv_2d_nhwc_fhwc {{.*}} -> tensor<?x5x5x3xf32>
+
+// as upstream's test_abs_1d_dynamic
+// CHECK-LABEL: func.func @abs_1d_dynamic
+// CHECK-SAME:    (%[[ARG0:.*]]: tensor<?xf32>)
+// CHECK:         %[[ZERO:.*]] = arith.constant 0 : index
+// CHECK-NEXT:    %[[DIM:.*]] = tensor.dim %[[ARG0]], %[[ZERO]] : tensor<?xf32>
+// CHECK-NEXT:    %[[EMPTY:.*]] = tensor.empty(%[[DIM]]) : tensor<?xf32>
+// CHECK-NEXT:    %[[RESULT:.*]] = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%[[ARG0]] : tensor<?xf32>) outs(%[[EMPTY]] : tensor<?xf32>)
+// CHECK:           math.absf
+// CHECK:         } -> tensor<?xf32>
+// CHECK:         func.return %[[RESULT]] : tensor<?xf32>
+func.func @abs_1d_dynamic(%arg0: tensor<?xf32>) -> tensor<?xf32> {
+  %0 = tosa.abs %arg0 : (tensor<?xf32>) -> tensor<?xf32>
+  return %0 : tensor<?xf32>
+}
+
+// as upstream's test_add_1d_broadcast_static_to_dynamic: the size-1 operand broadcasts
+// through its map, the size is the dynamic operand's
+// CHECK-LABEL: func.func @add_1d_broadcast_static_to_dynamic
+// CHECK-SAME:    (%[[ARG0:.*]]: tensor<1xf32>, %[[ARG1:.*]]: tensor<?xf32>)
+// CHECK:         %[[ZERO:.*]] = arith.constant 0 : index
+// CHECK-NEXT:    %[[DIM:.*]] = tensor.dim %[[ARG1]], %[[ZERO]] : tensor<?xf32>
+// CHECK-NEXT:    %[[EMPTY:.*]] = tensor.empty(%[[DIM]]) : tensor<?xf32>
+// CHECK-NEXT:    linalg.generic {indexing_maps = [affine_map<(d0) -> (0)>, affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%[[ARG0]], %[[ARG1]] : tensor<1xf32>, tensor<?xf32>) outs(%[[EMPTY]] : tensor<?xf32>)
+// CHECK:           arith.addf
+func.func @add_1d_broadcast_static_to_dynamic(%arg0: tensor<1xf32>, %arg1: tensor<?xf32>) -> tensor<?xf32> {
+  %0 = tosa.add %arg0, %arg1 : (tensor<1xf32>, tensor<?xf32>) -> tensor<?xf32>
+  return %0 : tensor<?xf32>
+}
+
+// upstream's test_add_1d_all_dynamic computes the size the same way (maxui of the dims)
+// CHECK-LABEL: func.func @add_1d_all_dynamic
+// CHECK-SAME:    (%[[ARG0:.*]]: tensor<?xf32>, %[[ARG1:.*]]: tensor<?xf32>)
+// CHECK:         %[[D0:.*]] = tensor.dim %[[ARG0]], %{{.*}} : tensor<?xf32>
+// CHECK:         %[[D1:.*]] = tensor.dim %[[ARG1]], %{{.*}} : tensor<?xf32>
+// CHECK-NEXT:    %[[MAX:.*]] = arith.maxui %[[D0]], %[[D1]] : index
+// CHECK-NEXT:    %[[EMPTY:.*]] = tensor.empty(%[[MAX]]) : tensor<?xf32>
+// CHECK:         %[[A1:.*]] = arith.subi %{{.*}}, %[[ONE:.*]] : index
+// CHECK:         %[[B1:.*]] = arith.subi %{{.*}}, %{{.*}} : index
+// CHECK:         linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} outs(%[[EMPTY]] : tensor<?xf32>)
+// CHECK:           %[[I:.*]] = linalg.index 0 : index
+// CHECK-NEXT:      %[[IA:.*]] = arith.minui %[[I]], %[[A1]] : index
+// CHECK-NEXT:      %[[XA:.*]] = tensor.extract %[[ARG0]][%[[IA]]] : tensor<?xf32>
+// CHECK:           %[[IB:.*]] = arith.minui %{{.*}}, %[[B1]] : index
+// CHECK-NEXT:      %[[XB:.*]] = tensor.extract %[[ARG1]][%[[IB]]] : tensor<?xf32>
+// CHECK-NEXT:      arith.addf %[[XA]], %[[XB]] : f32
+func.func @add_1d_all_dynamic(%arg0: tensor<?xf32>, %arg1: tensor<?xf32>) -> tensor<?xf32> {
+  %0 = tosa.add %arg0, %arg1 : (tensor<?xf32>, tensor<?xf32>) -> tensor<?xf32>
+  return %0 : tensor<?xf32>
+}
+
+// reductions: the accumulator takes the kept dims' tensor.dim, the expand_shape its output_shape
+// CHECK-LABEL: func.func @reduce_sum_dynamic
+// CHECK-SAME:    (%[[ARG0:.*]]: tensor<3x?xf32>)
+// CHECK:         %[[C1:.*]] = arith.constant 1 : index
+// CHECK-NEXT:    %[[DIM:.*]] = tensor.dim %[[ARG0]], %[[C1]] : tensor<3x?xf32>
+// CHECK-NEXT:    %[[EMPTY:.*]] = tensor.empty(%[[DIM]]) : tensor<?xf32>
+// CHECK:         linalg.fill ins(%{{.*}} : f32) outs(%[[EMPTY]] : tensor<?xf32>) -> tensor<?xf32>
+// CHECK:         %[[RED:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>], iterator_types = ["reduction", "parallel"]} ins(%[[ARG0]] : tensor<3x?xf32>)
+// CHECK:         %[[C0:.*]] = arith.constant 0 : index
+// CHECK-NEXT:    %[[D:.*]] = tensor.dim %[[RED]], %[[C0]] : tensor<?xf32>
+// CHECK-NEXT:    tensor.expand_shape %[[RED]] {{\[\[}}0 : i64, 1 : i64]] output_shape [1, %[[D]]] : tensor<?xf32> into tensor<1x?xf32>
+func.func @reduce_sum_dynamic(%arg0: tensor<3x?xf32>) -> tensor<1x?xf32> {
+  %0 = tosa.reduce_sum %arg0 {axis = 0 : i32} : (tensor<3x?xf32>) -> tensor<1x?xf32>
+  return %0 : tensor<1x?xf32>
+}
+
+// matmul: N and H from a, W from b (upstream's matmul_dyn_batch / matmul_dyn_independent_dim)
+// CHECK-LABEL: func.func @matmul_dynamic
+// CHECK-SAME:    (%[[A:.*]]: tensor<?x5x3xf32>, %[[B:.*]]: tensor<?x3x?xf32>)
+// CHECK:         %[[N:.*]] = tensor.dim %[[A]], %{{.*}} : tensor<?x5x3xf32>
+// CHECK:         %[[W:.*]] = tensor.dim %[[B]], %{{.*}} : tensor<?x3x?xf32>
+// CHECK-NEXT:    %[[EMPTY:.*]] = tensor.empty(%[[N]], %[[W]]) : tensor<?x5x?xf32>
+// CHECK:         %[[FILL:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%[[EMPTY]] : tensor<?x5x?xf32>)
+// CHECK:         linalg.batch_matmul ins(%[[A]], %[[B]] : tensor<?x5x3xf32>, tensor<?x3x?xf32>) outs(%[[FILL]] : tensor<?x5x?xf32>)
+func.func @matmul_dynamic(%a: tensor<?x5x3xf32>, %b: tensor<?x3x?xf32>) -> tensor<?x5x?xf32> {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %0 = tosa.matmul %a, %b, %zp, %zp : (tensor<?x5x3xf32>, tensor<?x3x?xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<?x5x?xf32>
+  return %0 : tensor<?x5x?xf32>
+}
+
+// conv2d with a dynamic batch (upstream's conv2d_dyn): the bias init takes the input's dim 0
+// CHECK-LABEL: func.func @conv2d_dynamic_batch
+// CHECK-SAME:    (%[[X:.*]]: tensor<?x5x5x2xf32>
+// CHECK:         %[[C0:.*]] = arith.constant 0 : index
+// CHECK-NEXT:    %[[N:.*]] = tensor.dim %[[X]], %[[C0]] : tensor<?x5x5x2xf32>
+// CHECK-NEXT:    %[[INIT:.*]] = tensor.empty(%[[N]]) : tensor<?x5x5x3xf32>
+// CHECK:         %[[BIAS:.*]] = linalg.generic {{.*}} outs(%[[INIT]] : tensor<?x5x5x3xf32>)
+// CHECK:         linalg.conv_2d_nhwc_fhwc {strides = dense<1> : tensor<2xi64>, dilations = dense<1> : tensor<2xi64>} ins(%[[X]], %{{.*}} : tensor<?x5x5x2xf32>, tensor<3x1x1x2xf32>) outs(%[[BIAS]] : tensor<?x5x5x3xf32>)
+func.func @conv2d_dynamic_batch(%x: tensor<?x5x5x2xf32>, %w: tensor<3x1x1x2xf32>, %b: tensor<3xf32>) -> tensor<?x5x5x3xf32> {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %0 = tosa.conv2d %x, %w, %b, %zp, %zp {acc_type = f32, dilation = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>} : (tensor<?x5x5x2xf32>, tensor<3x1x1x2xf32>, tensor<3xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<?x5x5x3xf32>
+  return %0 : tensor<?x5x5x3xf32>
+}
+
+// as upstream's test_reshape_5d_down_d2d_auto
+// CHECK-LABEL: func.func @reshape_5d_down_d2d_auto
+// CHECK-SAME:    (%[[ARG0:.*]]: tensor<?x?x?x2x3xf32>)
+// CHECK:         %[[COLLAPSED:.*]] = tensor.collapse_shape %[[ARG0]] {{\[\[}}0 : i64, 1 : i64, 2 : i64, 3 : i64, 4 : i64]] : tensor<?x?x?x2x3xf32> into tensor<?xf32>
+// CHECK-NEXT:    %[[C0:.*]] = arith.constant 0 : index
+// CHECK-NEXT:    %[[DIM:.*]] = tensor.dim %[[COLLAPSED]], %[[C0]] : tensor<?xf32>
+// CHECK-NEXT:    %[[C6:.*]] = arith.constant 6 : index
+// CHECK-NEXT:    %[[DIV:.*]] = arith.divsi %[[DIM]], %[[C6]] : index
+// CHECK-NEXT:    %[[EXPANDED:.*]] = tensor.expand_shape %[[COLLAPSED]] {{\[\[}}0 : i64, 1 : i64, 2 : i64]] output_shape [%[[DIV]], 2, 3] : tensor<?xf32> into tensor<?x2x3xf32>
+// CHECK-NEXT:    func.return %[[EXPANDED]] : tensor<?x2x3xf32>
+func.func @reshape_5d_down_d2d_auto(%arg0: tensor<?x?x?x2x3xf32>) -> tensor<?x2x3xf32> {
+  %s = tosa.const_shape {values = dense<[-1, 2, 3]> : tensor<3xindex>} : () -> !tosa.shape<3>
+  %0 = tosa.reshape %arg0, %s : (tensor<?x?x?x2x3xf32>, !tosa.shape<3>) -> tensor<?x2x3xf32>
+  return %0 : tensor<?x2x3xf32>
+}
+
+// as upstream's test_reshape_3d_same_d2s_explicit: a tensor.cast to the static result
+// CHECK-LABEL: func.func @reshape_3d_same_d2s_explicit
+// CHECK:         tensor.collapse_shape %{{.*}} : tensor<?x?x?xf32> into tensor<?xf32>
+// CHECK:         arith.divsi
+// CHECK-NEXT:    %[[E:.*]] = tensor.expand_shape %{{.*}} output_shape [2, 3, %{{.*}}] : tensor<?xf32> into tensor<2x3x?xf32>
+// CHECK-NEXT:    tensor.cast %[[E]] : tensor<2x3x?xf32> to tensor<2x3x4xf32>
+func.func @reshape_3d_same_d2s_explicit(%arg0: tensor<?x?x?xf32>) -> tensor<2x3x4xf32> {
+  %s = tosa.const_shape {values = dense<[2, 3, -1]> : tensor<3xindex>} : () -> !tosa.shape<3>
+  %0 = tosa.reshape %arg0, %s : (tensor<?x?x?xf32>, !tosa.shape<3>) -> tensor<2x3x4xf32>
+  return %0 : tensor<2x3x4xf32>
+}
+
+// concat along a dynamic axis (upstream's concat_axis_dyn): the size is the sum of the
+// inputs' dims, each insert_slice at the running offset
+// CHECK-LABEL: func.func @concat_axis_dynamic
+// CHECK-SAME:    (%[[A:.*]]: tensor<?x3xf32>, %[[B:.*]]: tensor<?x3xf32>)
+// CHECK:         %[[DA:.*]] = tensor.dim %[[A]], %{{.*}} : tensor<?x3xf32>
+// CHECK:         %[[DB:.*]] = tensor.dim %[[B]], %{{.*}} : tensor<?x3xf32>
+// CHECK-NEXT:    %[[SUM:.*]] = arith.addi %{{.*}}, %[[DB]] : index
+// CHECK-NEXT:    %[[EMPTY:.*]] = tensor.empty(%[[SUM]]) : tensor<?x3xf32>
+// CHECK:         %[[I0:.*]] = tensor.insert_slice %[[A]] into %[[EMPTY]][0, 0] [%{{.*}}, 3] [1, 1] : tensor<?x3xf32> into tensor<?x3xf32>
+// CHECK:         tensor.insert_slice %[[B]] into %[[I0]][%{{.*}}, 0] [%{{.*}}, 3] [1, 1] : tensor<?x3xf32> into tensor<?x3xf32>
+func.func @concat_axis_dynamic(%a: tensor<?x3xf32>, %b: tensor<?x3xf32>) -> tensor<?x3xf32> {
+  %0 = tosa.concat %a, %b {axis = 0 : i32} : (tensor<?x3xf32>, tensor<?x3xf32>) -> tensor<?x3xf32>
+  return %0 : tensor<?x3xf32>
+}
