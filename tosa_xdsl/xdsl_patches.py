@@ -10,7 +10,9 @@ Groups:
 - `install_parser_patches()`: reading and printing as MLIR does. Installed by
   `tosa_xdsl.context.load_tosa` (so by every Context that has our `tosa`). Process-wide.
 - `install_llvm_backend_patches()`: ops our LLVM lowering emits that xDSL's LLVM backend
-  cannot translate. Installed by `tosa_xdsl.jit` before compiling.
+  cannot translate; dense globals as byte strings. Installed by `tosa_xdsl.jit` before compiling.
+- `install_lowering_patches()`: linear-time `Block.split_before` (convert-scf-to-cf). Installed
+  by that pass.
 - `quiet_emit_error()`: a context manager for the CLIs (not process-wide).
 
 A replacement that falls back to xDSL's behaviour calls `original(owner, name)`.
