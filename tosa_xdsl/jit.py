@@ -1,10 +1,13 @@
-"""Native execution: compile an llvm-dialect module with xDSL's LLVM backend (llvmlite MCJIT)
-and call its functions on numpy arrays.
+"""Native execution: compile an llvm-dialect module to object code (tosa_xdsl.codegen: xDSL's
+LLVM backend, llvmlite), load it into the process (MCJIT) and call its functions on numpy
+arrays.
 
     fn = jit.compile(llvm_module, "main")          # keeps the execution engine alive
     fn(x, out)                                     # memrefs: numpy arrays, by pointer
 
     outs = jit.run_tosa(tosa_module, [x])          # lower with tosa-to-llvm, then call
+    native = jit.NativeModule(tosa_module, cache=ModuleCache.default())  # compiled once per
+                                                   # module and host, then from the disk cache
 
 The ABI is convert-to-llvm's (lowering/to_llvm.py): a memref argument is the data pointer of
 a C-contiguous numpy array whose dtype is exactly the interpreter's for the element type
@@ -40,7 +43,7 @@ class CompiledFunction:
     """A native function and what keeps it alive (the MCJIT engine)."""
 
     name: str
-    raw: Any  # xdsl.jit.llvm.backend.LLVMRawJITFunc: owns engine and target machine
+    raw: Any  # _Raw: the cffi function pointer and the engine owning the code
     llvm_type: llvm.LLVMFunctionType
     arg_types: list[Attribute] | None = None  # pre-LLVM types (memref/tensor) for checks
     keep: list[Any] = field(default_factory=list)

@@ -66,15 +66,37 @@ def reporting(prog: str, enabled: bool = True, stream: IO[str] | None = None) ->
     """Show progress lines inside the block when `enabled` and `stream` (stderr by default)
     is a terminal; the line is erased on exit, whatever happens."""
     global _current
+    to_stderr = stream is None
     stream = sys.stderr if stream is None else stream
-    saved = _current
+    saved, saved_stderr = _current, sys.stderr
     _current = _Line(prog, stream) if enabled and is_terminal(stream) else None
+    if _current is not None and to_stderr:
+        sys.stderr = _ClearingStream(stream, _current)  # diagnostics start on a clean line
     try:
         yield
     finally:
         if _current is not None:
             _current.clear()
         _current = saved
+        sys.stderr = saved_stderr
+
+
+class _ClearingStream:
+    """stderr while a progress line may be shown: a write erases the line first, so an
+    error or warning printed mid-way is not glued to the progress text."""
+
+    def __init__(self, stream: IO[str], line: _Line):
+        self._stream = stream
+        self._line = line
+
+    def write(self, text: str) -> int:
+        if self._line.shown:
+            self._line.clear()
+            self._line.shown = False
+        return self._stream.write(text)
+
+    def __getattr__(self, name: str):  # flush, isatty, fileno, buffer, ...
+        return getattr(self._stream, name)
 
 
 def active() -> bool:

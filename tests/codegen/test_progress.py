@@ -109,3 +109,22 @@ def test_reporting_needs_a_terminal():
         assert not progress.active()
         progress.stage("lowering", "x", force=True)
     assert stream.getvalue() == ""
+
+
+def test_an_error_starts_on_a_clean_line(tmp_path):
+    """A diagnostic printed while the line is shown erases it first."""
+    src = tmp_path / "m.mlir"
+    src.write_text(model().replace("tensor<1x5x3x4xi32>) -> tensor<1x5x3x4xi32> {",
+                                   "tensor<1x5x3x4xi32>) -> tensor<1x5x3x4xi32> {\n"
+                                   "  %u = tosa.custom %y {domain_name = \"d\", implementation_attrs = \"\", "
+                                   "operator_name = \"unknown\"} : (tensor<1x5x3x4xi32>) -> tensor<1x5x3x4xi32>", 1))
+    x, y = inputs(0)
+    np.save(tmp_path / "x.npy", x)
+    np.save(tmp_path / "y.npy", y)
+    code, seen = on_terminal([tool("tosa-run"), str(src), "-i", str(tmp_path / "x.npy"), "-i",
+                              str(tmp_path / "y.npy"), "--backend", "jit", "--no-cache"])
+    assert code == 1, seen
+    text = seen.decode(errors="replace")
+    assert "error" in text
+    before_error = text[: text.index(str(src))]
+    assert before_error == "" or before_error.endswith("\r\x1b[K"), text
