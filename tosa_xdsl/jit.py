@@ -209,7 +209,10 @@ class NativeModule:
         if cache is None:
             return None
         native = cls.__new__(cls)
-        native._signature(tosa_module, entry)
+        try:
+            native._signature(tosa_module, entry)
+        except JitError:  # not compilable as it is: the caller's lowering says why, located
+            return None
         hit = _load_cached(cache, cache_key(tosa_module, pipeline, entry, opt_level), entry, native.memrefs)
         if hit is None:
             return None
