@@ -27,6 +27,7 @@ import argparse
 import ctypes
 import json
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -117,6 +118,8 @@ def tosa_run_process(tmp: Path, compile_repeat: int) -> dict:
 def iree(repeat: int, tmp: Path, keyword_model: Path, compile_repeat: int = 1) -> dict:
     vmfb = tmp / "model.vmfb"
     bindir = Path(sys.executable).parent
+    if not (bindir / "iree-compile").exists() and shutil.which("iree-compile"):
+        bindir = Path(shutil.which("iree-compile")).parent  # a venv layered over another's
     cmd = [str(bindir / "iree-compile"), "--iree-input-type=tosa", "--iree-hal-target-device=local",
            "--iree-hal-local-target-device-backends=llvm-cpu", "--iree-llvmcpu-target-cpu=host",
            str(keyword_model), "-o", str(vmfb)]
