@@ -130,7 +130,9 @@ def iree(repeat: int, tmp: Path, keyword_model: Path, compile_repeat: int = 1) -
             return {"error": f"iree-compile: {last}"}
         cpus.append(cpu)
     cpu = statistics.median(cpus)
-    bench = bindir / "iree-benchmark-module"
+    bench = Path(sys.executable).parent / "iree-benchmark-module"
+    if not bench.exists() and shutil.which("iree-benchmark-module"):
+        bench = Path(shutil.which("iree-benchmark-module"))
     if not bench.exists():
         return {"compile": cpu, "error": "iree-benchmark-module missing (pip install .[bench])"}
     proc = subprocess.run([str(bench), f"--module={vmfb}", "--device=local-sync", "--function=main",
@@ -225,7 +227,8 @@ def main() -> int:
     base = results["IREE (llvm-cpu, local-sync)"].get("infer")
     for name, r in results.items():
         if "error" in r and "infer" not in r and "whole" not in r:
-            lines.append(f"| {name} | n/a | n/a ({r['error']}) | | |")
+            compiled = f"{r['compile']:.2f} s" if "compile" in r else "n/a"
+            lines.append(f"| {name} | {compiled} | n/a ({r['error']}) | | |")
             continue
         if "whole" in r:
             lines.append(f"| {name} | — | {r['whole'] * 1e3:.1f} ms (whole process) | | |")
