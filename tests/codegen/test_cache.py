@@ -88,6 +88,8 @@ def test_key_changes_with_everything_that_changes_the_code():
 
 def test_key_covers_versions_and_host(monkeypatch):
     base = cache_key("module", "p", "main", 2)
+    assert cache_key("module", "p", "main", 2, "threads=2") != base
+    assert cache_key("module2", "p", "main", 2) != base
     monkeypatch.setattr(cache_mod, "_versions", lambda: "tosa-xdsl 9.9.9")
     assert cache_key("module", "p", "main", 2) != base
     monkeypatch.undo()

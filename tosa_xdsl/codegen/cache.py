@@ -59,12 +59,14 @@ def _versions() -> str:
     return f"tosa-xdsl {tosa_xdsl.__version__}|xdsl {getattr(xdsl, '__version__', '?')}|llvmlite {llvmlite.__version__}"
 
 
-def cache_key(content: str | bytes, pipeline: str, entry: str, opt_level: int) -> str:
+def cache_key(content: str | bytes, pipeline: str, entry: str, opt_level: int, options: str = "") -> str:
+    """`options`: any further setting that changes the generated code (say a thread count),
+    as text; a new code-changing option must reach the key, or a stale entry would be used."""
     from tosa_xdsl.codegen.llvm import SETTINGS_VERSION, target_description
 
     h = hashlib.sha256()
     for part in (MAGIC.decode().strip(), _versions(), target_description(), f"settings {SETTINGS_VERSION}",
-                 f"opt {opt_level}", f"pipeline {pipeline}", f"entry {entry}"):
+                 f"opt {opt_level}", f"pipeline {pipeline}", f"entry {entry}", f"options {options}"):
         h.update(part.encode())
         h.update(b"\0")
     h.update(content.encode() if isinstance(content, str) else content)
