@@ -45,8 +45,10 @@ INPUT = ROOT / "examples/face_detection_front.input_0.npy"
 
 
 def reference_model(repeat):
-    sys.path.insert(0, str(ROOT))
-    from tests import oracle
+    # by its own name: an installed package may also be called `tests` (a regular package
+    # wins over the repository's namespace folder)
+    sys.path.insert(0, str(ROOT / "tests"))
+    import oracle
 
     with tempfile.TemporaryDirectory() as tmp:
         graph = oracle.serialize(MODEL.read_text())

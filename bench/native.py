@@ -26,6 +26,8 @@ from __future__ import annotations
 import argparse
 import ctypes
 import json
+import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -66,31 +68,71 @@ def per_call(fn, repeat: int) -> float:
     return statistics.median(times)
 
 
-def ours(repeat: int) -> dict:
+def ours(repeat: int, compile_repeat: int, tmp: Path) -> tuple[dict, dict]:
+    """(cold: lowering + LLVM, the cache empty; warm: the same module again, from the
+    compiled-module cache), each the median of `compile_repeat` compilations."""
     from xdsl.parser import Parser
 
+    from tosa_xdsl.codegen.cache import ModuleCache
     from tosa_xdsl.context import make_context
     from tosa_xdsl.jit import NativeModule
 
     module = Parser(make_context(), MODEL.read_text()).parse_module()
-    t = time.process_time()
-    native = NativeModule(module)
-    compile_s = time.process_time() - t
+    cold, warm = [], []
+    for i in range(compile_repeat):
+        cache = ModuleCache(tmp / f"cache{i}")
+        t = time.process_time()
+        native = NativeModule(module, cache=cache)
+        cold.append(time.process_time() - t)
+        t = time.process_time()
+        again = NativeModule(module, cache=cache)
+        warm.append(time.process_time() - t)
+        assert again.cache_hit
     x = np.load(INPUT)
-    outputs = native.call([x])
-    return {"compile": compile_s, "infer": per_call(lambda: native.call([x]), repeat), "check": max_diff(outputs)}
+    outputs, again_outputs = native.call([x]), again.call([x])
+    infer = per_call(lambda: native.call([x]), repeat)
+    return ({"compile": statistics.median(cold), "infer": infer, "check": max_diff(outputs)},
+            {"compile": statistics.median(warm), "infer": per_call(lambda: again.call([x]), repeat),
+             "check": max_diff(again_outputs)})
 
 
-def iree(repeat: int, tmp: Path, keyword_model: Path) -> dict:
+def tosa_run_process(tmp: Path, compile_repeat: int) -> dict:
+    """Whole `tosa-run --backend jit` processes (CPU): without the cache, then twice with
+    it (the first fills it, the second is timed)."""
+    bindir = Path(sys.executable).parent
+    out = [f"-o{tmp / 'o0.npy'}", f"-o{tmp / 'o1.npy'}"]
+    base = [str(bindir / "tosa-run"), str(MODEL), "-i", str(INPUT), *out, "--backend", "jit"]
+    env = dict(os.environ, TOSA_XDSL_CACHE_DIR=str(tmp / "cli-cache"))
+    cold, warm = [], []
+    for _ in range(compile_repeat):
+        cpu, _, code, last = run_once([*base, "--no-cache"], env=env)
+        if code != 0:
+            return {"error": last}
+        cold.append(cpu)
+    run_once(base, env=env)
+    for _ in range(compile_repeat):
+        warm.append(run_once(base, env=env)[0])
+    return {"cold": statistics.median(cold), "warm": statistics.median(warm)}
+
+
+def iree(repeat: int, tmp: Path, keyword_model: Path, compile_repeat: int = 1) -> dict:
     vmfb = tmp / "model.vmfb"
     bindir = Path(sys.executable).parent
+    if not (bindir / "iree-compile").exists() and shutil.which("iree-compile"):
+        bindir = Path(shutil.which("iree-compile")).parent  # a venv layered over another's
     cmd = [str(bindir / "iree-compile"), "--iree-input-type=tosa", "--iree-hal-target-device=local",
            "--iree-hal-local-target-device-backends=llvm-cpu", "--iree-llvmcpu-target-cpu=host",
            str(keyword_model), "-o", str(vmfb)]
-    cpu, _, code, last = run_once(cmd)
-    if code != 0:
-        return {"error": f"iree-compile: {last}"}
-    bench = bindir / "iree-benchmark-module"
+    cpus = []
+    for _ in range(compile_repeat):
+        cpu, _, code, last = run_once(cmd)
+        if code != 0:
+            return {"error": f"iree-compile: {last}"}
+        cpus.append(cpu)
+    cpu = statistics.median(cpus)
+    bench = Path(sys.executable).parent / "iree-benchmark-module"
+    if not bench.exists() and shutil.which("iree-benchmark-module"):
+        bench = Path(shutil.which("iree-benchmark-module"))
     if not bench.exists():
         return {"compile": cpu, "error": "iree-benchmark-module missing (pip install .[bench])"}
     proc = subprocess.run([str(bench), f"--module={vmfb}", "--device=local-sync", "--function=main",
@@ -103,15 +145,19 @@ def iree(repeat: int, tmp: Path, keyword_model: Path) -> dict:
     return {"compile": cpu, "infer": runs[0]["cpu_time"] * scale, "check": "(not read back)"}
 
 
-def mlir22(repeat: int, tmp: Path, attr_dict_model: Path) -> dict:
+def mlir22(repeat: int, tmp: Path, attr_dict_model: Path, compile_repeat: int = 1) -> dict:
     llvm_mlir, ll = tmp / "m22.llvm.mlir", tmp / "m22.ll"
-    c1, _, code, last = run_once([str(MLIR_BIN / "mlir-opt"), f"--pass-pipeline={MLIR22_PIPELINE}",
-                                  str(attr_dict_model), "-o", str(llvm_mlir)])
-    if code != 0:
-        return {"error": f"mlir-opt: {last}"}
-    c2, _, code, last = run_once([str(MLIR_BIN / "mlir-translate"), "--mlir-to-llvmir", str(llvm_mlir), "-o", str(ll)])
-    if code != 0:
-        return {"error": f"mlir-translate: {last}"}
+    processes = []  # mlir-opt + mlir-translate CPU, median over compile_repeat
+    for _ in range(compile_repeat):
+        c1, _, code, last = run_once([str(MLIR_BIN / "mlir-opt"), f"--pass-pipeline={MLIR22_PIPELINE}",
+                                      str(attr_dict_model), "-o", str(llvm_mlir)])
+        if code != 0:
+            return {"error": f"mlir-opt: {last}"}
+        c2, _, code, last = run_once([str(MLIR_BIN / "mlir-translate"), "--mlir-to-llvmir", str(llvm_mlir),
+                                      "-o", str(ll)])
+        if code != 0:
+            return {"error": f"mlir-translate: {last}"}
+        processes.append(c1 + c2)
     import llvmlite.binding as llvm
 
     t = time.process_time()
@@ -136,7 +182,7 @@ def mlir22(repeat: int, tmp: Path, attr_dict_model: Path) -> dict:
         main(x.ctypes.data, outs[0].ctypes.data, outs[1].ctypes.data)
 
     call()
-    return {"compile": c1 + c2 + jit_s, "infer": per_call(call, repeat), "check": max_diff(outs),
+    return {"compile": statistics.median(processes) + jit_s, "infer": per_call(call, repeat), "check": max_diff(outs),
             "engine": engine}
 
 
@@ -150,6 +196,7 @@ def reference(repeat: int) -> dict:
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--repeat", type=int, default=20)
+    ap.add_argument("--compile-repeat", type=int, default=3, help="compilations per median (ours, IREE, MLIR 22)")
     ap.add_argument("--record", action="store_true")
     args = ap.parse_args()
     bindir = Path(sys.executable).parent
@@ -160,9 +207,16 @@ def main() -> int:
         subprocess.run([str(bindir / "tosa-opt"), str(MODEL), "--tosa-syntax=attr-dict", "-o", str(attr_dict)],
                        check=True)
         results = {}
-        for name, fn in (("tosa-xdsl --backend jit", lambda: ours(args.repeat)),
-                         ("IREE (llvm-cpu, local-sync)", lambda: iree(args.repeat, tmp, keyword)),
-                         ("MLIR 22 pipeline + llvmlite", lambda: mlir22(args.repeat, tmp, attr_dict)),
+        try:
+            cold, warm = ours(args.repeat, args.compile_repeat, tmp)
+        except Exception as exc:  # noqa: BLE001 -- a failing row is reported, not fatal
+            cold = warm = {"error": f"{type(exc).__name__}: {exc}"}
+        results["tosa-xdsl --backend jit (cold)"] = cold
+        results["tosa-xdsl, again (compiled-module cache)"] = warm
+        process = tosa_run_process(tmp, args.compile_repeat)
+        for name, fn in (
+                         ("IREE (llvm-cpu, local-sync)", lambda: iree(args.repeat, tmp, keyword, args.compile_repeat)),
+                         ("MLIR 22 pipeline + llvmlite", lambda: mlir22(args.repeat, tmp, attr_dict, args.compile_repeat)),
                          ("tosa_reference_model", lambda: reference(min(args.repeat, 5)))):
             try:
                 results[name] = fn()
@@ -173,15 +227,22 @@ def main() -> int:
     base = results["IREE (llvm-cpu, local-sync)"].get("infer")
     for name, r in results.items():
         if "error" in r and "infer" not in r and "whole" not in r:
-            lines.append(f"| {name} | n/a | n/a ({r['error']}) | | |")
+            compiled = f"{r['compile']:.2f} s" if "compile" in r else "n/a"
+            lines.append(f"| {name} | {compiled} | n/a ({r['error']}) | | |")
             continue
         if "whole" in r:
             lines.append(f"| {name} | — | {r['whole'] * 1e3:.1f} ms (whole process) | | |")
             continue
         ratio = f"{r['infer'] / base:.1f}x" if base else "n/a"
         lines.append(f"| {name} | {r['compile']:.2f} s | {r['infer'] * 1e3:.2f} ms | {ratio} | {r['check']} |")
-    text = (f"Measured on {machine()} with `python bench/native.py --repeat {args.repeat}`.\n\n"
-            + "\n".join(lines))
+    if "error" in process:
+        lines.append(f"\nWhole `tosa-run --backend jit` process: n/a ({process['error']})")
+    else:
+        lines.append(f"\nWhole `tosa-run --backend jit` process (CPU, start-up, parse, compile, one inference, "
+                     f"write): {process['cold']:.2f} s with `--no-cache`, {process['warm']:.2f} s when the "
+                     f"compiled module is in the cache.")
+    text = (f"Measured on {machine()} with `python bench/native.py --repeat {args.repeat} --compile-repeat "
+            f"{args.compile_repeat}` (compile: median of {args.compile_repeat}).\n\n" + "\n".join(lines))
     print(text)
     if args.record:
         record("native.py", "Native execution", text)

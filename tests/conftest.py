@@ -76,3 +76,16 @@ def ctx():
     from tosa_xdsl.context import make_context
 
     return make_context()
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _compiled_module_cache_in_tmp(tmp_path_factory):
+    """`tosa-run --backend jit` caches compiled modules (tosa_xdsl/codegen/cache.py): the
+    suite's go to a temporary folder (in-process and subprocess runs), never the user's home."""
+    saved = os.environ.get("TOSA_XDSL_CACHE_DIR")
+    os.environ["TOSA_XDSL_CACHE_DIR"] = str(tmp_path_factory.mktemp("tosa-xdsl-cache"))
+    yield
+    if saved is None:
+        os.environ.pop("TOSA_XDSL_CACHE_DIR", None)
+    else:
+        os.environ["TOSA_XDSL_CACHE_DIR"] = saved

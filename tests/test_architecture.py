@@ -17,13 +17,13 @@ from pathlib import Path
 PACKAGE = Path(__file__).resolve().parents[1] / "tosa_xdsl"
 
 LAYERS = {
-    "numerics": 0, "diagnostics": 0, "spec_tables": 0, "xdsl_patches": 0,
+    "numerics": 0, "diagnostics": 0, "spec_tables": 0, "xdsl_patches": 0, "progress": 0,
     "ir": 1,
     "dialects": 2, "printing": 2, "verification": 2,  # an op's verifier is part of the dialect
     "validation": 3,
     "interpreter": 4, "passes": 4,
     "lowering": 5,
-    "jit": 6, "context": 6, "driver": 6, "docs_gen": 6, "formats": 6, "frontends": 6,
+    "jit": 6, "codegen": 6, "context": 6, "driver": 6, "docs_gen": 6, "formats": 6, "frontends": 6,
     "tools": 7,
 }
 # (importing module's top-level name, imported module) pairs allowed against the order.

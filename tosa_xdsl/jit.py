@@ -1,10 +1,13 @@
-"""Native execution: compile an llvm-dialect module with xDSL's LLVM backend (llvmlite MCJIT)
-and call its functions on numpy arrays.
+"""Native execution: compile an llvm-dialect module to object code (tosa_xdsl.codegen: xDSL's
+LLVM backend, llvmlite), load it into the process (MCJIT) and call its functions on numpy
+arrays.
 
     fn = jit.compile(llvm_module, "main")          # keeps the execution engine alive
     fn(x, out)                                     # memrefs: numpy arrays, by pointer
 
     outs = jit.run_tosa(tosa_module, [x])          # lower with tosa-to-llvm, then call
+    native = jit.NativeModule(tosa_module, cache=ModuleCache.default())  # compiled once per
+                                                   # module and host, then from the disk cache
 
 The ABI is convert-to-llvm's (lowering/to_llvm.py): a memref argument is the data pointer of
 a C-contiguous numpy array whose dtype is exactly the interpreter's for the element type
@@ -42,7 +45,7 @@ class CompiledFunction:
     """A native function and what keeps it alive (the MCJIT engine)."""
 
     name: str
-    raw: Any  # xdsl.jit.llvm.backend.LLVMRawJITFunc: owns engine and target machine
+    raw: Any  # _Raw: the cffi function pointer and the engine owning the code
     llvm_type: llvm.LLVMFunctionType
     arg_types: list[Attribute] | None = None  # pre-LLVM types (memref/tensor) for checks
     keep: list[Any] = field(default_factory=list)
@@ -114,22 +117,55 @@ def _check_array(a: np.ndarray, t: Attribute, what: str) -> None:
 def compile(module: ModuleOp, entry: str = "main", *, opt_level: int = 2,  # noqa: A001
             arg_types: Sequence[Attribute] | None = None) -> CompiledFunction:
     """JIT-compile `entry` of an llvm-dialect module (convert-to-llvm's output)."""
-    from xdsl.jit.llvm.backend import LLVMJITBackend
+    fn = _llvm_function(module, entry)
+    return from_object(compile_object(module, entry, opt_level), entry, fn.function_type, arg_types)
+
+
+def _llvm_function(module: ModuleOp, entry: str) -> llvm.FuncOp:
     from xdsl.traits import SymbolTable
 
-    from tosa_xdsl.context import make_context
-    from tosa_xdsl.xdsl_patches import install_llvm_backend_patches
-
-    install_llvm_backend_patches()
     fn = SymbolTable.lookup_symbol(module, entry)
     if not isinstance(fn, llvm.FuncOp):
         raise JitError(f"no llvm.func @{entry} in the module")
+    return fn
+
+
+def compile_object(module: ModuleOp, entry: str, opt_level: int = 2) -> bytes:
+    """Object code of an llvm-dialect module (tosa_xdsl.codegen.llvm), errors as JitError."""
+    from tosa_xdsl.codegen.llvm import CodegenError
+    from tosa_xdsl.codegen.llvm import compile_object as emit
+
     try:
-        raw = LLVMJITBackend(lowering=(), opt_level=opt_level).jit(module, entry, make_context())  # pyright: ignore[reportArgumentType]
-    except Exception as err:  # llvmlite parse/verify errors, unknown ops
-        text = str(err).strip().splitlines()
-        raise JitError(f"cannot compile @{entry}: {type(err).__name__}: {text[0] if text else ''}"[:500]) from err
-    return CompiledFunction(entry, raw, fn.function_type, list(arg_types) if arg_types is not None else None)
+        return emit(module, opt_level)
+    except CodegenError as err:
+        raise JitError(f"cannot compile @{entry}: {err}") from err
+
+
+def from_object(obj: bytes, entry: str, function_type: llvm.LLVMFunctionType,
+                arg_types: Sequence[Attribute] | None = None) -> CompiledFunction:
+    """Load object code into the process and bind `entry` (of the given llvm type)."""
+    from xdsl.jit.llvm.backend import LLVMJITBackend
+    from xdsl.jit.llvm.c_type_context import to_c_func_type
+
+    from tosa_xdsl.codegen.llvm import CodegenError, load_object
+
+    try:
+        loaded = load_object(obj)
+    except CodegenError as err:
+        raise JitError(f"cannot load @{entry}: {err}") from err
+    address = loaded.address(entry)
+    if not address:
+        raise JitError(f"no symbol @{entry} in the compiled code")
+    c_type = to_c_func_type(LLVMJITBackend(lowering=()).c_type_context, function_type)
+    params = ", ".join(c_type.inputs) or "void"
+    raw = _Raw(_ffi().cast(f"{c_type.output}(*)({params})", address), loaded)
+    return CompiledFunction(entry, raw, function_type, list(arg_types) if arg_types is not None else None)
+
+
+@dataclass
+class _Raw:
+    c_func: Any
+    loaded: Any  # codegen.llvm.LoadedObject: the engine owning the code
 
 
 def lower_to_llvm(module: ModuleOp, pipeline: str | None = None) -> ModuleOp:
@@ -154,9 +190,29 @@ class NativeModule:
     """A TOSA module lowered and compiled once; `call(inputs)` runs it natively."""
 
     def __init__(self, tosa_module: ModuleOp, entry: str = "main", *, pipeline: str | None = None,
-                 opt_level: int = 2, lowered: ModuleOp | None = None):
+                 opt_level: int = 2, lowered: ModuleOp | None = None, cache: Any = None):
         """`lowered`: `tosa_module` already lowered to the llvm dialect by the caller (tosa-run
-        lowers through its diagnostics-reporting pass driver); else `pipeline` lowers a clone."""
+        lowers through its diagnostics-reporting pass driver); else `pipeline` lowers a clone.
+        `cache`: a tosa_xdsl.codegen.cache.ModuleCache (None: no cache); on a hit nothing is
+        lowered or compiled, on a miss the object code is stored. (`cached` looks up only.)"""
+        self._signature(tosa_module, entry)
+        if self.dynamic:
+            cache = None  # the cached entry's signature check knows static shapes only
+        key = cache_key(tosa_module, pipeline, entry, opt_level) if cache is not None else None
+        hit = _load_cached(cache, key, entry, self.memrefs) if key is not None else None
+        self.cache_hit = hit is not None
+        if hit is not None:
+            self.function = hit
+            return
+        if lowered is None:
+            lowered = lower_to_llvm(tosa_module.clone(), pipeline)
+        fn = _llvm_function(lowered, entry)
+        obj = compile_object(lowered, entry, opt_level)
+        self.function = from_object(obj, entry, fn.function_type, None if self.dynamic else self.memrefs)
+        if key is not None:
+            cache.store(key, obj, {"entry": entry, "function_type": str(fn.function_type)})
+
+    def _signature(self, tosa_module: ModuleOp, entry: str) -> None:
         from xdsl.dialects.builtin import MemRefType
 
         self.entry = entry
@@ -164,12 +220,29 @@ class NativeModule:
         for t in (*self.arg_types, *self.result_types):
             if not isinstance(t, TensorType):
                 raise JitError(f"@{entry}: only ranked tensors can be passed natively (got {t})")
+        # dynamic signatures are checked in `call` (the extents are extra arguments)
         self.dynamic = any(_is_dynamic(t) for t in (*self.arg_types, *self.result_types))
-        if lowered is None:
-            lowered = lower_to_llvm(tosa_module.clone(), pipeline)
-        memrefs = [MemRefType(t.element_type, t.get_shape()) for t in (*self.arg_types, *self.result_types)]
-        # dynamic signatures are checked here in `call` (the extents are extra arguments)
-        self.function = compile(lowered, entry, opt_level=opt_level, arg_types=None if self.dynamic else memrefs)
+        self.memrefs: list[Attribute] = [MemRefType(t.element_type, t.get_shape())
+                                         for t in (*self.arg_types, *self.result_types)]
+
+    @classmethod
+    def cached(cls, tosa_module: ModuleOp, entry: str = "main", *, pipeline: str | None = None,
+               opt_level: int = 2, cache: Any = None) -> NativeModule | None:
+        """The compiled module from `cache` without lowering anything, or None on a miss."""
+        if cache is None:
+            return None
+        native = cls.__new__(cls)
+        try:
+            native._signature(tosa_module, entry)
+        except JitError:  # not compilable as it is: the caller's lowering says why, located
+            return None
+        if native.dynamic:
+            return None  # not cached: the lowering reports what it cannot lower, located
+        hit = _load_cached(cache, cache_key(tosa_module, pipeline, entry, opt_level), entry, native.memrefs)
+        if hit is None:
+            return None
+        native.function, native.cache_hit = hit, True
+        return native
 
     def call(self, inputs: Sequence[Any]) -> list[np.ndarray]:
         from tosa_xdsl.interpreter.values import dtype_of
@@ -225,6 +298,36 @@ class NativeModule:
                 np.zeros(shape, dtype)
             libc.free(ptr)
         return [o for o in outs if o is not None]
+
+
+def cache_key(tosa_module: ModuleOp, pipeline: str | None, entry: str, opt_level: int) -> str:
+    """The cache key of compiling `entry` of `tosa_module` with `pipeline` (codegen/cache.py)."""
+    from tosa_xdsl.codegen.cache import cache_key as key
+    from tosa_xdsl.printing import print_ir
+
+    return key(print_ir(tosa_module, style="generic"), pipeline or DEFAULT_PIPELINE, entry, opt_level)
+
+
+def _load_cached(cache: Any, key: str, entry: str, memrefs: list[Attribute]) -> CompiledFunction | None:
+    from xdsl.parser import Parser
+
+    from tosa_xdsl import progress
+    from tosa_xdsl.context import make_context
+
+    found = cache.load(key)
+    if found is None or found.meta.get("entry") != entry:
+        return None
+    progress.stage("loading compiled code from the cache", force=True)
+    try:
+        function_type = Parser(make_context(), str(found.meta.get("function_type", ""))).parse_attribute()
+    except Exception:  # noqa: BLE001 -- an entry we cannot read is a miss
+        return None
+    if not isinstance(function_type, llvm.LLVMFunctionType) or len(function_type.inputs) != len(memrefs):
+        return None
+    try:
+        return from_object(found.object, entry, function_type, memrefs)
+    except JitError:
+        return None
 
 
 def run_tosa(module: ModuleOp, inputs: Sequence[Any], entry: str = "main", **kw: Any) -> list[np.ndarray]:

@@ -10,7 +10,9 @@ Groups:
 - `install_parser_patches()`: reading and printing as MLIR does. Installed by
   `tosa_xdsl.context.load_tosa` (so by every Context that has our `tosa`). Process-wide.
 - `install_llvm_backend_patches()`: ops our LLVM lowering emits that xDSL's LLVM backend
-  cannot translate. Installed by `tosa_xdsl.jit` before compiling.
+  cannot translate; dense globals as byte strings. Installed by `tosa_xdsl.jit` before compiling.
+- `install_lowering_patches()`: linear-time `Block.split_before` (convert-scf-to-cf). Installed
+  by that pass.
 - `quiet_emit_error()`: a context manager for the CLIs (not process-wide).
 
 A replacement that falls back to xDSL's behaviour calls `original(owner, name)`.
@@ -240,17 +242,53 @@ def _llvm_convert_op() -> Any:
     return convert_op
 
 
+def _llvm_convert_global() -> Any:
+    from tosa_xdsl.dialects.llvm_ext import convert_global
+
+    return convert_global
+
+
 LLVM_BACKEND_PATCHES = (
     # xDSL's backend translates ops with one `match` in xdsl.backend.llvm.convert_op, which
     # xdsl.backend.llvm.convert calls through its module global: the wrapper goes there.
     Patch(_llvm_convert_module, "convert_op", _llvm_convert_op,
           "llvm.fptosi/fptoui/uitofp are not translated; llvmlite mistypes a global's address"),
+    Patch(_llvm_convert_module, "_convert_global", _llvm_convert_global,
+          "a dense global becomes one llvmlite constant per element (weights: seconds to build, "
+          "print and parse); also ignores the global's alignment"),
 )
 
 
 def install_llvm_backend_patches() -> None:
     """Teach xDSL's LLVM backend the ops of tosa_xdsl.dialects.llvm_ext. Idempotent."""
     _install(LLVM_BACKEND_PATCHES)
+
+
+# ------------------------------------------------------------------ the lowering
+
+
+def _block() -> Any:
+    from xdsl.ir import Block
+
+    return Block
+
+
+def _split_before() -> Any:
+    from tosa_xdsl.lowering.to_llvm.scf_to_cf import split_before
+
+    return split_before
+
+
+LOWERING_PATCHES = (
+    Patch(_block, "split_before", _split_before,
+          "Block.split_before walks the region's blocks twice per split (index lookup, insert by "
+          "index): quadratic when convert-scf-to-cf lowers hundreds of loops"),
+)
+
+
+def install_lowering_patches() -> None:
+    """Linear-time block splitting (convert-scf-to-cf). Idempotent."""
+    _install(LOWERING_PATCHES)
 
 
 # ------------------------------------------------------------------ diagnostics

@@ -73,3 +73,42 @@ def convert_op(op, builder, val_map, block_map=None):  # noqa: ANN001 -- xDSL's 
     to = backend_op.convert_type(op.results[0].type)
     val_map[op.results[0]] = getattr(builder, name)(val_map[op.operands[0]], to)
     return None
+
+
+# storage element types whose dense bytes are exactly LLVM's in-memory layout (little-endian,
+# no padding): a global of these is emitted as raw bytes
+_BYTE_LAYOUT_WIDTHS = {8, 16, 32, 64}
+
+
+def convert_global(op, llvm_module):  # noqa: ANN001 -- xDSL's signature
+    """xDSL's `_convert_global`, except that a dense array initializer becomes one `c"..."`
+    byte string (`[N x i8]`) built from the attribute's bytes instead of N element constants:
+    a model's weights are then one string in the LLVM IR (no per-element Python objects,
+    about 3x fewer characters to print and parse). Addresses are opaque `ptr`s (see
+    `convert_op`), so the byte type is invisible to the code; the global keeps at least
+    its element's alignment (loads assume it) and 16 bytes for vector loads."""
+    from llvmlite import ir
+    from xdsl.backend.llvm import convert as backend
+    from xdsl.dialects import llvm
+    from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, Float16Type, Float32Type, Float64Type, IntegerType
+
+    from tosa_xdsl.xdsl_patches import original
+
+    value, t = op.value, op.global_type
+    elem = getattr(t, "type", None)
+    if not (isinstance(value, DenseIntOrFPElementsAttr) and isinstance(t, llvm.LLVMArrayType)
+            and isinstance(elem, IntegerType | Float16Type | Float32Type | Float64Type) and elem.bitwidth in _BYTE_LAYOUT_WIDTHS
+            and value.get_element_type() == elem):
+        return original(backend, "_convert_global")(op, llvm_module)
+    raw = value.data.data
+    size = elem.bitwidth // 8
+    if len(raw) != t.size.data * size:  # a splat or anything unexpected: xDSL's way
+        return original(backend, "_convert_global")(op, llvm_module)
+    gvar = ir.GlobalVariable(llvm_module, ir.ArrayType(ir.IntType(8), len(raw)), name=op.sym_name.data,
+                             addrspace=op.addr_space.value.data)
+    gvar.linkage = op.linkage.linkage.data
+    gvar.global_constant = op.constant is not None
+    gvar.initializer = ir.Constant(gvar.value_type, bytearray(raw))
+    asked = op.alignment.value.data if op.alignment is not None else 1
+    gvar.align = max(asked, size, 16)
+    return None

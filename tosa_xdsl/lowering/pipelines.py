@@ -60,9 +60,17 @@ LLVM_STAGE = ["lower-affine", "convert-scf-to-cf", "convert-to-llvm", "reconcile
 
 
 def run_passes(ctx: Context, module: ModuleOp, names: list[str]) -> None:
+    from tosa_xdsl import progress
     from tosa_xdsl.pass_registry import all_passes
 
-    PassPipeline.parse_spec(all_passes(), ",".join(names)).apply(ctx, module)
+    def report(_done: ModulePass | None, _module: ModuleOp, upcoming: ModulePass | None) -> None:
+        if upcoming is not None:
+            step[0] += 1
+            progress.stage("lowering", upcoming.name, step[0], len(names), force=True)
+
+    step = [0]
+    callback = report if progress.active() else None  # the terminal progress line, if shown
+    PassPipeline.parse_spec(all_passes(), ",".join(names), callback).apply(ctx, module)
 
 
 def no_tosa_left(module: ModuleOp, pipeline: str) -> None:

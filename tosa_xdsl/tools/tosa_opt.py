@@ -66,6 +66,8 @@ def _build_arg_parser() -> argparse.ArgumentParser:
     p.add_argument("--disable-verify", action="store_true", help="do not verify ops")
     p.add_argument("--no-implicit-module", action="store_true")
     p.add_argument("--list-passes", action="store_true", help="print the available passes and exit")
+    p.add_argument("--quiet", action="store_true",
+                   help="no progress line (it is shown only when stderr is a terminal)")
     p.add_argument("--emit-bytecode", action="store_true", help="write MLIR bytecode instead of text")
     p.add_argument("--emit-bytecode-version", type=int, default=None, metavar="N", choices=range(0, 7),
                    help="bytecode version to write with --emit-bytecode, 0 to 6 (default 6)")
@@ -264,11 +266,12 @@ def main(argv: list[str] | None = None) -> int:
         sys.stderr.write(f"{PROG}: error: {err}\n")
         return 2
 
+    from tosa_xdsl import progress
     from tosa_xdsl.context import make_context
     from tosa_xdsl.xdsl_patches import quiet_emit_error
 
     try:
-        with quiet_emit_error():
+        with quiet_emit_error(), progress.reporting(PROG, enabled=not args.quiet):
             ctx = make_context(allow_unregistered=args.allow_unregistered_dialect)
             code = OptRun(args, passes, ctx).run(data, out)
             out.flush()

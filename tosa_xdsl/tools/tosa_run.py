@@ -70,6 +70,11 @@ def build_arg_parser() -> argparse.ArgumentParser:
     p.add_argument("--backend", choices=("interp", "jit"), default="interp",
                    help="interp: the reference interpreter (default); jit: lower with tosa-to-llvm "
                         "and run natively (tosa_xdsl.jit)")
+    p.add_argument("--no-cache", action="store_true",
+                   help="--backend jit: neither read nor write the compiled-module cache "
+                        "($TOSA_XDSL_CACHE_DIR, else $XDG_CACHE_HOME/tosa-xdsl or ~/.cache/tosa-xdsl)")
+    p.add_argument("--quiet", action="store_true",
+                   help="no progress line (it is shown only when stderr is a terminal)")
     p.add_argument("--allow-unpredictable", action="store_true",
                    help="a failed REQUIRE only warns, and the run computes on")
     p.add_argument("--max-input-bytes", type=_size, default=DEFAULT_MAX_INPUT_BYTES,
@@ -329,7 +334,7 @@ def _run(args, cli: bool = False) -> int:
         inputs.append(array)
 
     if args.backend == "jit":
-        outputs = _run_jit(loaded, inputs, args.entry)
+        outputs = _run_jit(loaded, inputs, args.entry, not args.no_cache)
         if outputs is None:
             return 1
         return _write_outputs(args, result_types, as_unsigned(outputs, unsigned_results))
@@ -351,10 +356,15 @@ def _run(args, cli: bool = False) -> int:
     return _write_outputs(args, result_types, as_unsigned(outputs, unsigned_results))
 
 
-def _run_jit(loaded: Loaded, inputs, entry: str):
-    """--backend jit: lower (tosa-to-llvm, through the same pass driver as -p, so a pass's
-    errors are located diagnostics), compile, call; None after a printed error."""
+JIT_PIPELINE = "tosa-to-llvm{validation=false}"
+
+
+def _run_jit(loaded: Loaded, inputs, entry: str, use_cache: bool = True):
+    """--backend jit: the compiled module from the cache, else lower (tosa-to-llvm, through
+    the same pass driver as -p, so a pass's errors are located diagnostics), compile (and
+    cache), call; None after a printed error."""
     from tosa_xdsl import jit
+    from tosa_xdsl.codegen.cache import ModuleCache
     from tosa_xdsl.interpreter.errors import InputError
     from tosa_xdsl.interpreter.runner import check_inputs, entry_function
 
@@ -362,12 +372,16 @@ def _run_jit(loaded: Loaded, inputs, entry: str):
         values = check_inputs(entry_function(loaded.module, entry), inputs)
     except InputError as err:
         raise UsageError(str(err)) from None
-    lowered = loaded.module.clone()
-    # validation, if asked for (--level/--profile/--extension), already ran on the TOSA module
-    if not apply_passes(loaded, lowered, "tosa-to-llvm{validation=false}"):
-        return None
+    cache = ModuleCache.default() if use_cache else None
     try:
-        return jit.NativeModule(loaded.module, entry, lowered=lowered).call(values)
+        native = jit.NativeModule.cached(loaded.module, entry, pipeline=JIT_PIPELINE, cache=cache)
+        if native is None:
+            lowered = loaded.module.clone()
+            # validation, if asked for (--level/--profile/--extension), already ran on the TOSA module
+            if not apply_passes(loaded, lowered, JIT_PIPELINE):
+                return None
+            native = jit.NativeModule(loaded.module, entry, pipeline=JIT_PIPELINE, lowered=lowered, cache=cache)
+        return native.call(values)
     except (jit.JitError, ValueError) as err:
         sys.stderr.write(f"{PROG}: error: {_one_line(err)}\n")
         return None
@@ -426,7 +440,9 @@ def main(argv: list[str] | None = None) -> int:
         args = build_arg_parser().parse_args(argv)
         from tosa_xdsl.xdsl_patches import quiet_emit_error
 
-        with quiet_emit_error():
+        from tosa_xdsl import progress
+
+        with quiet_emit_error(), progress.reporting(PROG, enabled=not args.quiet):
             return _run(args, cli)
     except UsageError as err:
         sys.stderr.write(f"{PROG}: error: {err}\n")

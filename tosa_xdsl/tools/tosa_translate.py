@@ -55,6 +55,9 @@ TRANSLATIONS: list[Translation] = [
                 "Graphviz dot)", exporter="tosa_xdsl.passes.view_op_graph:render_svg"),
     Translation("--tosa-serialize", "TOSA MLIR (any input format) -> TOSA flatbuffer (.tosa)",
                 exporter="tosa_xdsl.tools.tosa_translate:_serialize"),
+    Translation("--emit-shared-library", "TOSA MLIR -> native shared library (-o model.so; static shapes; "
+                "C signature in docs/native.md; links with $CC or cc)",
+                exporter="tosa_xdsl.codegen.shared_library:emit_shared_library"),
 ]
 
 SCHEMA_VERSIONS = {"1.0": (1, 0, 0, False), "1.1": (1, 1, 0, True)}
@@ -96,6 +99,8 @@ def build_arg_parser() -> argparse.ArgumentParser:
                    help="TOSA flatbuffer schema version to write (default 1.1 draft, as "
                         "tosa-tools 2026.x writes)")
     p.add_argument("--no-verify", action="store_true", help="do not verify the module")
+    p.add_argument("--quiet", action="store_true",
+                   help="no progress line (it is shown only when stderr is a terminal)")
     p.add_argument("--nnef-lower-all", action="store_true",
                    help="with --import-nnef: compile every operator from its @lower formulas "
                         "(linalg) instead of mapping standard-library operators to TOSA")
@@ -211,8 +216,11 @@ def main(argv: list[str] | None = None) -> int:
     except CommandLineError as err:
         sys.stderr.write(f"{PROG}: error: {err}\n")
         return 2
+    from tosa_xdsl import progress
+
     try:
-        payload = translate(chosen[0], data, name, args)
+        with progress.reporting(PROG, enabled=not args.quiet):
+            payload = translate(chosen[0], data, name, args)
     except InputError as err:
         if str(err):  # empty: the diagnostics are already printed
             sys.stderr.write(f"{err}\n")

@@ -46,10 +46,14 @@ from tosa_xdsl.lowering.to_llvm.emitter import HANDLERS, PASS, ModuleState
 
 def convert_module(module: ModuleOp) -> None:
     """Rewrite `module` in place into the llvm dialect (see the module docstring)."""
+    from tosa_xdsl import progress
+
     state = ModuleState()
     new_ops = []
-    for op in list(module.ops):
+    ops = list(module.ops)
+    for i, op in enumerate(ops):
         if isinstance(op, func.FuncOp):
+            progress.fraction("lowering", f"{PASS} (functions)", i, len(ops))
             new_ops.append(control.convert_function(op, state, HANDLERS))
         elif isinstance(op, memref.GlobalOp):
             new_ops.append(memref_conv.convert_global(op))

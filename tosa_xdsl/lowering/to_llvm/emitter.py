@@ -186,6 +186,7 @@ class Emitter:
         self.extents: dict[SSAValue, list[SSAValue]] = {}
         self.block: Block = region.blocks[0] if region.blocks else Block()
         self.op: Operation | None = None  # the source op being converted (for diagnostics)
+        self.consts: dict[tuple[int, int], SSAValue] = {}
 
     # ------------------------------------------------------------------ basics
     def get(self, v: SSAValue) -> SSAValue:
@@ -204,9 +205,25 @@ class Emitter:
         return block
 
     def int_const(self, value: int, t: Attribute) -> SSAValue:
+        """One llvm.mlir.constant per (value, width) and function, at the top of the entry
+        block (it dominates every use): the loop IR asks for the same strides and bounds
+        thousands of times, and each xDSL op costs construction time here and again in the
+        LLVM backend (the LLVM IR is the same: constants are immediates there)."""
         w = int_width(t)
+        v = signed_int(value, w)
+        key = (v, w)
+        found = self.consts.get(key)
+        if found is not None:
+            return found
         t = IntegerType(w)
-        return self.add(llvm.ConstantOp(IntegerAttr(signed_int(value, w), t), t))
+        op = llvm.ConstantOp(IntegerAttr(v, t), t)
+        entry = self.region.blocks[0] if self.region.blocks else self.block
+        if entry.first_op is None:
+            entry.add_op(op)
+        else:
+            entry.insert_op_before(op, entry.first_op)
+        self.consts[key] = op.results[0]
+        return op.results[0]
 
     def float_const(self, value: float, t: Attribute) -> SSAValue:
         return self.add(llvm.ConstantOp(FloatAttr(value, t), t))

@@ -22,12 +22,13 @@ linalg body, say) cannot become branches: that is a located error, before anythi
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import cf, func, scf
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.ir import Operation
+from xdsl.ir import Attribute, Block, Operation
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
@@ -77,6 +78,34 @@ class WhileLowering(RewritePattern):
         rewriter.replace(op, [], forwarded)
 
 
+def split_before(self: Block, b_first: Operation, *, arg_types: Iterable[Attribute] = ()) -> Block:
+    """xDSL's `Block.split_before` (same contract: `b_first` and the ops after it move to a
+    new block placed right after `self`, which is left without a terminator), in time
+    proportional to the ops moved. xDSL's looks the block's index up and inserts by index,
+    two walks over the region's blocks per split: lowering a model's ~800 loops into ~2500
+    blocks spent 0.8 s there. Installed by tosa_xdsl.xdsl_patches.install_lowering_patches."""
+    if b_first.parent is not self:
+        raise ValueError("Cannot split block on operation outside of the block.")
+    region = self.parent
+    if region is None:
+        raise ValueError("Cannot split block with no parent.")
+    new = Block(arg_types=arg_types)
+    region.insert_block_after(new, self)
+    # relink the op list as xDSL's split does (add_op per op checks ancestry: slower)
+    a_last, b_last = b_first.prev_op, self.last_op
+    self._first_op = None if a_last is None else self.first_op  # noqa: SLF001
+    self._last_op = a_last  # noqa: SLF001
+    if a_last is not None:
+        a_last._next_op = None  # noqa: SLF001
+    b_first._prev_op = None  # noqa: SLF001
+    new._first_op, new._last_op = b_first, b_last  # noqa: SLF001
+    op: Operation | None = b_first
+    while op is not None:
+        op.parent = new
+        op = op.next_op
+    return new
+
+
 def _check_placement(module: ModuleOp) -> None:
     """Every scf op to lower sits in a region that may hold several blocks: a function body
     or another scf op's region (which is itself inlined into one)."""
@@ -101,6 +130,9 @@ class ConvertScfToCfPass(ModulePass):
     name = PASS_NAME
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        from tosa_xdsl.xdsl_patches import install_lowering_patches
+
+        install_lowering_patches()
         _check_placement(op)
         PatternRewriteWalker(
             GreedyRewritePatternApplier(
