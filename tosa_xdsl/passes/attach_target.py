@@ -5,7 +5,9 @@
 Options (xDSL pipeline syntax: options separated by spaces, list values by commas - the
 same spelling as upstream's `--tosa-attach-target="profiles=pro_int,pro_fp level=none"`):
   specification_version  1.0 (default; the 1.0.x releases, checked with the 1.0.2 rules) or
-                         1.1.draft (accepted and recorded as upstream does; 1.1 additions unknown)
+                         1.1.draft (accepted and recorded as upstream does; 1.1 additions unknown;
+                         its extra extensions int64, shape, mxfp, mxfp_conv, mx_* are accepted
+                         and enable nothing)
   level                  8k | none (default 8k)
   profiles               pro_int, pro_fp (default both)
   extensions             int16, int4, bf16, fp8e4m3, fp8e5m2, fft, variable, controlflow,
@@ -65,7 +67,7 @@ class TosaAttachTargetPass(ModulePass):
         version = _version(self.specification_version)
         profiles, extensions = _names(self.profiles), _names(self.extensions)
         level = str(self.level).lower()
-        problems = check_names(profiles, extensions, level)
+        problems = check_names(profiles, extensions, level, version)
         if version not in SPEC_VERSIONS:
             problems.insert(0, f"unsupported TOSA specification_version '{version}' "
                                f"(supported: {', '.join(SPEC_VERSIONS)})")
