@@ -32,18 +32,23 @@ def render_validation() -> str:
            "Options separated by commas (`{level=none,profiles=pro_int}`) are rejected by xDSL's "
            "pipeline parser (a comma there continues the value list).\n",
            table(["pass", "option", "values", "default"], [
-               ["tosa-attach-target", "specification_version", "1.0", "1.0"],
+               ["tosa-attach-target", "specification_version", "1.0, 1.1.draft (recorded; its extra "
+                "extensions int64, shape, mxfp, mxfp_conv, mx_* accepted, enabling nothing)", "1.0"],
                ["tosa-attach-target", "level", "8k, none", DEFAULT_LEVEL],
-               ["tosa-attach-target", "profiles", "pro_int, pro_fp", ", ".join(DEFAULT_PROFILES)],
+               ["tosa-attach-target", "profiles", "pro_int, pro_fp", "none (as upstream)"],
                ["tosa-attach-target", "extensions",
                 ", ".join(mlir_name(e.name) for e in st.extensions()), "none"],
                ["tosa-validate", "profile", "overrides the env's profiles (also bi, mi, mt)", "-"],
                ["tosa-validate", "extension", "overrides the env's extensions", "-"],
                ["tosa-validate", "level", "overrides the env's level", "-"],
-               ["tosa-validate", "strict-op-spec-alignment", "accepted, no effect "
-                "(profile checks always run)", "false"],
+               ["tosa-validate", "strict-op-spec-alignment", "COND_IF/WHILE_LOOP regions must be "
+                "isolated from above; REQUIREs decided by constants are errors, not warnings "
+                "(profile checks always run, ERROR_IFs are in the op verifiers)", "false"],
                ["tosa-validate", "allow-invalid-op-datatype-combinations",
                 "skip the type-combination profile check", "false"],
+               ["tosa-validate", "validate-function-signature", "function arguments/results: "
+                "ranked tensors, rank <= MAX_RANK, no zero dims, TOSA element types "
+                "(`!tosa.shape` ones are always rejected)", "false"],
            ]), "\n",
            "An extension needs a profile it cooperates with (spec 1.6):\n",
            table(["extension", "allowed profiles", "status"],

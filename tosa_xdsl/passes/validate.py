@@ -10,7 +10,9 @@ field by field, so scripts written for earlier MLIR keep working:
 
 `profile` also takes the pre-1.0 names bi (-> pro_int), mi and mt (-> pro_int, pro_fp).
 Upstream's options: `strict-op-spec-alignment` adds the check that COND_IF / WHILE_LOOP
-regions are isolated from above (the profile/extension checks that upstream runs only with it
+regions are isolated from above and makes REQUIREs that constants decide errors instead of
+warnings (upstream's strict checks reject a MUL shift outside [0, 63] or repeated SCATTER
+indices; ARGMAX's data-dependent REQUIRE stays a warning) (the profile/extension checks that upstream runs only with it
 always run here, and the ERROR_IF checks it adds are in our op verifiers);
 `allow-invalid-op-datatype-combinations` skips the profile/extension check of type
 combinations; `validate-function-signature` checks the functions' argument and result types
@@ -78,7 +80,8 @@ class TosaValidatePass(ModulePass):
         from tosa_xdsl.validation.signature import check_region_isolation, check_signatures
 
         errors = check_signatures(op, target, full=self.validate_function_signature)
-        errors += validate_module(op, target, check_types=not self.allow_invalid_op_datatype_combinations)
+        errors += validate_module(op, target, check_types=not self.allow_invalid_op_datatype_combinations,
+                                  strict=self.strict_op_spec_alignment)
         if self.strict_op_spec_alignment:
             errors += check_region_isolation(op)
         if errors and active_engine() is None:
