@@ -57,7 +57,8 @@ def render_validation() -> str:
            "## What is checked\n",
            "- **Levels** (spec 1.7), skipped for a value that is not static: every operator "
            "LEVEL_CHECK below; MAX_RANK on every tensor operand/result (not on `!tosa.shape` "
-           "values); tensor size in bytes (elements x element bytes, 1 for sub-byte types) "
+           "values, nor on the tensor lists of CUSTOM, COND_IF and WHILE_LOOP, which have no rank "
+           "LEVEL_CHECK: their graphs' operators check their own); tensor size in bytes (elements x element bytes, 1 for sub-byte types) "
            "<= (1 << MAX_LOG2_SIZE) - 1; at most MAX_NESTING nested COND_IF/WHILE_LOOP "
            "(ERROR_IF(tosa_nesting_depth >= MAX_NESTING)). Level `none` applies the spec's "
            "`none` column (upstream skips level checks there).\n",
