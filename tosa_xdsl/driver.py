@@ -105,19 +105,26 @@ def mlir_pipeline_to_spec(pipeline: str) -> str:
     -> `a{x=1},b`. Every pass of ours runs on the whole module, so the op anchors
     (`builtin.module(`, `func.func(`, `any(`) only group passes and are dropped."""
     out: list[str] = []
-    depth_options = 0
+    depth_options = depth = 0
     token = ""
     for ch in pipeline:
         if ch == "{":
             depth_options += 1
         elif ch == "}":
             depth_options -= 1
+        if depth_options == 0 and ch in "()":
+            depth += 1 if ch == "(" else -1
+        if depth < 0 or depth_options < 0:
+            raise PipelineError(f"invalid pass pipeline '{pipeline}': unbalanced '{ch}'")
         if depth_options == 0 and ch in "(),":
             if ch != "(" and token.strip():  # a pass name ends at ',' or ')'
                 out.append(token.strip())
             token = ""  # before '(' the token was an op anchor
             continue
         token += ch
+    if depth or depth_options:
+        raise PipelineError(f"invalid pass pipeline '{pipeline}': expected "
+                            f"'{')' if depth else '}'}' at the end")
     if token.strip():
         out.append(token.strip())
     return ",".join(out)

@@ -55,6 +55,12 @@ def test_list_items_quoted_for_xdsl():
     assert tuple(p.args) == ("arg0:2x16", "arg2:64x9")
 
 
+@pytest.mark.parametrize("pipeline", ["builtin.module(func.func(canonicalize)", "cse)(", "a{b=1"])
+def test_unbalanced_pass_pipeline_is_a_usage_error(pipeline):
+    with pytest.raises(CommandLineError, match="invalid pass pipeline"):
+        parse_command_line(["x.mlir", f"--pass-pipeline={pipeline}"])
+
+
 def test_pipeline_and_pass_flags_not_mixed():
     with pytest.raises(CommandLineError):
         parse_command_line(["x.mlir", "--pass-pipeline=builtin.module(cse)", "-canonicalize"])
@@ -99,3 +105,46 @@ def test_rate_script_reads_run_lines():
     runs = rate.run_lines(text)
     assert [r.argv for r in runs] == [["-split-input-file", "-tosa-attach-target=level=none extensions=int16,int4"],
                                       ["-canonicalize"]]
+
+
+def test_fuzz_mlir_opt_flags_never_crash():
+    """Seeded, time-bounded: mutated mlir-opt flags (truncated, characters flipped, deleted,
+    duplicated, huge numbers) are either read or a usage error, never another exception."""
+    import random
+    import time
+
+    from tosa_xdsl.driver import PipelineError
+
+    seeds = ['--pass-pipeline=builtin.module(func.func(tosa-to-linalg-named{prefer-conv2d-kernel-layout-hwcf=true},cse))',
+             '-canonicalize=test-convergence max-iterations=3',
+             '-tosa-attach-target=specification_version=1.1.draft profiles=pro_int,pro_fp extensions=int16,shape level=none',
+             '-tosa-validate=strict-op-spec-alignment validate-function-signature',
+             '-tosa-experimental-input-shape=args=arg0:2x16,arg2:64x9',
+             '-tosa-narrow-i64-to-i32=convert-function-boundaries=1 aggressive-rewrite=0']
+    rng = random.Random(18)
+    alphabet = '(){},= "\'-_.:x019azA'
+    deadline = time.monotonic() + 3.0
+    cases = 0
+    while time.monotonic() < deadline and cases < 3000:
+        flag = list(rng.choice(seeds))
+        for _ in range(rng.randint(1, 3)):
+            i = rng.randrange(len(flag) + 1)
+            kind = rng.randrange(5)
+            if kind == 0:
+                flag = flag[:i]
+            elif kind == 1 and i < len(flag):
+                flag[i] = rng.choice(alphabet)
+            elif kind == 2 and i < len(flag):
+                del flag[i]
+            elif kind == 3:
+                flag.insert(i, rng.choice(alphabet))
+            else:
+                flag[i:i] = list(str(10 ** rng.randint(5, 40)))
+        text = "".join(flag)
+        cases += 1
+        try:
+            _, spec = parse_command_line(["x.mlir", text])
+            build_pipeline(spec)
+        except (CommandLineError, PipelineError):
+            pass
+    assert cases > 100

@@ -243,12 +243,15 @@ def _build_pipeline(spec: str) -> list[ModulePass]:
 def _pipeline_spec(args: argparse.Namespace, pass_flags: list[str]) -> str:
     """One `-p` spec from -p, --pass-pipeline and mlir-opt's pass flags (which mlir-opt does not
     let be mixed with --pass-pipeline; neither do we)."""
-    from tosa_xdsl.driver import mlir_pipeline_to_spec
+    from tosa_xdsl.driver import PipelineError, mlir_pipeline_to_spec
 
     parts = [p for p in (args.passes,) if p.strip()]
     if args.pass_pipeline and pass_flags:
         raise CommandLineError("'--pass-pipeline' cannot be used with individual pass options")
-    parts += [mlir_pipeline_to_spec(p) for p in args.pass_pipeline]
+    try:
+        parts += [mlir_pipeline_to_spec(p) for p in args.pass_pipeline]
+    except PipelineError as err:
+        raise CommandLineError(str(err)) from err
     parts += pass_flags
     return ",".join(p for p in parts if p.strip())
 
