@@ -42,7 +42,7 @@ def render_validation() -> str:
                ["tosa-validate", "extension", "overrides the env's extensions", "-"],
                ["tosa-validate", "level", "overrides the env's level", "-"],
                ["tosa-validate", "strict-op-spec-alignment", "COND_IF/WHILE_LOOP regions must be "
-                "isolated from above; REQUIREs decided by constants are errors, not warnings "
+                "isolated from above; REQUIREs decided statically are errors, not warnings "
                 "(profile checks always run, ERROR_IFs are in the op verifiers)", "false"],
                ["tosa-validate", "allow-invalid-op-datatype-combinations",
                 "skip the type-combination profile check", "false"],
@@ -68,7 +68,8 @@ def render_validation() -> str:
            "rounding_mode).\n",
            "- **Compile-time constants** (spec 2.1): inputs of the CTC tables must come from "
            "tosa.const / tosa.const_shape unless an extension lifting them is enabled.\n",
-           "- **REQUIRE** statements decided by constants: warnings, never errors.\n",
+           "- **REQUIRE** statements decided statically (constants, shapes, symbols): warnings; "
+           "errors under `strict-op-spec-alignment` (except ARGMAX's data-dependent one).\n",
            "## Level limits\n"]
     lv = st.levels()
     names = list(lv)
