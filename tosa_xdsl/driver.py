@@ -59,9 +59,8 @@ def build_pipeline(spec: str) -> list[ModulePass]:
         raise PipelineError(f"invalid pass pipeline '{spec}': {reason}") from err
 
 
+# `pass{options}` in a spec, and option values xDSL's lexer reads unquoted
 _OPTIONS_RE = re.compile(r'([A-Za-z0-9_.-]+)\{([^{}]*)\}')
-
-
 _PLAIN_VALUE = re.compile(r'[A-Za-z0-9_.+-]*\Z|".*"\Z')
 
 
@@ -78,7 +77,7 @@ def _mlir_options(pass_name: str, options: str) -> str:
     try:
         cls = factory() if factory is not None else None
         fields = {f.name: f for f in dataclasses.fields(cls)} if dataclasses.is_dataclass(cls) else {}
-    except Exception:  # an unknown or broken pass: xDSL reports it
+    except Exception:  # noqa: BLE001 - an unknown or broken pass: xDSL reports it
         fields = {}
 
     def is_bool(name: str) -> bool:
@@ -95,7 +94,8 @@ def _mlir_options(pass_name: str, options: str) -> str:
                 token = f"{name}={'true' if value == '1' else 'false'}"
         elif eq and not _PLAIN_VALUE.match(value):
             items = value.split(",")
-            token = name + "=" + ",".join(i if _PLAIN_VALUE.match(i) else '"' + i.replace('"', "") + '"' for i in items)
+            token = name + "=" + ",".join(i if _PLAIN_VALUE.match(i) else '"' + i.replace('"', "") + '"'
+                                          for i in items)
         out.append(token)
     return " ".join(out)
 
@@ -377,8 +377,6 @@ class Driver:
 
     def apply_passes(self, engine: DiagnosticEngine, module: ModuleOp, passes: list[ModulePass]) -> bool:
         """Apply `passes` in order, verifying after each (unless disabled); False after an error."""
-        from xdsl.utils.exceptions import DiagnosticException
-
         self._in_passes = True
         try:
             return self._apply_passes(engine, module, passes)

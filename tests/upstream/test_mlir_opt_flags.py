@@ -10,7 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from tosa_xdsl.driver import Driver, DriverOptions, build_pipeline, mlir_pipeline_to_spec
+from tosa_xdsl.driver import (
+    Driver,
+    DriverOptions,
+    build_pipeline,
+    mlir_pipeline_to_spec,
+)
 from tosa_xdsl.tools.tosa_opt import CommandLineError, parse_command_line
 
 

@@ -37,7 +37,10 @@ class TosaCanonicalizePass(CanonicalizePass):
     region_simplify: str = "normal"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        from xdsl.pattern_rewriter import GreedyRewritePatternApplier, PatternRewriteWalker
+        from xdsl.pattern_rewriter import (
+            GreedyRewritePatternApplier,
+            PatternRewriteWalker,
+        )
         from xdsl.transforms.canonicalize import CanonicalizationRewritePattern
         from xdsl.transforms.dead_code_elimination import region_dce
 

@@ -291,7 +291,7 @@ def same_rank(op: TosaOp, names: Sequence[str], broadcast: bool = False) -> None
     ranked = [(n, r) for n, r in ranked if r is not None]
     if broadcast and _RANK_BROADCAST.get() and ranked and ranked[-1][0] == "output":
         out_rank = ranked[-1][1]
-        ranked = [(n, out_rank if r < out_rank else r) for n, r in ranked]
+        ranked = [(n, max(r, out_rank)) for n, r in ranked]
     if len({r for _, r in ranked}) > 1:
         detail = ", ".join(f"{n} has rank {r}" for n, r in ranked)
         raise VerifyException(f"'{op.name}' op operands and result must have the same rank: {detail}")
