@@ -407,7 +407,7 @@ def test_attach_target_rejects_extension_without_profile():
 
 def test_validate_reads_target_env_and_options_override():
     module = parse(conv2d(in_t="i16", acc="i48"))
-    TosaAttachTargetPass(extensions=("int16",)).apply(None, module)
+    TosaAttachTargetPass(profiles=("pro_int", "pro_fp"), extensions=("int16",)).apply(None, module)
     with capture_diagnostics() as diags:
         TosaValidatePass().apply(None, module)
     assert diags == []

@@ -48,6 +48,7 @@ def build_pipeline(spec: str) -> list[ModulePass]:
     # Upstream spells `specification_version=1.1.draft` unquoted; xDSL's option lexer only
     # knows numbers and quoted strings, so quote a bare version.
     spec = re.sub(r'(specification_version=)([0-9][0-9A-Za-z_.]*)', r'\1"\2"', spec)
+    spec = _OPTIONS_RE.sub(lambda m: m.group(1) + "{" + _mlir_options(m.group(1), m.group(2)) + "}", spec)
     try:
         return list(PassPipeline.parse_spec(all_passes(), spec).passes)
     except (Exception, BaseException) as err:  # ArgSpecParseError is a BaseException
@@ -56,6 +57,77 @@ def build_pipeline(spec: str) -> list[ModulePass]:
         lines = [ln.strip() for ln in str(err).splitlines() if ln.strip()]
         reason = lines[-1] if lines else type(err).__name__
         raise PipelineError(f"invalid pass pipeline '{spec}': {reason}") from err
+
+
+# `pass{options}` in a spec, and option values xDSL's lexer reads unquoted
+_OPTIONS_RE = re.compile(r'([A-Za-z0-9_.-]+)\{([^{}]*)\}')
+_PLAIN_VALUE = re.compile(r'[A-Za-z0-9_.+-]*\Z|".*"\Z')
+
+
+def _mlir_options(pass_name: str, options: str) -> str:
+    """MLIR's spellings of pass options in xDSL's syntax: a bare boolean option name
+    (`{test-convergence}`) is true, and `=1` / `=0` are true / false, as MLIR's command-line
+    parser reads them; list items xDSL's option lexer cannot read unquoted
+    (`args=arg0:2x16,arg2:64x9`) are quoted."""
+    import dataclasses
+
+    from tosa_xdsl.pass_registry import all_passes
+
+    factory = all_passes().get(pass_name)
+    try:
+        cls = factory() if factory is not None else None
+        fields = {f.name: f for f in dataclasses.fields(cls)} if dataclasses.is_dataclass(cls) else {}
+    except Exception:  # noqa: BLE001 - an unknown or broken pass: xDSL reports it
+        fields = {}
+
+    def is_bool(name: str) -> bool:
+        field = fields.get(name.replace("-", "_"))
+        return field is not None and "bool" in str(field.type)
+
+    out: list[str] = []
+    for token in options.split():
+        name, eq, value = token.partition("=")
+        if is_bool(name):
+            if not eq:
+                token = f"{name}=true"
+            elif value in ("1", "0"):
+                token = f"{name}={'true' if value == '1' else 'false'}"
+        elif eq and not _PLAIN_VALUE.match(value):
+            items = value.split(",")
+            token = name + "=" + ",".join(i if _PLAIN_VALUE.match(i) else '"' + i.replace('"', "") + '"'
+                                          for i in items)
+        out.append(token)
+    return " ".join(out)
+
+
+def mlir_pipeline_to_spec(pipeline: str) -> str:
+    """mlir-opt's `--pass-pipeline` text as our `-p` spec: `builtin.module(func.func(a{x=1}), b)`
+    -> `a{x=1},b`. Every pass of ours runs on the whole module, so the op anchors
+    (`builtin.module(`, `func.func(`, `any(`) only group passes and are dropped."""
+    out: list[str] = []
+    depth_options = depth = 0
+    token = ""
+    for ch in pipeline:
+        if ch == "{":
+            depth_options += 1
+        elif ch == "}":
+            depth_options -= 1
+        if depth_options == 0 and ch in "()":
+            depth += 1 if ch == "(" else -1
+        if depth < 0 or depth_options < 0:
+            raise PipelineError(f"invalid pass pipeline '{pipeline}': unbalanced '{ch}'")
+        if depth_options == 0 and ch in "(),":
+            if ch != "(" and token.strip():  # a pass name ends at ',' or ')'
+                out.append(token.strip())
+            token = ""  # before '(' the token was an op anchor
+            continue
+        token += ch
+    if depth or depth_options:
+        raise PipelineError(f"invalid pass pipeline '{pipeline}': expected "
+                            f"'{')' if depth else '}'}' at the end")
+    if token.strip():
+        out.append(token.strip())
+    return ",".join(out)
 
 
 @dataclass(frozen=True)
@@ -190,6 +262,14 @@ class Driver:
         # mlir-opt's printOpOnDiagnostic: a note with the failing op in generic form
         # (off under --verify-diagnostics, as there).
         self.print_op_on_diagnostic = True
+        # Input verified with lower-rank broadcast operands allowed: set by `expect_passes`
+        # when the pipeline starts with tosa-make-broadcastable (its reason to exist).
+        self.input_rank_broadcast = False
+        self._in_passes = False
+
+    def expect_passes(self, passes: Sequence[ModulePass]) -> None:
+        """Tell the driver which pipeline the modules it reads will go through."""
+        self.input_rank_broadcast = bool(passes) and getattr(passes[0], "reads_rank_broadcast", False)
 
     # diagnostics ------------------------------------------------------------------------
 
@@ -245,6 +325,12 @@ class Driver:
 
     def verify(self, engine: DiagnosticEngine, module: ModuleOp) -> bool:
         """Verify every op (not only up to the first failure); True if none failed."""
+        from tosa_xdsl.dialects.tosa.ops.base import rank_broadcast_allowed
+
+        with rank_broadcast_allowed(self.input_rank_broadcast and not self._in_passes):
+            return self._verify(engine, module)
+
+    def _verify(self, engine: DiagnosticEngine, module: ModuleOp) -> bool:
         from xdsl.utils.exceptions import DiagnosticException
 
         from tosa_xdsl.diagnostics import LocatedError, op_loc
@@ -291,6 +377,13 @@ class Driver:
 
     def apply_passes(self, engine: DiagnosticEngine, module: ModuleOp, passes: list[ModulePass]) -> bool:
         """Apply `passes` in order, verifying after each (unless disabled); False after an error."""
+        self._in_passes = True
+        try:
+            return self._apply_passes(engine, module, passes)
+        finally:
+            self._in_passes = False
+
+    def _apply_passes(self, engine: DiagnosticEngine, module: ModuleOp, passes: list[ModulePass]) -> bool:
         from xdsl.utils.exceptions import DiagnosticException
 
         from tosa_xdsl.diagnostics import LocatedError, op_loc
@@ -373,6 +466,7 @@ class Driver:
         a reported error. A binary input that is not a known format raises loader.LoadError."""
         from tosa_xdsl.diagnostics import SourceFile
 
+        self.expect_passes(passes)
         engine = self.engine(name)
         if isinstance(data, (bytes, bytearray, memoryview)):
             binary = self.read_binary(name, bytes(data))

@@ -32,18 +32,23 @@ def render_validation() -> str:
            "Options separated by commas (`{level=none,profiles=pro_int}`) are rejected by xDSL's "
            "pipeline parser (a comma there continues the value list).\n",
            table(["pass", "option", "values", "default"], [
-               ["tosa-attach-target", "specification_version", "1.0", "1.0"],
+               ["tosa-attach-target", "specification_version", "1.0, 1.1.draft (recorded; its extra "
+                "extensions int64, shape, mxfp, mxfp_conv, mx_* accepted, enabling nothing)", "1.0"],
                ["tosa-attach-target", "level", "8k, none", DEFAULT_LEVEL],
-               ["tosa-attach-target", "profiles", "pro_int, pro_fp", ", ".join(DEFAULT_PROFILES)],
+               ["tosa-attach-target", "profiles", "pro_int, pro_fp", "none (as upstream)"],
                ["tosa-attach-target", "extensions",
                 ", ".join(mlir_name(e.name) for e in st.extensions()), "none"],
                ["tosa-validate", "profile", "overrides the env's profiles (also bi, mi, mt)", "-"],
                ["tosa-validate", "extension", "overrides the env's extensions", "-"],
                ["tosa-validate", "level", "overrides the env's level", "-"],
-               ["tosa-validate", "strict-op-spec-alignment", "accepted, no effect "
-                "(profile checks always run)", "false"],
+               ["tosa-validate", "strict-op-spec-alignment", "COND_IF/WHILE_LOOP regions must be "
+                "isolated from above; REQUIREs decided statically are errors, not warnings "
+                "(profile checks always run, ERROR_IFs are in the op verifiers)", "false"],
                ["tosa-validate", "allow-invalid-op-datatype-combinations",
                 "skip the type-combination profile check", "false"],
+               ["tosa-validate", "validate-function-signature", "function arguments/results: "
+                "ranked tensors, rank <= MAX_RANK, no zero dims, TOSA element types "
+                "(`!tosa.shape` ones are always rejected)", "false"],
            ]), "\n",
            "An extension needs a profile it cooperates with (spec 1.6):\n",
            table(["extension", "allowed profiles", "status"],
@@ -52,7 +57,8 @@ def render_validation() -> str:
            "## What is checked\n",
            "- **Levels** (spec 1.7), skipped for a value that is not static: every operator "
            "LEVEL_CHECK below; MAX_RANK on every tensor operand/result (not on `!tosa.shape` "
-           "values); tensor size in bytes (elements x element bytes, 1 for sub-byte types) "
+           "values, nor on the tensor lists of CUSTOM, COND_IF and WHILE_LOOP, which have no rank "
+           "LEVEL_CHECK: their graphs' operators check their own); tensor size in bytes (elements x element bytes, 1 for sub-byte types) "
            "<= (1 << MAX_LOG2_SIZE) - 1; at most MAX_NESTING nested COND_IF/WHILE_LOOP "
            "(ERROR_IF(tosa_nesting_depth >= MAX_NESTING)). Level `none` applies the spec's "
            "`none` column (upstream skips level checks there).\n",
@@ -62,7 +68,8 @@ def render_validation() -> str:
            "rounding_mode).\n",
            "- **Compile-time constants** (spec 2.1): inputs of the CTC tables must come from "
            "tosa.const / tosa.const_shape unless an extension lifting them is enabled.\n",
-           "- **REQUIRE** statements decided by constants: warnings, never errors.\n",
+           "- **REQUIRE** statements decided statically (constants, shapes, symbols): warnings; "
+           "errors under `strict-op-spec-alignment` (except ARGMAX's data-dependent one).\n",
            "## Level limits\n"]
     lv = st.levels()
     names = list(lv)

@@ -1,8 +1,10 @@
 """`tosa-to-arith`: tosa.const -> arith.constant with the same dense value (upstream's pass).
 
 tosa.const_shape ops without uses are erased; those still used (by ops of other passes) are
-left alone, as upstream keeps them legal. tosa.apply_scale (upstream's `include-apply-rescale`)
-is not part of this dialect, so the pass has no options.
+left alone, as upstream keeps them legal. Upstream's options `include-apply-rescale` and
+`use-32-bit` are accepted (upstream's RUN lines pass them) and change nothing: they choose how
+upstream lowers its MLIR-only `tosa.apply_scale` helper op, which is not part of this dialect
+(our tosa-to-linalg expands RESCALE's apply_scale straight into arith, lowering/numerics_ir.py).
 """
 
 from __future__ import annotations
@@ -51,6 +53,9 @@ class TosaToArithPass(ModulePass):
     """tosa.const -> arith.constant; unused tosa.const_shape erased."""
 
     name: ClassVar[str] = "tosa-to-arith"
+
+    include_apply_rescale: bool = False
+    use_32_bit: bool = False
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for o in list(op.walk()):

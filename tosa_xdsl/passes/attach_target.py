@@ -5,9 +5,12 @@
 Options (xDSL pipeline syntax: options separated by spaces, list values by commas - the
 same spelling as upstream's `--tosa-attach-target="profiles=pro_int,pro_fp level=none"`):
   specification_version  1.0 (default; the 1.0.x releases, checked with the 1.0.2 rules) or
-                         1.1.draft (accepted and recorded as upstream does; 1.1 additions unknown)
+                         1.1.draft (accepted and recorded as upstream does; 1.1 additions unknown;
+                         its extra extensions int64, shape, mxfp, mxfp_conv, mx_* are accepted
+                         and enable nothing)
   level                  8k | none (default 8k)
-  profiles               pro_int, pro_fp (default both)
+  profiles               pro_int, pro_fp (default none, as upstream: then every operator fails
+                         tosa-validate's profile check)
   extensions             int16, int4, bf16, fp8e4m3, fp8e5m2, fft, variable, controlflow,
                          dynamic, doubleround, inexactround (default none)
 An extension needs one of the profiles it cooperates with (spec 1.6 "Allowed profiles",
@@ -26,7 +29,6 @@ from xdsl.passes import ModulePass
 from tosa_xdsl.validation.target import (
     DEFAULT_EXTENSIONS,
     DEFAULT_LEVEL,
-    DEFAULT_PROFILES,
     SPEC_VERSION,
     check_names,
 )
@@ -54,7 +56,10 @@ class TosaAttachTargetPass(ModulePass):
 
     specification_version: str | float = SPEC_VERSION
     level: str = DEFAULT_LEVEL
-    profiles: tuple[str, ...] | str = DEFAULT_PROFILES
+    # Upstream attaches no profile unless told (its ListOption is empty; the tosa-tools
+    # translator prints `profiles = []`); tosa-validate without a target env still uses
+    # DEFAULT_PROFILES, as upstream's lookupTargetEnvOrDefault does.
+    profiles: tuple[str, ...] | str = ()
     extensions: tuple[str, ...] | str = DEFAULT_EXTENSIONS
 
     def target_env(self):
@@ -65,7 +70,7 @@ class TosaAttachTargetPass(ModulePass):
         version = _version(self.specification_version)
         profiles, extensions = _names(self.profiles), _names(self.extensions)
         level = str(self.level).lower()
-        problems = check_names(profiles, extensions, level)
+        problems = check_names(profiles, extensions, level, version)
         if version not in SPEC_VERSIONS:
             problems.insert(0, f"unsupported TOSA specification_version '{version}' "
                                f"(supported: {', '.join(SPEC_VERSIONS)})")

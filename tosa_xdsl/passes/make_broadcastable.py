@@ -90,6 +90,9 @@ _OPERAND_INDEX = {"input1": 0, "input2": 1, "input3": 2}
 @dataclass(frozen=True)
 class TosaMakeBroadcastablePass(ModulePass):
     name: ClassVar[str] = "tosa-make-broadcastable"
+    # The driver verifies this pass's input with lower-rank operands allowed to broadcast
+    # (tosa_xdsl.verification.helpers.rank_broadcast_allowed) when it runs first.
+    reads_rank_broadcast: ClassVar[bool] = True
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for inner in list(op.walk()):

@@ -9,9 +9,15 @@ field by field, so scripts written for earlier MLIR keep working:
     tosa-opt -p 'tosa-validate{profile=pro_int extension=int16,doubleround level=none}'
 
 `profile` also takes the pre-1.0 names bi (-> pro_int), mi and mt (-> pro_int, pro_fp).
-`strict-op-spec-alignment` is accepted for compatibility (the profile/extension checks that
-upstream runs only with it always run here); `allow-invalid-op-datatype-combinations` skips
-the profile/extension check of type combinations.
+Upstream's options: `strict-op-spec-alignment` adds the check that COND_IF / WHILE_LOOP
+regions are isolated from above and makes REQUIREs that constants decide errors instead of
+warnings (upstream's strict checks reject a MUL shift outside [0, 63] or repeated SCATTER
+indices; ARGMAX's data-dependent REQUIRE stays a warning) (the profile/extension checks that upstream runs only with it
+always run here, and the ERROR_IF checks it adds are in our op verifiers);
+`allow-invalid-op-datatype-combinations` skips the profile/extension check of type
+combinations; `validate-function-signature` checks the functions' argument and result types
+(ranked tensors of rank <= MAX_RANK, no zero dims, TOSA element types). `!tosa.shape`
+arguments and results are always rejected, as upstream does (validation/signature.py).
 
 Every violation is a located error (all are reported, not only the first), so `tosa-opt`
 exits 1; REQUIRE violations are warnings.
@@ -40,6 +46,7 @@ class TosaValidatePass(ModulePass):
     level: str | None = None
     strict_op_spec_alignment: bool = False
     allow_invalid_op_datatype_combinations: bool = False
+    validate_function_signature: bool = False
 
     def target(self, module: ModuleOp):
         """The effective target: the module's target env (or the default), options applied;
@@ -58,7 +65,8 @@ class TosaValidatePass(ModulePass):
             target = replace(target, extensions=tuple(e.lower() for e in _names(self.extension)))
         if self.level is not None:
             target = replace(target, level=str(self.level).lower())
-        return target, check_names(target.profiles, target.extensions, target.level)
+        return target, check_names(target.profiles, target.extensions, target.level,
+                                   target.specification_version)
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         from xdsl.utils.exceptions import VerifyException
@@ -69,6 +77,12 @@ class TosaValidatePass(ModulePass):
         target, problems = self.target(op)
         if problems:
             raise LocatedError(op, "tosa-validate: invalid target: " + "; ".join(problems))
-        errors = validate_module(op, target, check_types=not self.allow_invalid_op_datatype_combinations)
+        from tosa_xdsl.validation.signature import check_region_isolation, check_signatures
+
+        errors = check_signatures(op, target, full=self.validate_function_signature)
+        errors += validate_module(op, target, check_types=not self.allow_invalid_op_datatype_combinations,
+                                  strict=self.strict_op_spec_alignment)
+        if self.strict_op_spec_alignment:
+            errors += check_region_isolation(op)
         if errors and active_engine() is None:
             raise VerifyException(f"tosa-validate: {errors} error(s) (printed above)")

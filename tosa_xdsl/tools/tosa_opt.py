@@ -64,6 +64,10 @@ def _build_arg_parser() -> argparse.ArgumentParser:
                    help="custom syntax of tosa ops: keyword (current MLIR) or attr-dict (older MLIR)")
     p.add_argument("--print-between-passes", action="store_true")
     p.add_argument("--disable-verify", action="store_true", help="do not verify ops")
+    p.add_argument("--verify-each", action="store_true",
+                   help="accepted for mlir-opt compatibility: the IR is verified after every pass anyway")
+    p.add_argument("--pass-pipeline", action="append", default=[], metavar="PIPELINE",
+                   help="an mlir-opt pipeline, e.g. 'builtin.module(func.func(canonicalize))'")
     p.add_argument("--no-implicit-module", action="store_true")
     p.add_argument("--list-passes", action="store_true", help="print the available passes and exit")
     p.add_argument("--quiet", action="store_true",
@@ -76,16 +80,30 @@ def _build_arg_parser() -> argparse.ArgumentParser:
     return p
 
 
-def _normalise_argv(argv: list[str], parser: argparse.ArgumentParser) -> list[str]:
-    """Accept mlir-opt's single-dash long options (`-split-input-file`)."""
+def _normalise_argv(argv: list[str], parser: argparse.ArgumentParser) -> tuple[list[str], list[str]]:
+    """Accept mlir-opt's single-dash long options (`-split-input-file`) and its pass flags:
+    `--NAME` / `--NAME=OPTIONS` for a registered pass NAME (`--canonicalize="test-convergence"`,
+    `-tosa-validate=strict-op-spec-alignment`). Returns the arguments for argparse and the
+    pass-flag pipeline entries in command-line order."""
     long_opts = {s for a in parser._actions for s in a.option_strings if s.startswith("--")}  # pyright: ignore[reportPrivateUsage]
     out: list[str] = []
+    pass_flags: list[str] = []
+    registry = None
     for arg in argv:
-        if arg.startswith("-") and not arg.startswith("--") and len(arg) > 2:
-            if "--" + arg[1:].split("=", 1)[0] in long_opts:
-                arg = "-" + arg
+        if arg.startswith("-") and len(arg) > 2 and arg != "--":
+            name, eq, options = arg.lstrip("-").partition("=")
+            if "--" + name in long_opts:
+                arg = "--" + arg.lstrip("-")
+            else:
+                if registry is None:
+                    from tosa_xdsl.pass_registry import all_passes
+
+                    registry = all_passes()
+                if name in registry:
+                    pass_flags.append(f"{name}{{{options}}}" if eq and options.strip() else name)
+                    continue
         out.append(arg)
-    return out
+    return out, pass_flags
 
 
 # ------------------------------------------------------------------------------ running
@@ -112,6 +130,7 @@ class OptRun:
             allow_unregistered=args.allow_unregistered_dialect)
         self.driver = Driver(ctx, options, self._handle)
         self.driver.print_op_on_diagnostic = not args.verify_diagnostics
+        self.driver.expect_passes(passes)
 
     def _handle(self, diag: Diagnostic) -> None:
         from tosa_xdsl.diagnostics import Severity, print_diagnostic
@@ -223,6 +242,22 @@ def _build_pipeline(spec: str) -> list[ModulePass]:
         raise CommandLineError(str(err)) from err
 
 
+def _pipeline_spec(args: argparse.Namespace, pass_flags: list[str]) -> str:
+    """One `-p` spec from -p, --pass-pipeline and mlir-opt's pass flags (which mlir-opt does not
+    let be mixed with --pass-pipeline; neither do we)."""
+    from tosa_xdsl.driver import PipelineError, mlir_pipeline_to_spec
+
+    parts = [p for p in (args.passes,) if p.strip()]
+    if args.pass_pipeline and pass_flags:
+        raise CommandLineError("'--pass-pipeline' cannot be used with individual pass options")
+    try:
+        parts += [mlir_pipeline_to_spec(p) for p in args.pass_pipeline]
+    except PipelineError as err:
+        raise CommandLineError(str(err)) from err
+    parts += pass_flags
+    return ",".join(p for p in parts if p.strip())
+
+
 def _read_input(path: str) -> bytes:
     if path == "-":
         return sys.stdin.buffer.read()
@@ -243,19 +278,27 @@ def _open_output(path: str, binary: bool = False) -> TextIO:
         raise CommandLineError(f"cannot open output file '{path}': {err.strerror or err}") from err
 
 
+def parse_command_line(argv: list[str]) -> tuple[argparse.Namespace, str]:
+    """The options and the `-p` pipeline spec of a tosa-opt (or mlir-opt) command line;
+    CommandLineError if it is not one."""
+    arg_parser = _build_arg_parser()
+    argv, pass_flags = _normalise_argv(argv, arg_parser)
+    args = arg_parser.parse_args(argv)
+    return args, _pipeline_spec(args, pass_flags)
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     out: TextIO | None = None
     try:
-        arg_parser = _build_arg_parser()
-        args = arg_parser.parse_args(_normalise_argv(argv, arg_parser))
+        args, spec = parse_command_line(argv)
         if args.list_passes:
             from tosa_xdsl.pass_registry import all_passes
 
             print("\n".join(sorted(all_passes())))
             return 0
         data = _read_input(args.input_file)
-        passes = _build_pipeline(args.passes)
+        passes = _build_pipeline(spec)
         if args.emit_bytecode and (args.split_input_file or args.verify_diagnostics):
             raise CommandLineError("--emit-bytecode writes one module: not with --split-input-file "
                                    "or --verify-diagnostics")

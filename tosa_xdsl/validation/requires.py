@@ -9,7 +9,9 @@ warnings, never errors:
 - POW#R1 `value1 >= 0`, POW#R3/#R4 NaN / infinite constant inputs, POW#R2 `value1 > 0 ||
   value2 > 0` when both inputs are constant;
 - GATHER#R1 / SCATTER#R1 `0 <= k < K`: constant indices out of range; SCATTER#R2: duplicate
-  constant indices in one batch (an output written twice);
+  constant indices in one batch (an output written twice), or W > K (some output is always
+  written twice: "it follows that K >= W");
+- VARIABLE_READ / VARIABLE_WRITE `variable_tensor != NULL`: no tosa.variable of that name;
 - RESCALE (apply_scale_32/16 in 4.5.5): constant multiplier < 0, constant shift outside [2, 62];
 - ARGMAX (TOSA 1.0.2) `i <= maximum<out_t>()`: an axis longer than maximum<out_t>() + 1, so
   the index of the maximum may not fit out_t (data-dependent: a warning that it can fail).
@@ -124,6 +126,14 @@ def _gather(op, warn):
 
 
 def _scatter(op, warn):
+    values, indices = op.values_in.type, op.indices.type
+    if hasattr(values, "get_shape") and hasattr(indices, "get_shape"):
+        vs, ins = values.get_shape(), indices.get_shape()
+        if len(vs) == 3 and len(ins) == 2 and 0 <= vs[1] < ins[1]:
+            # 2.11.2: each output index is written at most once, "it follows that K >= W"
+            warn("output_modified[n,k,c] == false",
+                 f"W = {ins[1]} indices per batch but K = {vs[1]}: some output is written twice")
+            return
     idx = _index_bound(op, warn, "values_in")
     if idx is None or idx.ndim != 2:
         return
@@ -132,6 +142,11 @@ def _scatter(op, warn):
             warn("output_modified[n,k,c] == false",
                  f"constant indices of batch {n} repeat an index, so an output is written twice")
             return
+
+
+def _variable_access(op, warn):
+    if op.variable() is None:  # 2.17.2/3: variable_tensor_lookup finds nothing
+        warn("variable_tensor != NULL", f"no tosa.variable @{op.properties['name'].data} is declared")
 
 
 def _rescale(op, warn):
@@ -161,4 +176,5 @@ _CHECKS: dict[str, Callable] = {
     "INTDIV": _intdiv, "ARITHMETIC_RIGHT_SHIFT": _shift, "LOGICAL_LEFT_SHIFT": _shift,
     "LOGICAL_RIGHT_SHIFT": _shift, "MUL": _mul, "POW": _pow, "GATHER": _gather,
     "SCATTER": _scatter, "RESCALE": _rescale, "ARGMAX": _argmax,
+    "VARIABLE_READ": _variable_access, "VARIABLE_WRITE": _variable_access,
 }

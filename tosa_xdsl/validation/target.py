@@ -50,10 +50,17 @@ def cooperating_profiles(extension: str) -> tuple[str, ...]:
     raise KeyError(extension)
 
 
-def check_names(profiles: Iterable[str], extensions: Iterable[str], level: str) -> list[str]:
-    """Problems with a target's names and combination, as one-line messages (empty: fine)."""
+def check_names(profiles: Iterable[str], extensions: Iterable[str], level: str,
+                version: str = SPEC_VERSION) -> list[str]:
+    """Problems with a target's names and combination, as one-line messages (empty: fine).
+    A 1.1.draft target may also name the draft's extensions (`int64`, `shape`, `mxfp`, ...):
+    accepted as upstream does, their profile cooperation is not checked (not in 1.0.1's tables)."""
+    from tosa_xdsl.ir.target_env import DRAFT_EXTENSIONS
+
     problems = []
     known_p, known_e = profile_names(), extension_names()
+    if version == "1.1.draft":
+        known_e = known_e + tuple(e for e in DRAFT_EXTENSIONS if e not in known_e)
     profiles, extensions = list(profiles), list(extensions)
     for p in profiles:
         if p not in known_p:
@@ -64,7 +71,7 @@ def check_names(profiles: Iterable[str], extensions: Iterable[str], level: str) 
     if level.lower() not in ("8k", "none"):
         problems.append(f"unknown TOSA level '{level}' (expected 8k or none)")
     for e in extensions:
-        if e in known_e:
+        if e in extension_names():
             allowed = cooperating_profiles(e)
             if not any(p in profiles for p in allowed):
                 problems.append(f"use of extension '{e}' requires any of profiles: "

@@ -46,6 +46,11 @@ def _concat(op):
         if len(s) != len(ref):
             fail(op, f"input1[{i}] has rank {len(s)} but input1[{i0}] has rank {len(ref)}; "
                      f"all inputs must have the same rank")
+    out = shape_of(op.output)
+    if out is not None and len(out) != len(ref):
+        # shape[axis] of CONCAT#5 and the pseudocode's reads at the output's positions need
+        # the output to have the inputs' rank
+        fail(op, f"output rank {len(out)} must equal the inputs' rank {len(ref)}")
     if axis >= len(ref):
         return
     for j in range(len(ref)):
@@ -56,7 +61,9 @@ def _concat(op):
             if d != known[0][1]:
                 fail(op, f"input1[{i}] dim {j} is {d} but input1[{known[0][0]}] dim {j} is "
                          f"{known[0][1]}; inputs may differ only along axis {axis}")
-    out = shape_of(op.output)
+        if known and out is not None and out[j] >= 0 and out[j] != known[0][1]:
+            fail(op, f"output dim {j} is {out[j]} but input1[{known[0][0]}] dim {j} is "
+                     f"{known[0][1]}; the output may differ from the inputs only along axis {axis}")
     if len(ranked) == len(shapes_) and all(s[axis] >= 0 for _, s in ranked) and out is not None \
             and axis < len(out) and out[axis] >= 0:
         total = shapes.concat_shape(shapes_, axis)[axis]  # type: ignore[index]

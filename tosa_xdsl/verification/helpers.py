@@ -15,7 +15,7 @@ from xdsl.ir import SSAValue
 from tosa_xdsl import spec_tables as st
 from tosa_xdsl.dialects.tosa import shapes
 from tosa_xdsl.dialects.tosa.ops import SPEC_OPS
-from tosa_xdsl.dialects.tosa.ops.base import TosaOp, spec_argument_operand
+from tosa_xdsl.dialects.tosa.ops.base import TosaOp, rank_broadcast_active, spec_argument_operand
 from tosa_xdsl.ir.access import format_shape, shape_of
 from tosa_xdsl.verification.common import fail
 from tosa_xdsl.verification.registry import spec_check
@@ -47,6 +47,9 @@ def check_broadcast(op: TosaOp, inputs: Sequence[tuple[str, SSAValue]], output: 
     ranked = [(n, shape_of(v)) for n, v in inputs]
     ranked = [(n, s) for n, s in ranked if s is not None]
     out = shape_of(output)
+    if out is not None and rank_broadcast_active():  # tosa-make-broadcastable's input
+        ranked = [(n, (1,) * (len(out) - len(s)) + tuple(s)) if len(s) < len(out) else (n, s)
+                  for n, s in ranked]
     holders = ranked + ([("output", out)] if out is not None else [])
     if len({len(s) for _, s in holders}) > 1:
         detail = ", ".join(f"{n} has rank {len(s)}" for n, s in holders)

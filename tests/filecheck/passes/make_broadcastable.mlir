@@ -1,6 +1,8 @@
 // tosa-make-broadcastable: lower-rank operands get leading 1s through tosa.reshape.
-// The input is rank-mismatched (not valid TOSA), hence --disable-verify on the way in;
-// the second tosa-opt verifies the result.
+// The input is rank-mismatched (not valid TOSA): read as it is when the pipeline starts with
+// this pass (its reason to exist), and with --disable-verify; the second tosa-opt verifies
+// the result.
+// RUN: tosa-opt %s -p tosa-make-broadcastable --split-input-file | tosa-opt --split-input-file | filecheck %s
 // RUN: tosa-opt %s --disable-verify -p tosa-make-broadcastable --split-input-file | tosa-opt --split-input-file | filecheck %s
 
 // CHECK-LABEL: func.func @add

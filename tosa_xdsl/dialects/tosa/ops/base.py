@@ -13,7 +13,9 @@ Every operator is an IRDL op deriving from `TosaOp`, which gives it
 from __future__ import annotations
 
 from abc import ABC
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import ClassVar
 
 from xdsl.dialects.builtin import TensorType
@@ -238,7 +240,7 @@ class BinaryElementwiseOp(TosaOp, ABC):
 
     def verify_structure(self) -> None:
         super().verify_structure()
-        same_rank(self, ("input1", "input2", "output"))
+        same_rank(self, ("input1", "input2", "output"), broadcast=True)
 
 
 class ComparisonOp(TosaOp, ABC):
@@ -252,7 +254,7 @@ class ComparisonOp(TosaOp, ABC):
 
     def verify_structure(self) -> None:
         super().verify_structure()
-        same_rank(self, ("input1", "input2", "output"))
+        same_rank(self, ("input1", "input2", "output"), broadcast=True)
         require_bool(self, "output")
 
 
@@ -271,9 +273,34 @@ class ReductionOp(TosaOp, ABC):
         same_rank(self, ("input", "output"))
 
 
-def same_rank(op: TosaOp, names: Sequence[str]) -> None:
+# Set while the driver verifies input for a pipeline that starts with tosa-make-broadcastable:
+# that pass exists to give lower-rank operands of broadcasting operators their leading 1s
+# (numpy's first step, the legalization guide's apply_rank_broadcast), so its input may have
+# them. Every other check still applies, and the pass's output must have equal ranks.
+_RANK_BROADCAST: ContextVar[bool] = ContextVar("tosa_rank_broadcast", default=False)
+
+
+@contextmanager
+def rank_broadcast_allowed(allowed: bool = True) -> Iterator[None]:
+    """Within: a broadcasting operand of lower rank than the output counts as if it had
+    leading 1s (tosa-make-broadcastable's input)."""
+    token = _RANK_BROADCAST.set(allowed)
+    try:
+        yield
+    finally:
+        _RANK_BROADCAST.reset(token)
+
+
+def rank_broadcast_active() -> bool:
+    return _RANK_BROADCAST.get()
+
+
+def same_rank(op: TosaOp, names: Sequence[str], broadcast: bool = False) -> None:
     ranked = [(n, rank_of(op.value_named(n))) for n in names if op.value_named(n) is not None]
     ranked = [(n, r) for n, r in ranked if r is not None]
+    if broadcast and _RANK_BROADCAST.get() and ranked and ranked[-1][0] == "output":
+        out_rank = ranked[-1][1]
+        ranked = [(n, max(r, out_rank)) for n, r in ranked]
     if len({r for _, r in ranked}) > 1:
         detail = ", ".join(f"{n} has rank {r}" for n, r in ranked)
         raise VerifyException(f"'{op.name}' op operands and result must have the same rank: {detail}")

@@ -109,7 +109,7 @@ class MulOp(TosaOp):
 
     def verify_structure(self) -> None:
         super().verify_structure()
-        same_rank(self, ("input1", "input2", "output"))
+        same_rank(self, ("input1", "input2", "output"), broadcast=True)
 
 
 @tosa_op_definition

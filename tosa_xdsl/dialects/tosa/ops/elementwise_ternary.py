@@ -30,7 +30,7 @@ class SelectOp(TosaOp):
 
     def verify_structure(self) -> None:
         super().verify_structure()
-        same_rank(self, ("input1", "input2", "input3", "output"))
+        same_rank(self, ("input1", "input2", "input3", "output"), broadcast=True)
         require_bool(self, "input1")
 
 
