@@ -45,8 +45,9 @@ INPUT = ROOT / "examples/face_detection_front.input_0.npy"
 
 
 def reference_model(repeat):
-    sys.path.insert(0, str(ROOT))
-    from tests import oracle
+    # tests/oracle.py by path: a `tests` package installed in site-packages can shadow ours
+    sys.path.insert(0, str(ROOT / "tests"))
+    import oracle
 
     with tempfile.TemporaryDirectory() as tmp:
         graph = oracle.serialize(MODEL.read_text())
