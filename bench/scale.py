@@ -14,9 +14,10 @@ written in each container tosa-run reads:
 - `bytecode`: MLIR bytecode (tosa_xdsl/formats/bytecode, blobs in its resource section);
 - `tosa`: a TOSA flatbuffer (.tosa, tosa_xdsl/formats/tosa_flatbuffer).
 
-Each point is one fresh `tosa-run FILE -i x.npy -o y.npy` process (parse, verify, one
-inference, write the result): CPU time (user + sys) and peak resident memory (ru_maxrss) of
-the child from os.wait4, median of --repeat runs. "baseline" is the same run on a model
+Each point is one fresh `tosa-run FILE -i x.npy -o y.npy` process (tosa-run's main() under
+`python -c`; parse, verify, one inference, write the result): CPU time (user + sys) of the
+child from os.wait4 and its peak resident memory (VmHWM, reported by the child at exit),
+median of --repeat runs. "baseline" is the same run on a model
 with 1 kB of weights: the interpreter, xDSL and numpy loaded, the parse and run machinery
 warm; "extra / weights" is (peak - baseline) / weight bytes, the figure the goal bounds
 (at most 1.5). The files are generated once into --workdir (default: a temporary folder).
@@ -143,18 +144,36 @@ def model(workdir: Path, container: str, weight_bytes: int) -> tuple[Path, Path,
 # ------------------------------------------------------------------------ measuring
 
 
+# tosa-run's own main() (as its console script calls it), then the process's peak RSS
+# (VmHWM) on stderr. Not the child's ru_maxrss: Linux charges a child the RSS of the parent
+# it was forked from (exec records the old address space's high-water mark), so a bench
+# process that grew while checking a 1 GB result made every later child look that big.
+_CHILD = (
+    "import sys\n"
+    "from tosa_xdsl.tools.tosa_run import main\n"
+    "sys.argv = ['tosa-run', *sys.argv[1:]]\n"
+    "try:\n"
+    "    code = main()\n"
+    "finally:\n"
+    "    hwm = [l for l in open('/proc/self/status') if l.startswith('VmHWM:')]\n"
+    "    sys.stderr.write('\\n' + (hwm[0].strip() if hwm else 'VmHWM: 0 kB') + '\\n')\n"
+    "sys.exit(code)\n"
+)
+
+
 def run(model_path: Path, x: Path, out: Path) -> tuple[float, float, int, str]:
     """(cpu s, wall s, peak RSS bytes, error) of one tosa-run process."""
-    tosa_run = Path(sys.executable).with_name("tosa-run")
-    cmd = [str(tosa_run), str(model_path), "-i", str(x), "-o", str(out)]
+    cmd = [sys.executable, "-c", _CHILD, str(model_path), "-i", str(x), "-o", str(out)]
     t = time.perf_counter()
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     err = proc.stderr.read() if proc.stderr else b""
     _, status, usage = os.wait4(proc.pid, 0)
     wall = time.perf_counter() - t
     code = os.waitstatus_to_exitcode(status)
-    last = (err.decode(errors="replace").strip().splitlines() or [""])[-1]
-    return usage.ru_utime + usage.ru_stime, wall, usage.ru_maxrss * 1024, (last if code else "")
+    lines = err.decode(errors="replace").strip().splitlines() or [""]
+    peak = int(lines[-1].split()[1]) * 1024 if lines[-1].startswith("VmHWM:") else usage.ru_maxrss * 1024
+    last = next((line for line in reversed(lines) if line and not line.startswith("VmHWM:")), "failed")
+    return usage.ru_utime + usage.ru_stime, wall, peak, (last if code else "")
 
 
 def measure(model_path: Path, x: Path, out: Path, repeat: int) -> dict[str, float] | str:
