@@ -89,3 +89,27 @@ def test_disabling_the_cache_gives_the_same_verdicts():
             _parse(_mul(1)).verify()
     finally:
         verify_cache.set_enabled(previous)
+
+
+def test_dominance_with_block_positions_matches_the_walk():
+    # driver.verify numbers each block once (dominance_error(op, order)) instead of walking
+    # the block per operand; the verdicts are the walk's (MLIR: a use before its definition
+    # in a function body does not dominate; in a module body, a graph region, it may)
+    from tosa_xdsl.verification.dominance import dominance_error
+
+    text = f"""
+func.func @f(%a: {T}) -> {T} {{
+  %p = "tosa.negate"(%m) : ({T}) -> {T}
+  %m = tosa.negate %a : ({T}) -> {T}
+  %q = tosa.add %m, %a : ({T}, {T}) -> {T}
+  func.return %q : {T}
+}}"""
+    from xdsl.context import Context
+
+    ctx = make_context()
+    assert isinstance(ctx, Context)
+    module = Parser(ctx, text).parse_module()
+    order: dict = {}
+    verdicts = [(dominance_error(op), dominance_error(op, order)) for op in module.walk()]
+    assert all(walk == numbered for walk, numbered in verdicts)
+    assert [v for v, _ in verdicts if v] == ["operand #0 does not dominate this use"]
