@@ -84,24 +84,38 @@ class TosaPrinter(Printer):
         me = type(self)
         if me.print_ssa_value is not Printer.print_ssa_value or me.print_operand is not Printer.print_operand:
             return False  # a subclass names values its own way
-        key = [cls, tosa_custom, syntax.print_style.get() if tosa_custom else None,
-               self.print_properties_as_attributes]
+        head = [cls, tosa_custom, syntax.print_style.get() if tosa_custom else None,
+                self.print_properties_as_attributes]
+        key, objects = list(head), head
         for value in op.operands:
             key.append(id(value.type))
+            objects.append(value.type)
         key.append(None)
+        objects.append(None)
         for result in op.results:
             key.append(id(result.type))
+            objects.append(result.type)
         for name, attr in op.properties.items():
-            key.append(name)
-            key.append(id(attr))
+            key += (name, id(attr))
+            objects += (name, attr)
         key.append(None)
+        objects.append(None)
         for name, attr in op.attributes.items():
-            key.append(name)
-            key.append(id(attr))
+            key += (name, id(attr))
+            objects += (name, attr)
         # ids are safe here: every keyed object belongs to the IR being printed, alive
-        # for this printer's lifetime (the cache lives on the printer)
+        # for this printer's lifetime (the cache lives on the printer). On a miss, the
+        # objects themselves (hash and ==; floats compare by bits) find IR whose equal types
+        # are distinct objects (xDSL's generic parser builds one per use).
         tails: dict[tuple, str] = self.__dict__.setdefault("_plain_op_tails", {})
-        tail = tails.get(tuple(key))
+        by_value: dict[tuple, str] = self.__dict__.setdefault("_plain_op_tails_by_value", {})
+        id_key = tuple(key)
+        tail = tails.get(id_key)
+        if tail is None:
+            value_key = tuple(objects)
+            tail = by_value.get(value_key)
+            if tail is not None:
+                tails[id_key] = tail
 
         name_of = self._ssa_name
         text = ""
@@ -118,7 +132,7 @@ class TosaPrinter(Printer):
         self.print_string(text)
         tail = self._capture(lambda: self._print_tail(op, tosa_custom))
         if tail is not None:
-            tails[tuple(key)] = tail
+            tails[id_key] = by_value[tuple(objects)] = tail
         return True
 
     def _print_tail(self, op: Operation, tosa_custom: bool) -> None:

@@ -13,9 +13,11 @@ checks, except the op's traits (HasParent and the like read the op's context), w
 run. Failures are never cached: a bad op always runs every check, so messages and their
 order are unchanged.
 
-The signature is built from object identities (`id`), not attribute hashes (a TensorType
-hash walks every parameter, ~2 us): the parser shares one object per distinct type and
-attribute text, so identical signatures are identical objects. The cache holds the keyed
+The signature is first looked up by object identities (`id`), not attribute hashes (a
+TensorType hash walks every parameter, ~2 us): the parser shares one object per distinct
+type and attribute text, so identical signatures are mostly identical objects. On a miss
+it is looked up by value (hash and ==: xDSL compares floats by their bits), which catches
+IR whose equal types are distinct objects (xDSL's generic parser, IR built by passes). The cache holds the keyed
 objects, so an id is never reused while its entry lives; it is bounded, and an op whose
 signature involves a large dense constant is not cached (that would keep the weights
 alive; such ops are one-off anyway).
@@ -63,43 +65,54 @@ def _small(attr: Any) -> bool:
 
 
 def signature(op: Operation) -> tuple[tuple, list] | None:
-    """(key of ids, the keyed objects) of `op`, or None when `op` must not be cached."""
+    """(key of ids, the same key with the objects themselves) of `op`, or None when `op`
+    must not be cached. The second holds the keyed objects alive (so their ids are not
+    reused while an entry lives) and, hashed, is the fallback key for IR whose equal types
+    are distinct objects (xDSL's generic parser builds one per use)."""
     key: list = []
-    refs: list = []
-    append, ref = key.append, refs.append
+    objects: list = []
+    append, keep = key.append, objects.append
     for value in op._operands:  # pyright: ignore[reportPrivateUsage]
         t = value.type
         append(id(t))
-        ref(t)
+        keep(t)
         owner = getattr(value, "op", None)  # OpResult's producer (block arguments have none)
         if owner is not None and not owner._operands and owner.properties:  # pyright: ignore[reportPrivateUsage]
             append(type(owner))
+            keep(type(owner))
             for name, attr in owner.properties.items():
                 if not _small(attr):
                     return None
                 append(name)
                 append(id(attr))
-                ref(attr)
+                keep(name)
+                keep(attr)
         else:
             append(None)
+            keep(None)
     append(-1)
+    keep(-1)
     for result in op.results:
         t = result.type
         append(id(t))
-        ref(t)
+        keep(t)
     append(-2)
+    keep(-2)
     for name, attr in op.properties.items():
         if not _small(attr):
             return None
         append(name)
         append(id(attr))
-        ref(attr)
+        keep(name)
+        keep(attr)
     append(-3)
+    keep(-3)
     for name, attr in op.attributes.items():
         append(name)
         append(id(attr))
-        ref(attr)
-    return tuple(key), refs
+        keep(name)
+        keep(attr)
+    return tuple(key), objects
 
 
 def cached_verify(cls: type[Operation]) -> Callable[[Operation], None] | None:
@@ -110,8 +123,10 @@ def cached_verify(cls: type[Operation]) -> Callable[[Operation], None] | None:
         return None
     full = cls.verify_
     traits = tuple(op_def.traits)
-    cache: dict[tuple, tuple] = {}
+    cache: dict[tuple, tuple] = {}  # ids -> the objects (kept alive)
+    by_value: dict[tuple, bool] = {}  # the objects themselves (hash and ==)
     _CACHES.append(cache)
+    _CACHES.append(by_value)
 
     def verify_(self: Operation) -> None:
         if not _enabled or self.regions or self.successors:
@@ -121,15 +136,23 @@ def cached_verify(cls: type[Operation]) -> Callable[[Operation], None] | None:
         if sig is None:
             full(self)
             return
-        key, refs = sig
+        key, objects = sig
         if key in cache:
             for trait in traits:
                 trait.verify(self)
             return
-        full(self)
+        value_key = tuple(objects)
         if len(cache) >= MAX_ENTRIES:
             cache.clear()
-        cache[key] = tuple(refs)
+        if len(by_value) >= MAX_ENTRIES:
+            by_value.clear()
+        if value_key in by_value:
+            for trait in traits:
+                trait.verify(self)
+        else:
+            full(self)
+            by_value[value_key] = True
+        cache[key] = value_key
 
     verify_.__doc__ = full.__doc__
     return verify_
