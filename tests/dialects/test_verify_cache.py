@@ -113,3 +113,28 @@ func.func @f(%a: {T}) -> {T} {{
     verdicts = [(dominance_error(op), dominance_error(op, order)) for op in module.walk()]
     assert all(walk == numbered for walk, numbered in verdicts)
     assert [v for v, _ in verdicts if v] == ["operand #0 does not dominate this use"]
+
+
+def test_traits_run_on_every_cached_op():
+    # tosa.yield's verdict is cached inside a cond_if; the same signature outside one must
+    # still fail its HasParent trait (MLIR: "expects parent op to be one of ...")
+    good = """
+func.func @f(%c: tensor<i1>, %a: tensor<f32>) -> tensor<f32> {
+  %0 = tosa.cond_if %c (%x = %a) : tensor<i1> (tensor<f32>) -> tensor<f32> {
+  ^bb0(%x: tensor<f32>):
+    tosa.yield %x : tensor<f32>
+  } else {
+  ^bb0(%x: tensor<f32>):
+    tosa.yield %x : tensor<f32>
+  }
+  return %0 : tensor<f32>
+}"""
+    _parse(good).verify()
+    bad = """
+"test.region"() ({
+^bb0(%x: tensor<f32>):
+  tosa.yield %x : tensor<f32>
+}) : () -> ()"""
+    ctx = make_context(allow_unregistered=True)
+    with pytest.raises(VerifyException, match="parent"):
+        Parser(ctx, bad).parse_module().verify()

@@ -122,7 +122,7 @@ def cached_verify(cls: type[Operation]) -> Callable[[Operation], None] | None:
     if op_def.regions or op_def.successors or getattr(cls, "VERIFY_READS_CONTEXT", False):
         return None
     full = cls.verify_
-    traits = tuple(op_def.traits)
+    traits: list = []  # filled on first use: lazy_traits_def may name classes defined later
     cache: dict[tuple, tuple] = {}  # ids -> the objects (kept alive)
     by_value: dict[tuple, bool] = {}  # the objects themselves (hash and ==)
     _CACHES.append(cache)
@@ -137,8 +137,11 @@ def cached_verify(cls: type[Operation]) -> Callable[[Operation], None] | None:
             full(self)
             return
         key, objects = sig
+        if not traits:
+            traits.extend(op_def.traits)
+            traits.append(None)  # marks "filled" even for a class without traits
         if key in cache:
-            for trait in traits:
+            for trait in traits[:-1]:
                 trait.verify(self)
             return
         value_key = tuple(objects)
@@ -147,7 +150,7 @@ def cached_verify(cls: type[Operation]) -> Callable[[Operation], None] | None:
         if len(by_value) >= MAX_ENTRIES:
             by_value.clear()
         if value_key in by_value:
-            for trait in traits:
+            for trait in traits[:-1]:
                 trait.verify(self)
         else:
             full(self)
