@@ -18,7 +18,8 @@ compiled again on every start-up (tens of ms per module), which is not what an i
 tool costs.
 
 Goals (docs/performance.md, "Interpreter"): per inference at most half the reference
-model's whole-process time; tosa-run's whole process at most 3x the reference model's.
+model's whole-process time; tosa-run's whole process at most 2x the reference model's
+(issue 15; it was 3x).
 `--record` rewrites the "Interpreter" section of docs/performance.md (keeping the text
 before the first table: the history of what changed).
 """
@@ -45,8 +46,7 @@ INPUT = ROOT / "examples/face_detection_front.input_0.npy"
 
 
 def reference_model(repeat):
-    # by its own name: an installed package may also be called `tests` (a regular package
-    # wins over the repository's namespace folder)
+    # tests/oracle.py by path: a `tests` package installed in site-packages can shadow ours
     sys.path.insert(0, str(ROOT / "tests"))
     import oracle
 
@@ -123,8 +123,8 @@ def main() -> int:
                             f"({ref[0] / 2:.3f} s CPU): {'met' if r <= 0.5 else 'NOT met'} ({r:.2f}x)")
         if whole is not None:
             r = whole[0] / ref[0]
-            verdicts.append(f"- tosa-run whole process <= 3x the reference model's "
-                            f"({3 * ref[0]:.3f} s CPU): {'met' if r <= 3 else 'NOT met'} ({r:.2f}x)")
+            verdicts.append(f"- tosa-run whole process <= 2x the reference model's (issue 15; was 3x) "
+                            f"({2 * ref[0]:.3f} s CPU): {'met' if r <= 2 else 'NOT met'} ({r:.2f}x)")
     text = (f"Measured on {machine()} with `python bench/interpreter.py --repeat {args.repeat}` "
             f"(median of {args.repeat} runs).\n\n" + "\n".join(lines) + "\n\nGoals (CPU time):\n"
             + "\n".join(verdicts))

@@ -348,6 +348,7 @@ class Driver:
             return False
         undefined = {id(op): m for op in ops if (m := undefined_operand_error(op)) is not None}
         failed: set[int] = set()
+        order: dict = {}  # op positions per block for the dominance check (IR unchanged here)
         for op in ops:
             if id(op) in undefined:
                 self.error(engine, op_loc(op), undefined[id(op)], op)
@@ -370,7 +371,7 @@ class Driver:
                 # else: a nested op whose verifier reads its invalid parent (func.return
                 # reading a func.func without a FunctionType): the parent's error says it
             else:
-                if (message := dominance_error(op) or empty_block_error(op)) is not None:
+                if (message := dominance_error(op, order) or empty_block_error(op)) is not None:
                     self.error(engine, op_loc(op), message, op)
             engine.flush()
         return engine.error_count == before

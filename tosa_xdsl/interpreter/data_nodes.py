@@ -32,17 +32,17 @@ def dense_to_numpy(attr: DenseIntOrFPElementsAttr) -> np.ndarray:
         if isinstance(et, IntegerType) and et.width.data == 1:
             flat = flat != 0
         else:
-            flat = flat.astype(target)
+            # a view of the attribute's bytes when the dtypes agree (no copy of the weights)
+            flat = flat.astype(target, copy=False)
     else:  # bf16, fp8: the bytes are the bits of the format
         flat = np.frombuffer(raw, dtype=target)
     size = math.prod(shape)
     if flat.size == size:
         value = flat.reshape(shape)
     elif flat.size == 1:  # splat
-        value = np.broadcast_to(flat.reshape(()), shape)
+        value = np.array(np.broadcast_to(flat.reshape(()), shape), dtype=target, copy=True)
     else:
         raise ValueError(f"dense attribute has {flat.size} values for shape {list(shape)}")
-    value = np.array(value, dtype=target, copy=True)
     value.flags.writeable = False
     return value
 

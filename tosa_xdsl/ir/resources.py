@@ -102,6 +102,31 @@ def _aligned_copy(payload: Any, alignment: int) -> memoryview:
     return memoryview(out)
 
 
+def _immutable_view(data: Any, alignment: int) -> memoryview | None:
+    """`data` itself as a read-only byte view, if nobody can change it (a view of a `bytes`
+    object or of a read-only mmap) and it sits at an address aligned as the blob asks (up to
+    MAX_PHYSICAL_ALIGNMENT); else None (the caller copies). Readers of whole files use it to
+    keep weights where the file's bytes already are (peak memory 1x the weights, not 2x)."""
+    view = memoryview(data)
+    owner = view.obj
+    while isinstance(owner, (memoryview, np.ndarray)):  # a view of a view (of an array) ...
+        if isinstance(owner, np.ndarray):
+            if owner.flags.writeable:
+                return None
+            owner = owner.base
+        else:
+            owner = owner.obj
+    if not (isinstance(owner, bytes) or (view.readonly and type(owner).__name__ == "mmap")):
+        return None
+    view = view.cast("B") if view.format != "B" or view.ndim != 1 else view
+    if not view.contiguous:
+        return None
+    address = np.frombuffer(view, dtype=np.uint8).ctypes.data if len(view) else 0
+    if address % min(alignment, MAX_PHYSICAL_ALIGNMENT):
+        return None
+    return view.toreadonly()
+
+
 def _check_alignment(alignment: int) -> None:
     if alignment <= 0 or alignment & (alignment - 1):
         raise ResourceError(f"alignment must be a power of two, got {alignment}")
@@ -153,10 +178,11 @@ class BlobStore(OpAsmDialectInterface):
     def get(self, key: str) -> Blob | None:
         return self._blobs.get(key)
 
-    def put(self, data: Any, key_hint: str, alignment: int) -> str:
+    def put(self, data: Any, key_hint: str, alignment: int, copy: bool = True) -> str:
         _check_alignment(alignment)
         key = self.declare_resource(key_hint)
-        self._blobs[key] = Blob(_aligned_copy(data, alignment), alignment)
+        view = None if copy else _immutable_view(data, alignment)
+        self._blobs[key] = Blob(view if view is not None else _aligned_copy(data, alignment), alignment)
         return key
 
 
@@ -242,16 +268,18 @@ def store() -> BlobStore:
     return cast(BlobStore, Builtin.get_interface(OpAsmDialectInterface))
 
 
-def put_blob(data: Any, key_hint: str = "blob", alignment: int | None = None) -> str:
+def put_blob(data: Any, key_hint: str = "blob", alignment: int | None = None, copy: bool = True) -> str:
     """Store a copy of `data` (bytes, memoryview, numpy array: its raw bytes) and return its
     key. `alignment` defaults to the array's element size (1 for plain bytes), as MLIR uses
-    `alignof(T)` for the blobs it creates."""
+    `alignof(T)` for the blobs it creates. `copy=False`: keep `data` itself when it is an
+    immutable buffer (a view of `bytes`, a read-only mmap) at a suitable address (readers of
+    whole files: no second copy of the weights); anything else is still copied."""
     if alignment is None:
         itemsize = data.dtype.itemsize if isinstance(data, np.ndarray) else 1
         alignment = 1 << max(itemsize - 1, 0).bit_length()
     if isinstance(data, np.ndarray):
         data = np.ascontiguousarray(data).reshape(-1).view(np.uint8)
-    return store().put(data, key_hint, alignment)
+    return store().put(data, key_hint, alignment, copy=copy)
 
 
 def get_blob(key: str) -> Blob | None:
@@ -327,9 +355,12 @@ def dense_resource_array(attr: DenseResourceAttr) -> np.ndarray:
     return arr
 
 
-def make_dense_resource(array: Any, tensor_type: Attribute, key_hint: str = "blob") -> DenseResourceAttr:
+def make_dense_resource(array: Any, tensor_type: Attribute, key_hint: str = "blob",
+                        copy: bool = True) -> DenseResourceAttr:
     """A dense_resource attribute of `tensor_type` holding `array` in MLIR's raw layout (via
-    `tosa_xdsl.dense.from_numpy`'s conversion rules: rounding, range checks, i1/i4 bytes)."""
+    `tosa_xdsl.dense.from_numpy`'s conversion rules: rounding, range checks, i1/i4 bytes).
+    `copy=False`: an array that already is the raw layout and a read-only view of immutable
+    bytes (a file read whole) is stored without a copy (see put_blob)."""
     from tosa_xdsl.ir import dense
 
     ty = cast(Any, tensor_type)
@@ -339,7 +370,7 @@ def make_dense_resource(array: Any, tensor_type: Attribute, key_hint: str = "blo
     else:
         payload = np.frombuffer(dense._to_mlir_bytes(dense.from_numpy(array, tensor_type)), dtype=np.uint8)  # pyright: ignore[reportPrivateUsage]
     per = _element_layout(elt) or 1
-    key = put_blob(payload.reshape(-1).view(np.uint8), key_hint, 1 << max(per - 1, 0).bit_length())
+    key = put_blob(payload.reshape(-1).view(np.uint8), key_hint, 1 << max(per - 1, 0).bit_length(), copy=copy)
     return DenseResourceAttr.from_params(key, cast(Any, tensor_type))
 
 

@@ -23,10 +23,10 @@ safe).
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
-from importlib import resources
 from types import MappingProxyType
 
 __all__ = [
@@ -226,6 +226,14 @@ class AppendixBTable:
 
 @lru_cache(maxsize=None)
 def _load(name: str) -> dict:
+    # next to this file (a plain read: importlib.resources' readers pull in zipfile and
+    # friends, a few ms of every start-up); through importlib.resources when zipped
+    path = os.path.join(os.path.dirname(__file__), name)
+    if os.path.isfile(path):
+        with open(path, encoding="utf-8") as f:
+            return json.load(f)
+    from importlib import resources
+
     return json.loads(resources.files(__name__).joinpath(name).read_text(encoding="utf-8"))
 
 

@@ -237,6 +237,16 @@ def _make_driver():
     return driver
 
 
+def _as_text_if_text(data: bytes) -> str | bytes:
+    """MLIR text decoded (as the driver would), binary formats unchanged: holding the text
+    and its bytes at once doubled the peak memory of a model with hex constants."""
+    from tosa_xdsl.formats.loader import detect, is_text
+
+    if detect(data) is None and is_text(data):
+        return data.decode("utf-8", errors="replace")
+    return data
+
+
 def load_module(name: str, data: str | bytes, passes: list[Any]) -> Loaded | None:
     """Read (MLIR text, or any binary format the loader knows), verify and transform; located
     diagnostics go to stderr. None on failure."""
@@ -307,6 +317,7 @@ def _run(args, cli: bool = False) -> int:
             raise UsageError(f"cannot open input file '{name}': {err.strerror or err}") from None
     # Validation first: the options judge the graph as given, whatever the pipeline does to it.
     passes = _build_pipeline(_validation_spec(args)) + _build_pipeline(args.passes)
+    data = _as_text_if_text(data)  # the bytes of a text input are freed before parsing
     loaded = load_module(name, data, passes)
     if loaded is None:
         return 1

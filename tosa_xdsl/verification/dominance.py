@@ -16,7 +16,22 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Block, BlockArgument, Operation, OpResult, SSAValue
 
 
-def _dominates(value: SSAValue, user: Operation) -> bool:
+def _is_before(definer: Operation, ancestor: Operation, block: Block,
+               order: dict[Block, dict[Operation, int]] | None) -> bool:
+    """`definer` comes before `ancestor` in `block`. xDSL's is_before_in_block walks the
+    block from `definer` on, which made verifying a function quadratic (49 s for 20k ops
+    reusing early values); with `order` (one dict per verification pass) each block is
+    numbered once."""
+    if order is None:
+        return definer.is_before_in_block(ancestor)
+    index = order.get(block)
+    if index is None:
+        index = order[block] = {op: i for i, op in enumerate(block.ops)}
+    return index[definer] < index[ancestor]
+
+
+def _dominates(value: SSAValue, user: Operation,
+               order: dict[Block, dict[Operation, int]] | None = None) -> bool:
     if isinstance(value, BlockArgument):
         block: Block | None = user.parent_block()
         while block is not None:
@@ -42,15 +57,17 @@ def _dominates(value: SSAValue, user: Operation) -> bool:
         return False
     if isinstance(target.parent_op(), ModuleOp):
         return ancestor is not definer
-    return ancestor is not definer and definer.is_before_in_block(ancestor)
+    return ancestor is not definer and _is_before(definer, ancestor, target, order)
 
 
-def dominance_error(op: Operation) -> str | None:
-    """MLIR's message for the first operand of `op` not dominating it, else None."""
+def dominance_error(op: Operation, order: dict[Block, dict[Operation, int]] | None = None) -> str | None:
+    """MLIR's message for the first operand of `op` not dominating it, else None. `order`: a
+    dict shared by the calls of one verification pass over unchanged IR (positions of ops in
+    their blocks, filled as needed)."""
     if isinstance(op.parent_op(), ModuleOp):
         return None
     for index, operand in enumerate(op.operands):
-        if not _dominates(operand, op):
+        if not _dominates(operand, op, order):
             return f"operand #{index} does not dominate this use"
     return None
 

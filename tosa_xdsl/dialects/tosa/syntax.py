@@ -317,6 +317,13 @@ def print_tosa_op(op: IRDLOperation, printer: Printer, clauses: Sequence[Clause]
     if op.operands:
         printer.print_string(" ")
         printer.print_list(op.operands, printer.print_operand)
+    print_tosa_op_tail(op, printer, clauses)
+
+
+def print_tosa_op_tail(op: IRDLOperation, printer: Printer, clauses: Sequence[Clause]) -> None:
+    """What follows the operands: clauses or attribute dictionary, then ` : (...) -> ...`.
+    It depends only on the op's class, properties, attributes and types and the style
+    (tosa_xdsl/printing.py caches it per printer)."""
     shown = {
         c.name: op.properties[c.name]
         for c in clauses

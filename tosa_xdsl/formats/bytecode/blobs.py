@@ -17,10 +17,11 @@ def _store():
     return resources
 
 
-def put_blob(data: bytes | memoryview, key_hint: str, alignment: int) -> str:
-    """Store a blob; returns the key actually used (deduplicated)."""
+def put_blob(data: bytes | memoryview, key_hint: str, alignment: int, copy: bool = True) -> str:
+    """Store a blob; returns the key actually used (deduplicated). `copy=False`: a view of
+    an immutable input is kept as it is (resources.put_blob)."""
     if (store := _store()) is not None:
-        return store.put_blob(data, key_hint=key_hint, alignment=alignment)
+        return store.put_blob(data, key_hint=key_hint, alignment=alignment, copy=copy)
     from xdsl.dialect_interfaces.op_asm import OpAsmDialectInterface
     from xdsl.dialects.builtin import Builtin
 

@@ -231,7 +231,8 @@ class Reader:
                 blob_size = entry.varint("blob size")
                 entry.align(alignment)
                 blob = entry.bytes(blob_size, "blob")
-                self.resource_keys.append(put_blob(blob, key, alignment))
+                # a view of the input when it is immutable bytes: the weights are not copied
+                self.resource_keys.append(put_blob(blob, key, alignment, copy=False))
 
         for _ in range(offsets.count("external resource groups", 2)):
             self.string_ref(offsets)  # external providers (e.g. mlir_reproducer): skipped

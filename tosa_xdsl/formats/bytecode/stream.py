@@ -22,6 +22,15 @@ class BytecodeError(Exception):
         self.offset = offset
 
 
+def _find_nul(view: memoryview, start: int, end: int, chunk: int = 1 << 16) -> int:
+    """The offset of the first NUL byte in view[start:end], or -1 (copying one chunk at a time)."""
+    for pos in range(start, end, chunk):
+        found = bytes(view[pos : min(end, pos + chunk)]).find(0)
+        if found >= 0:
+            return pos + found
+    return -1
+
+
 class Stream:
     """A cursor over data[pos:end] (absolute offsets into one shared buffer)."""
 
@@ -95,10 +104,13 @@ class Stream:
 
     def cstring(self, what: str = "string") -> str:
         data = self.data
-        try:
-            nul = bytes(memoryview(data)[self.pos : self.end]).index(0)
-        except ValueError:
-            raise self.error(f"unterminated {what}") from None
+        # search in place (bytes(view[pos:end]) copied the whole rest of the file, weights
+        # included, for the producer string at its start)
+        found = (data.find(0, self.pos, self.end) if isinstance(data, (bytes, bytearray))
+                 else _find_nul(memoryview(data), self.pos, self.end))
+        if found < 0:
+            raise self.error(f"unterminated {what}")
+        nul = found - self.pos
         raw = bytes(memoryview(data)[self.pos : self.pos + nul])
         self.pos += nul + 1
         return raw.decode("utf-8", errors="replace")

@@ -54,6 +54,24 @@ MAX_REGION_DEPTH = 64
 _ENUM_SPELLING = {"NEAREST": "NEAREST_NEIGHBOR"}
 
 
+# Constants from this size on become dense_resource views of the input (see _constant).
+LARGE_CONSTANT_BYTES = 1 << 20
+
+
+def _raw_layout(arr: Any, ty: Attribute) -> bool:
+    """Whether `arr`'s bytes are MLIR's raw storage of `ty`'s elements (floats of the same
+    format, integers of the same width; not i1/i4/i48, which MLIR stores differently)."""
+    elt = ty.get_element_type()  # pyright: ignore[reportAttributeAccessIssue]
+    if (sem := float_sem(elt)) is not None:
+        return arr.dtype == sem.dtype
+    width = getattr(getattr(elt, "width", None), "data", None)
+    return arr.dtype.kind in "iu" and width in (8, 16, 32, 64) and arr.dtype.itemsize * 8 == width
+
+
+def _resource_key(name: str) -> str:
+    return name if name and name.replace("_", "a").isalnum() and not name[0].isdigit() else "tensor"
+
+
 def check_version(version: dict[str, Any]) -> str:
     """The version as Arm prints it ("1.1.0d"); error for versions we do not know."""
     major, minor, patch, draft = (version["_major"], version["_minor"], version["_patch"],
@@ -102,10 +120,18 @@ class _Builder:
         return TensorType(elt, [DYNAMIC_INDEX if d == -1 else d for d in shape])
 
     def _constant(self, t: dict[str, Any], ty: Attribute) -> Attribute:
+        """A constant's value: `dense<...>`, or for LARGE_CONSTANT_BYTES and more stored in
+        MLIR's raw layout, a `dense_resource` viewing the input's bytes."""
         if not isinstance(ty, TensorType) or any(d < 0 for d in ty.get_shape()):
             raise FlatbufferError(f"constant tensor '{t['name']}' needs a static shape")
         try:
             arr = dtypes.unpack(t.get("data") or b"", t["type"], tuple(ty.get_shape()))
+            if arr.nbytes >= LARGE_CONSTANT_BYTES and _raw_layout(arr, ty):
+                # weights: a dense_resource on the file's own bytes (no copy; peak memory
+                # stays at the file's size instead of twice it)
+                from tosa_xdsl.ir.resources import make_dense_resource
+
+                return make_dense_resource(arr, ty, key_hint=_resource_key(t["name"]), copy=False)
             return from_numpy(arr, ty)
         except (ValueError, TypeError, NotImplementedError) as e:
             raise FlatbufferError(f"constant tensor '{t['name']}': {e}") from None

@@ -23,8 +23,6 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Operation
 
-from tosa_xdsl.frontends.legacy.dialect import OLD_SPELLING, LegacyOp
-from tosa_xdsl.frontends.legacy.quant_types import LegacyUniformQuantType
 
 # Attributes that only pre-1.0 ops carried (1.0 has operands or other names for them).
 OLD_ATTRIBUTES = {
@@ -59,6 +57,10 @@ NEW_OPERAND_COUNTS = {
 
 def legacy_reason(op: Operation) -> str | None:
     """Why `op` is a pre-1.0 spelling, or None if it reads as TOSA 1.0."""
+    # imported here: a 1.0 input never gets this far (tosa-run start-up, ~25 ms)
+    from tosa_xdsl.frontends.legacy.dialect import OLD_SPELLING, LegacyOp
+    from tosa_xdsl.frontends.legacy.quant_types import LegacyUniformQuantType
+
     for t in [*(r.type for r in op.results), *(o.type for o in op.operands)]:
         if isinstance(t, (TensorType, UnrankedTensorType)) and isinstance(t.element_type, LegacyUniformQuantType):
             return f"'{op.name}' uses the quantized element type {t.element_type} (removed in 1.0)"

@@ -36,6 +36,7 @@ from xdsl.utils.exceptions import VerifyException
 
 from tosa_xdsl import spec_tables
 from tosa_xdsl.dialects.tosa import syntax
+from tosa_xdsl.dialects.tosa.ops import verify_cache
 from tosa_xdsl.dialects.tosa.traits import CanonicalizationPatterns
 from tosa_xdsl.ir.access import element_type, rank_of
 from tosa_xdsl.ir.types import AnyTensor
@@ -50,6 +51,7 @@ def error_if_check(*op_types: type[IRDLOperation]):
     def register(fn: Callable[[IRDLOperation], None]):
         for op_type in op_types:
             _ERROR_IF_CHECKS.setdefault(op_type, []).append(fn)
+        verify_cache.invalidate()
         return fn
 
     return register
@@ -57,7 +59,7 @@ def error_if_check(*op_types: type[IRDLOperation]):
 
 _METADATA = (
     "IN_SPEC", "CLAUSES", "RANKS", "SAME_ELEMENT_TYPE",
-    "PRINTS_GENERIC_IN_ATTR_DICT_STYLE",
+    "PRINTS_GENERIC_IN_ATTR_DICT_STYLE", "VERIFY_READS_CONTEXT",
 )
 
 
@@ -85,6 +87,9 @@ def tosa_op_definition(cls: type[TosaOp]) -> type[TosaOp]:
     defined = irdl_op_definition(cls)
     if defined.IN_SPEC:
         _set_spec_metadata(defined)
+    # speed only: skip re-verifying a signature that passed before (verify_cache.py)
+    if (cached := verify_cache.cached_verify(defined)) is not None:
+        defined.verify_ = cached
     return defined
 
 
@@ -145,6 +150,10 @@ class TosaOp(IRDLOperation, ABC):
     SAME_ELEMENT_TYPE: ClassVar[tuple[tuple[str, ...], ...]] = ()
     # tosa.const has no custom form in older MLIR: print it generic in the attr-dict style.
     PRINTS_GENERIC_IN_ATTR_DICT_STYLE: ClassVar[bool] = False
+    # True when the verifier reads more than the op's types, properties, attributes and its
+    # constant producers (a symbol lookup, parent ops): its verdicts are never cached
+    # (tosa_xdsl/dialects/tosa/ops/verify_cache.py).
+    VERIFY_READS_CONTEXT: ClassVar[bool] = False
 
     @classmethod
     def parse(cls, parser: Parser) -> TosaOp:
@@ -293,6 +302,9 @@ def rank_broadcast_allowed(allowed: bool = True) -> Iterator[None]:
 
 def rank_broadcast_active() -> bool:
     return _RANK_BROADCAST.get()
+
+
+verify_cache.BYPASS.append(rank_broadcast_active)  # a verdict under it would not hold outside
 
 
 def same_rank(op: TosaOp, names: Sequence[str], broadcast: bool = False) -> None:

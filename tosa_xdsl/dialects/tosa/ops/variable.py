@@ -11,6 +11,8 @@ syntax and a string `name` property in the generic form, as upstream does:
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from xdsl.dialects.builtin import (
     DenseIntOrFPElementsAttr,
     IndexType,
@@ -107,6 +109,8 @@ class VariableOp(TosaOp):
 
 class _VariableAccessOp(TosaOp):
     """VARIABLE_READ/WRITE: `name` refers to a tosa.variable in an enclosing symbol table."""
+
+    VERIFY_READS_CONTEXT: ClassVar[bool] = True  # the variable lookup (verify_cache.py)
 
     def variable(self) -> VariableOp | None:
         from xdsl.traits import SymbolTable
