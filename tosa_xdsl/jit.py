@@ -93,8 +93,10 @@ def _check_array(a: np.ndarray, t: Attribute, what: str) -> None:
 
 
 def compile(module: ModuleOp, entry: str = "main", *, opt_level: int = 2,  # noqa: A001
-            arg_types: Sequence[Attribute] | None = None) -> CompiledFunction:
-    """JIT-compile `entry` of an llvm-dialect module (convert-to-llvm's output)."""
+            arg_types: Sequence[Attribute] | None = None, noalias: bool = False) -> CompiledFunction:
+    """JIT-compile `entry` of an llvm-dialect module (convert-to-llvm's output). `noalias`:
+    the caller promises that no two pointer arguments overlap (NativeModule allocates its
+    outputs), so they are marked `noalias` and LLVM keeps register tiles without alias checks."""
     from xdsl.jit.llvm.backend import LLVMJITBackend
     from xdsl.traits import SymbolTable
 
@@ -105,12 +107,21 @@ def compile(module: ModuleOp, entry: str = "main", *, opt_level: int = 2,  # noq
     fn = SymbolTable.lookup_symbol(module, entry)
     if not isinstance(fn, llvm.FuncOp):
         raise JitError(f"no llvm.func @{entry} in the module")
+    if noalias:
+        _mark_noalias(fn)
     try:
         raw = LLVMJITBackend(lowering=(), opt_level=opt_level).jit(module, entry, make_context())  # pyright: ignore[reportArgumentType]
     except Exception as err:  # llvmlite parse/verify errors, unknown ops
         text = str(err).strip().splitlines()
         raise JitError(f"cannot compile @{entry}: {type(err).__name__}: {text[0] if text else ''}"[:500]) from err
     return CompiledFunction(entry, raw, fn.function_type, list(arg_types) if arg_types is not None else None)
+
+
+def _mark_noalias(fn: llvm.FuncOp) -> None:
+    from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, UnitAttr
+
+    fn.arg_attrs = ArrayAttr([DictionaryAttr({"llvm.noalias": UnitAttr()} if isinstance(t, llvm.LLVMPointerType)
+                                             else {}) for t in fn.function_type.inputs.data])
 
 
 def lower_to_llvm(module: ModuleOp, pipeline: str | None = None) -> ModuleOp:
@@ -148,7 +159,7 @@ class NativeModule:
         if lowered is None:
             lowered = lower_to_llvm(tosa_module.clone(), pipeline)
         memrefs = [MemRefType(t.element_type, t.get_shape()) for t in (*self.arg_types, *self.result_types)]
-        self.function = compile(lowered, entry, opt_level=opt_level, arg_types=memrefs)
+        self.function = compile(lowered, entry, opt_level=opt_level, arg_types=memrefs, noalias=True)
 
     def call(self, inputs: Sequence[Any]) -> list[np.ndarray]:
         from tosa_xdsl.interpreter.values import dtype_of
