@@ -99,3 +99,16 @@ func.func @reduction_consumer(%x: tensor<4x8xf32>, %init: tensor<4xf32>) -> tens
   } -> tensor<4xf32>
   func.return %1 : tensor<4xf32>
 }
+
+// A transpose of a constant folds into the transposed constant (upstream's pass applies the
+// linalg constant-folding patterns too): weights are packed once, at compile time.
+// CHECK-LABEL: func.func @constant_transpose
+// CHECK:         %[[C:.*]] = arith.constant dense<{{\[}}[1, 4], [2, 5], [3, 6]]> : tensor<3x2xi32>
+// CHECK-NOT:     linalg.transpose
+// CHECK:         func.return %[[C]]
+func.func @constant_transpose() -> tensor<3x2xi32> {
+  %c = arith.constant dense<[[1, 2, 3], [4, 5, 6]]> : tensor<2x3xi32>
+  %e = tensor.empty() : tensor<3x2xi32>
+  %t = linalg.transpose ins(%c : tensor<2x3xi32>) outs(%e : tensor<3x2xi32>) permutation = [1, 0]
+  func.return %t : tensor<3x2xi32>
+}

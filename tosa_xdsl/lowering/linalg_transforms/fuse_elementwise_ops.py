@@ -14,6 +14,11 @@ composed with C's map of the fused operand), C's outputs, and a body that runs P
 C's with the fused block argument replaced by P's yielded value. The pass repeats to a fixed
 point, so a chain bias-add -> add -> clamp becomes one loop nest and one buffer.
 
+Like upstream (whose pass also applies `populateConstantFoldLinalgOperations`), a
+`linalg.transpose` of a constant is folded into a transposed constant: the convolution and
+matmul weights that tosa-to-linalg-named transposes (HWCF kernels, 1x1 convolutions as matmuls)
+are then packed once at compile time instead of on every call.
+
 Nothing is computed differently (the same ops on the same values, the intermediate never stored
 and reloaded), so results are bit-identical. Differences from upstream: no reshape propagation
 (`linalg-fuse-elementwise-ops` upstream also folds tensor.expand/collapse_shape by expansion and
@@ -24,6 +29,8 @@ too).
 from __future__ import annotations
 
 from dataclasses import dataclass
+
+import numpy as np
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import AffineMapAttr, ModuleOp, TensorType
@@ -128,6 +135,32 @@ def fuse(producer: linalg.GenericOp, consumer: linalg.GenericOp, index: int) -> 
     return fused
 
 
+def fold_constant_transposes(module: ModuleOp) -> int:
+    """linalg.transpose of an arith.constant -> the transposed constant; the number folded."""
+    from xdsl.dialects import arith
+    from xdsl.dialects.builtin import DenseIntOrFPElementsAttr
+
+    from tosa_xdsl.ir.dense import from_numpy, to_numpy
+
+    count = 0
+    rw = Rewriter()
+    for op in [o for o in module.walk() if isinstance(o, linalg.TransposeOp)]:
+        src = op.inputs[0].owner if len(op.inputs) == 1 else None
+        if not (isinstance(src, arith.ConstantOp) and isinstance(src.value, DenseIntOrFPElementsAttr)
+                and op.results and isinstance(op.results[0].type, TensorType)):
+            continue
+        perm = [int(p) for p in op.permutation.get_values()]
+        folded = np.ascontiguousarray(np.transpose(to_numpy(src.value), perm))
+        const = arith.ConstantOp(from_numpy(folded, op.results[0].type), op.results[0].type)
+        rw.insert_op(const, InsertPoint.before(op))
+        op.results[0].replace_all_uses_with(const.result)
+        rw.erase_op(op)
+        if not any(True for _ in src.result.uses):
+            rw.erase_op(src)
+        count += 1
+    return count
+
+
 def fuse_elementwise_ops(module: ModuleOp) -> int:
     """Fuse to a fixed point; the number of fusions."""
     count = 0
@@ -152,4 +185,5 @@ class LinalgFuseElementwiseOpsPass(ModulePass):
     name = "linalg-fuse-elementwise-ops"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        fold_constant_transposes(op)
         fuse_elementwise_ops(op)
