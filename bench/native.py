@@ -91,6 +91,10 @@ def ours(model: Model, repeat: int, threads: int = 1) -> dict:
     from tosa_xdsl.context import make_context
     from tosa_xdsl.jit import NativeModule
 
+    import inspect
+
+    if threads > 1 and "threads" not in inspect.signature(NativeModule).parameters:
+        return {"error": "not implemented yet: NativeModule runs single-threaded"}
     module = Parser(make_context(), model.path.read_text()).parse_module()
     kw = {"threads": threads} if threads > 1 else {}
     t = time.process_time()
@@ -180,6 +184,14 @@ def mlir22(repeat: int, tmp: Path, attr_dict_model: Path) -> dict:
 
 def reference(repeat: int) -> dict:
     from interpreter import reference_model
+
+    # another installed distribution ships a regular top-level `tests` package, which wins over
+    # our namespace package tests/: make ours the `tests` that reference_model imports oracle from
+    import types
+
+    ours_pkg = types.ModuleType("tests")
+    ours_pkg.__path__ = [str(ROOT / "tests")]
+    sys.modules["tests"] = ours_pkg
 
     t, err = reference_model(repeat)
     return {"error": "; ".join(err or [])} if t is None else {"whole": t[0]}
