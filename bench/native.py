@@ -1,7 +1,10 @@
 """Native execution of the bundled model, side by side with IREE, upstream MLIR 22's own
 pipeline and Arm's reference model, in one run.
 
-    python bench/native.py [--repeat N] [--record]
+    python bench/native.py [--repeat N] [--threads N] [--record]
+
+Two models: the bundled example and a MobileNet-style network at 224x224 (bench/mobilenet.py,
+generated into a temporary directory; its check is against our interpreter's output).
 
 Rows (CPU time = user + sys; in-process times via time.process_time, child processes via
 os.wait4; medians of --repeat):
@@ -17,6 +20,9 @@ os.wait4; medians of --repeat):
   (-O2) in-process and called (per inference);
 - tosa_reference_model: whole process, one inference (it has no separate compile step).
 Outputs of the native runs are checked against the reference outputs (max abs difference).
+`--threads N` (default 2) adds a second table: `NativeModule(threads=N)` against IREE's
+multi-threaded `local-task` device with `--task_topology_max_group_count=N`, in wall time (CPU
+time sums the threads) -- on a shared machine read its ratio, not its milliseconds.
 Needs the bench extra (iree-base-runtime, for iree-benchmark-module). `--record` rewrites the
 "Native execution" block of docs/performance.md.
 """
@@ -26,13 +32,13 @@ from __future__ import annotations
 import argparse
 import ctypes
 import json
-import os
 import shutil
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -42,6 +48,7 @@ from common import INPUT, MODEL, ROOT, machine, record, run_once  # noqa: E402
 
 MLIR_BIN = Path("/usr/lib/llvm-22/bin")
 EXPECTED = [ROOT / f"examples/face_detection_front.expected_{i}.npy" for i in range(2)]
+OURS, IREE = "tosa-xdsl --backend jit", "IREE (llvm-cpu, local-sync)"
 MLIR22_PIPELINE = (
     "builtin.module(func.func(tosa-optional-decompositions,canonicalize,tosa-infer-shapes,"
     "tosa-make-broadcastable,tosa-to-linalg-named,canonicalize,tosa-layerwise-constant-fold,"
@@ -52,112 +59,101 @@ MLIR22_PIPELINE = (
     "reconcile-unrealized-casts)")
 
 
-def max_diff(outputs) -> str:
-    diffs = [float(np.abs(np.asarray(o, np.float64) - np.load(e).astype(np.float64)).max())
-             for o, e in zip(outputs, EXPECTED)]
+def max_diff(outputs, expected) -> str:
+    diffs = [float(np.abs(np.asarray(o, np.float64) - np.asarray(e, np.float64)).max())
+             for o, e in zip(outputs, expected)]
     return ", ".join(f"{d:.1e}" for d in diffs)
 
 
-def per_call(fn, repeat: int) -> float:
+def per_call(fn, repeat: int, clock=time.process_time) -> float:
     fn()  # warm-up
     times = []
     for _ in range(repeat):
-        t = time.process_time()
+        t = clock()
         fn()
-        times.append(time.process_time() - t)
+        times.append(clock() - t)
     return statistics.median(times)
 
 
-def ours(repeat: int, compile_repeat: int, tmp: Path) -> tuple[dict, dict]:
-    """(cold: lowering + LLVM, the cache empty; warm: the same module again, from the
-    compiled-module cache), each the median of `compile_repeat` compilations."""
+@dataclass
+class Model:
+    name: str
+    path: Path  # as given (any syntax our parser reads)
+    keyword: Path  # canonical keyword syntax, for IREE
+    input: Path
+    expected: list  # numpy arrays the outputs are checked against
+    against: str  # what `expected` is
+
+
+def ours(model: Model, repeat: int, threads: int = 1) -> dict:
     from xdsl.parser import Parser
 
-    from tosa_xdsl.codegen.cache import ModuleCache
     from tosa_xdsl.context import make_context
     from tosa_xdsl.jit import NativeModule
 
-    module = Parser(make_context(), MODEL.read_text()).parse_module()
-    cold, warm = [], []
-    for i in range(compile_repeat):
-        cache = ModuleCache(tmp / f"cache{i}")
-        t = time.process_time()
-        native = NativeModule(module, cache=cache)
-        cold.append(time.process_time() - t)
-        t = time.process_time()
-        again = NativeModule(module, cache=cache)
-        warm.append(time.process_time() - t)
-        assert again.cache_hit
-    x = np.load(INPUT)
-    outputs, again_outputs = native.call([x]), again.call([x])
-    infer = per_call(lambda: native.call([x]), repeat)
-    return ({"compile": statistics.median(cold), "infer": infer, "check": max_diff(outputs)},
-            {"compile": statistics.median(warm), "infer": per_call(lambda: again.call([x]), repeat),
-             "check": max_diff(again_outputs)})
+    import inspect
+
+    if threads > 1 and "threads" not in inspect.signature(NativeModule).parameters:
+        return {"error": "not implemented yet: NativeModule runs single-threaded"}
+    module = Parser(make_context(), model.path.read_text()).parse_module()
+    kw = {"threads": threads} if threads > 1 else {}
+    t = time.process_time()
+    native = NativeModule(module, **kw)
+    compile_s = time.process_time() - t
+    x = np.load(model.input)
+    outputs = native.call([x])
+    clock = time.perf_counter if threads > 1 else time.process_time
+    return {"compile": compile_s, "infer": per_call(lambda: native.call([x]), repeat, clock),
+            "check": max_diff(outputs, model.expected)}
 
 
-def tosa_run_process(tmp: Path, compile_repeat: int) -> dict:
-    """Whole `tosa-run --backend jit` processes (CPU): without the cache, then twice with
-    it (the first fills it, the second is timed)."""
-    bindir = Path(sys.executable).parent
-    out = [f"-o{tmp / 'o0.npy'}", f"-o{tmp / 'o1.npy'}"]
-    base = [str(bindir / "tosa-run"), str(MODEL), "-i", str(INPUT), *out, "--backend", "jit"]
-    env = dict(os.environ, TOSA_XDSL_CACHE_DIR=str(tmp / "cli-cache"))
-    cold, warm = [], []
-    for _ in range(compile_repeat):
-        cpu, _, code, last = run_once([*base, "--no-cache"], env=env)
-        if code != 0:
-            return {"error": last}
-        cold.append(cpu)
-    run_once(base, env=env)
-    for _ in range(compile_repeat):
-        warm.append(run_once(base, env=env)[0])
-    return {"cold": statistics.median(cold), "warm": statistics.median(warm)}
+def tool(name: str) -> Path:
+    """A console script of this venv, else of PATH (the bench venv may see another's packages)."""
+    here = Path(sys.executable).parent / name
+    found = shutil.which(name)
+    return here if here.exists() or not found else Path(found)
 
 
-def iree(repeat: int, tmp: Path, keyword_model: Path, compile_repeat: int = 1) -> dict:
-    vmfb = tmp / "model.vmfb"
-    bindir = Path(sys.executable).parent
-    if not (bindir / "iree-compile").exists() and shutil.which("iree-compile"):
-        bindir = Path(shutil.which("iree-compile")).parent  # a venv layered over another's
-    cmd = [str(bindir / "iree-compile"), "--iree-input-type=tosa", "--iree-hal-target-device=local",
+def iree_compile(model: Model, tmp: Path) -> tuple[Path | None, dict]:
+    vmfb = tmp / f"{model.name.split()[0]}.vmfb"
+    cmd = [str(tool("iree-compile")), "--iree-input-type=tosa", "--iree-hal-target-device=local",
            "--iree-hal-local-target-device-backends=llvm-cpu", "--iree-llvmcpu-target-cpu=host",
-           str(keyword_model), "-o", str(vmfb)]
-    cpus = []
-    for _ in range(compile_repeat):
-        cpu, _, code, last = run_once(cmd)
-        if code != 0:
-            return {"error": f"iree-compile: {last}"}
-        cpus.append(cpu)
-    cpu = statistics.median(cpus)
-    bench = Path(sys.executable).parent / "iree-benchmark-module"
-    if not bench.exists() and shutil.which("iree-benchmark-module"):
-        bench = Path(shutil.which("iree-benchmark-module"))
+           str(model.keyword), "-o", str(vmfb)]
+    cpu, _, code, last = run_once(cmd)
+    if code != 0:
+        return None, {"error": f"iree-compile: {last}"}
+    return vmfb, {"compile": cpu}
+
+
+def iree(model: Model, vmfb: Path | None, compiled: dict, repeat: int, threads: int = 1) -> dict:
+    """local-sync (CPU time) for threads == 1, else local-task with N workers (wall time)."""
+    if vmfb is None:
+        return compiled
+    bench = tool("iree-benchmark-module")
     if not bench.exists():
-        return {"compile": cpu, "error": "iree-benchmark-module missing (pip install .[bench])"}
-    proc = subprocess.run([str(bench), f"--module={vmfb}", "--device=local-sync", "--function=main",
-                           f"--input=@{INPUT}", f"--benchmark_repetitions={repeat}", "--benchmark_format=json"],
-                          capture_output=True, text=True)
+        return {**compiled, "error": "iree-benchmark-module missing (pip install .[bench])"}
+    device = (["--device=local-sync"] if threads == 1 else
+              ["--device=local-task", f"--task_topology_max_group_count={threads}"])
+    proc = subprocess.run([str(bench), f"--module={vmfb}", *device, "--function=main",
+                           f"--input=@{model.input}", f"--benchmark_repetitions={repeat}", "--benchmark_format=json"],
+                          check=False, capture_output=True, text=True)
     if proc.returncode != 0:
-        return {"compile": cpu, "error": f"iree-benchmark-module: {proc.stderr.strip().splitlines()[-1:]}"}
+        return {**compiled, "error": f"iree-benchmark-module: {proc.stderr.strip().splitlines()[-1:]}"}
     runs = [b for b in json.loads(proc.stdout)["benchmarks"] if b.get("aggregate_name") == "median"]
     scale = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}[runs[0]["time_unit"]]
-    return {"compile": cpu, "infer": runs[0]["cpu_time"] * scale, "check": "(not read back)"}
+    key = "cpu_time" if threads == 1 else "real_time"
+    return {**compiled, "infer": runs[0][key] * scale, "check": "(not read back)"}
 
 
-def mlir22(repeat: int, tmp: Path, attr_dict_model: Path, compile_repeat: int = 1) -> dict:
+def mlir22(repeat: int, tmp: Path, attr_dict_model: Path) -> dict:
     llvm_mlir, ll = tmp / "m22.llvm.mlir", tmp / "m22.ll"
-    processes = []  # mlir-opt + mlir-translate CPU, median over compile_repeat
-    for _ in range(compile_repeat):
-        c1, _, code, last = run_once([str(MLIR_BIN / "mlir-opt"), f"--pass-pipeline={MLIR22_PIPELINE}",
-                                      str(attr_dict_model), "-o", str(llvm_mlir)])
-        if code != 0:
-            return {"error": f"mlir-opt: {last}"}
-        c2, _, code, last = run_once([str(MLIR_BIN / "mlir-translate"), "--mlir-to-llvmir", str(llvm_mlir),
-                                      "-o", str(ll)])
-        if code != 0:
-            return {"error": f"mlir-translate: {last}"}
-        processes.append(c1 + c2)
+    c1, _, code, last = run_once([str(MLIR_BIN / "mlir-opt"), f"--pass-pipeline={MLIR22_PIPELINE}",
+                                  str(attr_dict_model), "-o", str(llvm_mlir)])
+    if code != 0:
+        return {"error": f"mlir-opt: {last}"}
+    c2, _, code, last = run_once([str(MLIR_BIN / "mlir-translate"), "--mlir-to-llvmir", str(llvm_mlir), "-o", str(ll)])
+    if code != 0:
+        return {"error": f"mlir-translate: {last}"}
     import llvmlite.binding as llvm
 
     t = time.process_time()
@@ -182,67 +178,96 @@ def mlir22(repeat: int, tmp: Path, attr_dict_model: Path, compile_repeat: int = 
         main(x.ctypes.data, outs[0].ctypes.data, outs[1].ctypes.data)
 
     call()
-    return {"compile": statistics.median(processes) + jit_s, "infer": per_call(call, repeat), "check": max_diff(outs),
+    return {"compile": c1 + c2 + jit_s, "infer": per_call(call, repeat), "check": max_diff(outs, [np.load(e) for e in EXPECTED]),
             "engine": engine}
 
 
 def reference(repeat: int) -> dict:
     from interpreter import reference_model
 
+    # another installed distribution ships a regular top-level `tests` package, which wins over
+    # our namespace package tests/: make ours the `tests` that reference_model imports oracle from
+    import types
+
+    ours_pkg = types.ModuleType("tests")
+    ours_pkg.__path__ = [str(ROOT / "tests")]
+    sys.modules["tests"] = ours_pkg
+
     t, err = reference_model(repeat)
     return {"error": "; ".join(err or [])} if t is None else {"whole": t[0]}
+
+
+def models(tmp: Path) -> list[Model]:
+    from mobilenet import mobilenet_input, mobilenet_mlir
+
+    from tosa_xdsl.interpreter import run as interpret
+    from tosa_xdsl.tools.tosa_run import load_module
+
+    bindir = Path(sys.executable).parent
+    example_kw = tmp / "model.mlir"
+    subprocess.run([str(bindir / "tosa-opt"), str(MODEL), "-o", str(example_kw)], check=True)
+    example = Model("example", MODEL, example_kw, INPUT, [np.load(e) for e in EXPECTED], "reference outputs")
+    mb, mb_kw, mb_in = tmp / "mobilenet.mlir", tmp / "mobilenet_kw.mlir", tmp / "mobilenet_input.npy"
+    mb.write_text(mobilenet_mlir())
+    np.save(mb_in, mobilenet_input())
+    subprocess.run([str(bindir / "tosa-opt"), str(mb), "-o", str(mb_kw)], check=True)
+    expected = interpret(load_module(str(mb), mb.read_text(), []).module, [np.load(mb_in)])
+    return [example, Model("MobileNet-style 224x224 (bench/mobilenet.py)", mb, mb_kw, mb_in, expected, "interpreter")]
+
+
+def table(title: str, results: dict, base_name: str, time_kind: str) -> list[str]:
+    lines = [f"| {title} | compile (CPU) | per inference ({time_kind}) | vs IREE per inference | max abs diff |",
+             "|---|---|---|---|---|"]
+    base = results[base_name].get("infer")
+    for name, r in results.items():
+        if "whole" in r:
+            lines.append(f"| {name} | — | {r['whole'] * 1e3:.1f} ms (whole process) | | |")
+        elif "infer" not in r:
+            lines.append(f"| {name} | n/a | n/a ({r.get('error', '?')}) | | |")
+        else:
+            ratio = f"{r['infer'] / base:.2f}x" if base else "n/a"
+            lines.append(f"| {name} | {r['compile']:.2f} s | {r['infer'] * 1e3:.2f} ms | {ratio} | {r['check']} |")
+    return lines
+
+
+def guarded(fn) -> dict:
+    try:
+        return fn()
+    except Exception as exc:  # noqa: BLE001 -- a failing row is reported, not fatal
+        return {"error": f"{type(exc).__name__}: {exc}"[:300]}
 
 
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--repeat", type=int, default=20)
-    ap.add_argument("--compile-repeat", type=int, default=3, help="compilations per median (ours, IREE, MLIR 22)")
+    ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--record", action="store_true")
     args = ap.parse_args()
     bindir = Path(sys.executable).parent
+    out: list[str] = []
     with tempfile.TemporaryDirectory() as tmpdir:
         tmp = Path(tmpdir)
-        keyword, attr_dict = tmp / "model.mlir", tmp / "model_attr_dict.mlir"
-        subprocess.run([str(bindir / "tosa-opt"), str(MODEL), "-o", str(keyword)], check=True)
+        attr_dict = tmp / "model_attr_dict.mlir"
         subprocess.run([str(bindir / "tosa-opt"), str(MODEL), "--tosa-syntax=attr-dict", "-o", str(attr_dict)],
                        check=True)
-        results = {}
-        try:
-            cold, warm = ours(args.repeat, args.compile_repeat, tmp)
-        except Exception as exc:  # noqa: BLE001 -- a failing row is reported, not fatal
-            cold = warm = {"error": f"{type(exc).__name__}: {exc}"}
-        results["tosa-xdsl --backend jit (cold)"] = cold
-        results["tosa-xdsl, again (compiled-module cache)"] = warm
-        process = tosa_run_process(tmp, args.compile_repeat)
-        for name, fn in (
-                         ("IREE (llvm-cpu, local-sync)", lambda: iree(args.repeat, tmp, keyword, args.compile_repeat)),
-                         ("MLIR 22 pipeline + llvmlite", lambda: mlir22(args.repeat, tmp, attr_dict, args.compile_repeat)),
-                         ("tosa_reference_model", lambda: reference(min(args.repeat, 5)))):
-            try:
-                results[name] = fn()
-            except Exception as exc:  # noqa: BLE001 -- a failing row is reported, not fatal
-                results[name] = {"error": f"{type(exc).__name__}: {exc}"}
-    lines = ["| the example model | compile (CPU) | per inference (CPU) | vs IREE per inference | max abs diff vs reference outputs |",
-             "|---|---|---|---|---|"]
-    base = results["IREE (llvm-cpu, local-sync)"].get("infer")
-    for name, r in results.items():
-        if "error" in r and "infer" not in r and "whole" not in r:
-            compiled = f"{r['compile']:.2f} s" if "compile" in r else "n/a"
-            lines.append(f"| {name} | {compiled} | n/a ({r['error']}) | | |")
-            continue
-        if "whole" in r:
-            lines.append(f"| {name} | — | {r['whole'] * 1e3:.1f} ms (whole process) | | |")
-            continue
-        ratio = f"{r['infer'] / base:.1f}x" if base else "n/a"
-        lines.append(f"| {name} | {r['compile']:.2f} s | {r['infer'] * 1e3:.2f} ms | {ratio} | {r['check']} |")
-    if "error" in process:
-        lines.append(f"\nWhole `tosa-run --backend jit` process: n/a ({process['error']})")
-    else:
-        lines.append(f"\nWhole `tosa-run --backend jit` process (CPU, start-up, parse, compile, one inference, "
-                     f"write): {process['cold']:.2f} s with `--no-cache`, {process['warm']:.2f} s when the "
-                     f"compiled module is in the cache.")
-    text = (f"Measured on {machine()} with `python bench/native.py --repeat {args.repeat} --compile-repeat "
-            f"{args.compile_repeat}` (compile: median of {args.compile_repeat}).\n\n" + "\n".join(lines))
+        for model in models(tmp):
+            vmfb, compiled = iree_compile(model, tmp)
+            single = {OURS: guarded(lambda m=model: ours(m, args.repeat)),
+                      IREE: guarded(lambda m=model, v=vmfb, c=compiled: iree(m, v, c, args.repeat))}
+            if model.path == MODEL:
+                single["MLIR 22 pipeline + llvmlite"] = guarded(lambda: mlir22(args.repeat, tmp, attr_dict))
+                single["tosa_reference_model"] = guarded(lambda: reference(min(args.repeat, 5)))
+            out += table(f"{model.name}, 1 thread", single, IREE, "CPU") + [""]
+            if args.threads > 1:
+                n = args.threads
+                multi = {f"{OURS} --threads {n}": guarded(lambda m=model: ours(m, args.repeat, n)),
+                         f"IREE (llvm-cpu, local-task, {n} workers)": guarded(
+                             lambda m=model, v=vmfb, c=compiled: iree(m, v, c, args.repeat, n))}
+                out += table(f"{model.name}, {n} threads", multi, f"IREE (llvm-cpu, local-task, {n} workers)",
+                             "wall") + [""]
+            out.append(f"(max abs diff against the {model.against})\n")
+    text = (f"Measured on {machine()} with `python bench/native.py --repeat {args.repeat} --threads {args.threads}`.\n\n"
+            + "\n".join(out))
     print(text)
     if args.record:
         record("native.py", "Native execution", text)

@@ -115,9 +115,13 @@ def _check_array(a: np.ndarray, t: Attribute, what: str) -> None:
 
 
 def compile(module: ModuleOp, entry: str = "main", *, opt_level: int = 2,  # noqa: A001
-            arg_types: Sequence[Attribute] | None = None) -> CompiledFunction:
-    """JIT-compile `entry` of an llvm-dialect module (convert-to-llvm's output)."""
+            arg_types: Sequence[Attribute] | None = None, noalias: bool = False) -> CompiledFunction:
+    """JIT-compile `entry` of an llvm-dialect module (convert-to-llvm's output). `noalias`:
+    the caller promises that no two pointer arguments overlap (NativeModule allocates its
+    outputs), so they are marked `noalias` and LLVM keeps register tiles without alias checks."""
     fn = _llvm_function(module, entry)
+    if noalias:
+        _mark_noalias(fn)
     return from_object(compile_object(module, entry, opt_level), entry, fn.function_type, arg_types)
 
 
@@ -168,6 +172,13 @@ class _Raw:
     loaded: Any  # codegen.llvm.LoadedObject: the engine owning the code
 
 
+def _mark_noalias(fn: llvm.FuncOp) -> None:
+    from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, UnitAttr
+
+    fn.arg_attrs = ArrayAttr([DictionaryAttr({"llvm.noalias": UnitAttr()} if isinstance(t, llvm.LLVMPointerType)
+                                             else {}) for t in fn.function_type.inputs.data])
+
+
 def lower_to_llvm(module: ModuleOp, pipeline: str | None = None) -> ModuleOp:
     """Apply the TOSA -> LLVM pipeline (`tosa-to-llvm` unless given) to `module` in place."""
     from xdsl.passes import PassPipeline
@@ -207,6 +218,7 @@ class NativeModule:
         if lowered is None:
             lowered = lower_to_llvm(tosa_module.clone(), pipeline)
         fn = _llvm_function(lowered, entry)
+        _mark_noalias(fn)  # `call` allocates the outputs: no two pointer arguments overlap
         obj = compile_object(lowered, entry, opt_level)
         self.function = from_object(obj, entry, fn.function_type, None if self.dynamic else self.memrefs)
         if key is not None:

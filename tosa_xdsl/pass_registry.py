@@ -55,6 +55,9 @@ TOSA_PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     "tosa-to-linalg-named": _lazy(_L + "tosa_to_linalg_named.conversion", "TosaToLinalgNamedPass"),
     "tosa-to-linalg": _lazy(_L + "tosa_to_linalg.conversion", "TosaToLinalgPass"),
     "tosa-to-linalg-pipeline": _lazy(_L + "pipelines", "TosaToLinalgPipelinePass"),
+    # linalg -> linalg
+    "linalg-fuse-elementwise-ops": _lazy(_L + "linalg_transforms.fuse_elementwise_ops",
+                                         "LinalgFuseElementwiseOpsPass"),
     # bufferization, loops, LLVM
     "one-shot-bufferize": _lazy(_L + "bufferize.one_shot_bufferize", "OneShotBufferizePass"),
     "convert-linalg-to-affine-loops": _lazy(_L + "to_loops.linalg_to_loops", "ConvertLinalgToAffineLoopsPass"),

@@ -52,8 +52,10 @@ def linalg_stage(validation: bool = True, decompositions: bool = True, hwcf: boo
 
 
 def loops_stage(loops: str = "affine") -> list[str]:
-    to_loops = {"affine": "convert-linalg-to-affine-loops", "scf": "convert-linalg-to-loops"}[loops]
-    return ["one-shot-bufferize", to_loops, "arith-emulate-fp8", "convert-math-to-libm"]
+    to_loops = {"affine": "convert-linalg-to-affine-loops{register-tiling=true}",
+                "scf": "convert-linalg-to-loops"}[loops]
+    return ["linalg-fuse-elementwise-ops", "one-shot-bufferize", to_loops, "arith-emulate-fp8",
+            "convert-math-to-libm"]
 
 
 LLVM_STAGE = ["lower-affine", "convert-scf-to-cf", "convert-to-llvm", "reconcile-unrealized-casts"]

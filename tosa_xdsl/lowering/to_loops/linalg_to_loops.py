@@ -57,6 +57,7 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from tosa_xdsl.diagnostics import LocatedError
+from tosa_xdsl.lowering.to_loops.register_tiling import TiledLoop, register_tiled_order
 
 # --------------------------------------------------------------------------- the op's view
 
@@ -250,6 +251,24 @@ class _AffineFlavour(_Flavour):
         self.rw.insert_op(affine.YieldOp.get(), InsertPoint.at_end(body))
         return loop, body
 
+    def tiled_loop(self, at, tl: TiledLoop, outer: SSAValue | None):
+        """A step-`tl.step` loop over the whole dim, or the tile [outer, outer + tile)."""
+        if not tl.tile and tl.step == 1:
+            return self.loop(at, tl.dim)
+        body = Block(arg_types=[IndexType()])
+        if tl.tile:
+            assert outer is not None
+            d0 = AffineExpr.dimension(0)
+            loop = affine.ForOp.from_region([outer], [outer], [], [], AffineMapAttr(AffineMap(1, 0, (d0,))),
+                                            AffineMapAttr(AffineMap(1, 0, (d0 + tl.tile,))), Region(body), 1)
+        else:
+            operands, ub = self.ubs[tl.dim]
+            loop = affine.ForOp.from_region([], operands, [], [], AffineMapAttr(AffineMap.constant_map(0)),
+                                            AffineMapAttr(ub), Region(body), tl.step)
+        self.rw.insert_op(loop, at)
+        self.rw.insert_op(affine.YieldOp.get(), InsertPoint.at_end(body))
+        return loop, body
+
     @staticmethod
     def _compact(m: AffineMap, ivs) -> tuple[AffineMap, list[SSAValue]]:
         """The map over only the loop dims it uses (as MLIR's canonical form prints it)."""
@@ -271,6 +290,10 @@ class _AffineFlavour(_Flavour):
 
 
 def loop_order(view: Structured) -> list[int]:
+    return _order_and_moved(view)[0]
+
+
+def _order_and_moved(view: Structured) -> tuple[list[int], list[int]]:
     """The loop nest's dims, outermost first: d0, d1, ..., except that the first output's
     innermost (contiguous) index dims -- as few as make more than one element, e.g. a
     convolution's output channels, a depthwise convolution's channels and its multiplier of
@@ -280,7 +303,7 @@ def loop_order(view: Structured) -> list[int]:
     order = list(range(view.num_loops))
     out_maps = view.maps[view.num_inputs:]
     if not out_maps:
-        return order
+        return order, []
     in_outputs = {r.position for m in out_maps for r in m.results if isinstance(r, AffineDimExpr)}
     moved: list[int] = []
     extent = 1
@@ -292,12 +315,25 @@ def loop_order(view: Structured) -> list[int]:
         extent = 2 if size < 0 else extent * size  # a dynamic extent counts as "more than one"
     rest_after = [a for a in order if moved and a > min(moved) and a not in moved]
     if not rest_after or any(a in in_outputs for a in rest_after):
-        return order
-    return [a for a in order if a not in moved] + moved
+        return order, []
+    return [a for a in order if a not in moved] + moved, moved
 
 
-def lower_structured(view: Structured, flavour_cls: type[_Flavour], pass_name: str) -> None:
-    """Replace the op of `view` by its loop nest (the op is erased)."""
+def _tiled_order(view: Structured) -> list[TiledLoop]:
+    """register_tiling's nest where it applies, else loop_order's (one TiledLoop per dim)."""
+    order, moved = _order_and_moved(view)
+    out_dims = {r.position for m in view.maps[view.num_inputs:] for r in m.results
+                if isinstance(r, AffineDimExpr)}
+    sizes = [_bound_source(view, d)[2] for d in range(view.num_loops)]
+    reduction = set(range(view.num_loops)) - out_dims
+    tiled = register_tiled_order(order, sizes, reduction, moved)
+    return tiled if tiled is not None else [TiledLoop(d) for d in order]
+
+
+def lower_structured(view: Structured, flavour_cls: type[_Flavour], pass_name: str,
+                     register_tiling: bool = False) -> None:
+    """Replace the op of `view` by its loop nest (the op is erased); `register_tiling`
+    (affine loops only): register_tiling.py's order."""
     _check(view, pass_name)
     op = view.op
     rw = Rewriter()
@@ -306,13 +342,38 @@ def lower_structured(view: Structured, flavour_cls: type[_Flavour], pass_name: s
 
     ivs_by_dim: dict[int, SSAValue] = {}
     at = before
-    for d in loop_order(view):
-        _, body = fl.loop(at, d)
-        ivs_by_dim[d] = body.args[0]
-        at = InsertPoint.before(body.last_op)  # before the loop's yield
-    ivs = [ivs_by_dim[d] for d in range(view.num_loops)]
+    jam: TiledLoop | None = None
+    if register_tiling and isinstance(fl, _AffineFlavour):
+        for tl in _tiled_order(view):
+            if tl.jam:
+                jam = tl
+                continue
+            _, body = fl.tiled_loop(at, tl, ivs_by_dim.get(tl.dim))
+            ivs_by_dim[tl.dim] = body.args[0]
+            at = InsertPoint.before(body.last_op)
+    else:
+        for d in loop_order(view):
+            _, body = fl.loop(at, d)
+            ivs_by_dim[d] = body.args[0]
+            at = InsertPoint.before(body.last_op)  # before the loop's yield
     # a rank-0 op (all operands scalars or 0-d memrefs) has no loop: the body goes in place
+    if jam is None:
+        _emit_body(rw, fl, view, at, [ivs_by_dim[d] for d in range(view.num_loops)], pass_name)
+    else:
+        outer = ivs_by_dim[jam.dim]
+        for k in range(jam.tile):
+            shifted = affine.ApplyOp([outer], AffineMapAttr(AffineMap(1, 0, (AffineExpr.dimension(0) + k,))))
+            rw.insert_op(shifted, at)
+            ivs = [shifted.result if d == jam.dim else ivs_by_dim[d] for d in range(view.num_loops)]
+            _emit_body(rw, fl, view, at, ivs, pass_name)
+    rw.erase_op(op)
 
+
+def _emit_body(rw: Rewriter, fl: _Flavour, view: Structured, at: InsertPoint, ivs: list[SSAValue],
+               pass_name: str) -> None:
+    """The op's body at `at` for one point `ivs` of the iteration space: loads, the cloned
+    body ops, stores."""
+    op = view.op
     # block arguments -> loaded elements (only those the body uses) or scalar operands
     mapping: dict[SSAValue, SSAValue] = {}
     for arg, v, m in zip(view.block.args, view.operands, view.maps):
@@ -343,10 +404,10 @@ def lower_structured(view: Structured, flavour_cls: type[_Flavour], pass_name: s
         if not isinstance(v.type, MemRefType):
             raise LocatedError(op, f"{pass_name}: cannot lower '{op.name}': output is not a memref")
         fl.store(at, x, v, m, ivs)
-    rw.erase_op(op)
 
 
-def _lower_module(module: ModuleOp, flavour_cls: type[_Flavour], pass_name: str) -> None:
+def _lower_module(module: ModuleOp, flavour_cls: type[_Flavour], pass_name: str,
+                  register_tiling: bool = False) -> None:
     # collect first, rewrite after: the rewrite inserts ops next to the one it replaces
     views: list[Structured] = []
     for op in module.walk():
@@ -360,7 +421,7 @@ def _lower_module(module: ModuleOp, flavour_cls: type[_Flavour], pass_name: str)
     for view in views:
         _check(view, pass_name)  # all or nothing: check every op before touching any
     for view in views:
-        lower_structured(view, flavour_cls, pass_name)
+        lower_structured(view, flavour_cls, pass_name, register_tiling)
 
 
 @dataclass(frozen=True)
@@ -379,8 +440,11 @@ class ConvertLinalgToAffineLoopsPass(ModulePass):
 
     name = "convert-linalg-to-affine-loops"
 
+    # ours, not upstream's: register_tiling.py's loop order for reductions (tosa-to-loops sets it)
+    register_tiling: bool = False
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        _lower_module(op, _AffineFlavour, self.name)
+        _lower_module(op, _AffineFlavour, self.name, self.register_tiling)
 
 
 _ = Callable

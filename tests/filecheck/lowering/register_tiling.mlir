@@ -1,0 +1,44 @@
+// convert-linalg-to-affine-loops{register-tiling=true} (tosa-to-loops and tosa-to-llvm set it;
+// tosa_xdsl/lowering/to_loops/register_tiling.py): a reduction's nest becomes
+//   P..., U step TU, V step TV, R..., V in [v, v+TV) { body at u, u+1, ..., u+TU-1 }
+// (V: the output's contiguous dim, TV <= 64 dividing it; U: the innermost other parallel dim,
+// TU * TV <= 128, unrolled and jammed). Only parallel loops move: each output element keeps its
+// summation order. Elementwise ops (no reduction) keep the plain nest.
+// RUN: tosa-opt %s -p "convert-linalg-to-affine-loops{register-tiling=true}" | filecheck %s
+
+// CHECK-LABEL: func.func @matmul
+// CHECK:      affine.for %[[B:.*]] = 0 to 1 {
+// CHECK-NEXT:   affine.for %[[M:.*]] = 0 to 12 step 3 {
+// CHECK-NEXT:     affine.for %[[N:.*]] = 0 to 40 step 40 {
+// CHECK-NEXT:       affine.for %[[K:.*]] = 0 to 7 {
+// CHECK-NEXT:         affine.for %[[NI:.*]] = affine_map<(d0) -> (d0)>(%[[N]]) to affine_map<(d0) -> ((d0 + 40))>(%[[N]]) {
+// CHECK-NEXT:           %[[M0:.*]] = affine.apply affine_map<(d0) -> (d0)> (%[[M]])
+// CHECK-NEXT:           affine.load %{{.*}}[%[[B]], %[[M0]], %[[K]]]
+// CHECK-NEXT:           affine.load %{{.*}}[%[[B]], %[[K]], %[[NI]]]
+// CHECK-NEXT:           affine.load %{{.*}}[%[[B]], %[[M0]], %[[NI]]]
+// CHECK-NEXT:           arith.mulf
+// CHECK-NEXT:           arith.addf
+// CHECK-NEXT:           affine.store %{{.*}}, %{{.*}}[%[[B]], %[[M0]], %[[NI]]]
+// CHECK-NEXT:           %[[M1:.*]] = affine.apply affine_map<(d0) -> ((d0 + 1))> (%[[M]])
+// CHECK:                affine.store %{{.*}}, %{{.*}}[%[[B]], %[[M1]], %[[NI]]]
+// CHECK-NEXT:           %[[M2:.*]] = affine.apply affine_map<(d0) -> ((d0 + 2))> (%[[M]])
+// CHECK:                affine.store %{{.*}}, %{{.*}}[%[[B]], %[[M2]], %[[NI]]]
+// CHECK-NEXT:         }
+func.func @matmul(%a: memref<1x12x7xf32>, %b: memref<1x7x40xf32>, %o: memref<1x12x40xf32>) {
+  linalg.batch_matmul ins(%a, %b : memref<1x12x7xf32>, memref<1x7x40xf32>) outs(%o : memref<1x12x40xf32>)
+  func.return
+}
+
+// No reduction: the plain nest.
+// CHECK-LABEL: func.func @elementwise
+// CHECK:      affine.for %{{.*}} = 0 to 4 {
+// CHECK-NEXT:   affine.for %{{.*}} = 0 to 64 {
+// CHECK-NOT:  step
+func.func @elementwise(%a: memref<4x64xf32>, %o: memref<4x64xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%a : memref<4x64xf32>) outs(%o : memref<4x64xf32>) {
+  ^bb0(%x: f32, %y: f32):
+    %s = arith.addf %x, %x : f32
+    linalg.yield %s : f32
+  }
+  func.return
+}

@@ -1,0 +1,89 @@
+"""Register tiles for reductions: the loop order `convert-linalg-to-affine-loops{register-tiling=true}`
+gives a convolution, depthwise convolution, matmul or pooling so that LLVM keeps a small block of
+outputs in vector registers for the whole reduction.
+
+The plain nest (linalg_to_loops.loop_order) is `P..., R..., V` -- parallel dims, reduction dims,
+the output's contiguous dim V innermost. Every reduction step then loads and stores the V row
+of outputs. The tiled nest is
+
+    P without U..., U step TU, V step TV, R..., V in [v, v+TV) { body at u, u+1, ..., u+TU-1 }
+
+with U the innermost other parallel dim of size > 1 (a convolution's output column, a matmul's
+row), unrolled and jammed into the V loop: a TU x TV block of outputs (TV contiguous elements,
+at most a few vectors) is the whole working set of the reduction loops, LLVM vectorises the V
+loop (the only loop left with unit-stride accesses, so it cannot pick a gather over U) and LICM
+keeps the block in registers across R (the buffers are distinct allocations and the entry's
+arguments are `noalias`, so nothing aliases). Tiles divide their dims exactly (static sizes
+only; no remainder loops).
+
+Only parallel loops are split and moved: every output element still sees its reduction steps
+in the same order as the plain nest (and as MLIR's linalg-to-loops), so results are
+bit-identical -- integers and floats.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+# vector lanes * registers: a tile of outputs that fits AVX-512's 32 (AVX2's 16) registers with
+# room for the operands; TV is a multiple of 16 lanes of f32 where the dim allows
+MAX_TV = 64
+MAX_BLOCK = 128  # TU * TV elements
+TU_CHOICES = (8, 7, 6, 5, 4, 3, 2)
+
+
+@dataclass(frozen=True)
+class TiledLoop:
+    """One loop of the nest: `dim` over its whole extent (step 1); `step` > 1: the outer loop
+    of a split dim; `tile` > 0: the inner loop of a split dim, [outer iv, outer iv + tile);
+    `jam`: that inner loop unrolled into the innermost loop's body (unroll-and-jam)."""
+
+    dim: int
+    step: int = 1
+    tile: int = 0
+    jam: bool = False  # no loop: the body is repeated `tile` times, at outer iv + 0, 1, ...
+
+
+def _tile(size: int, limit: int, choices=None) -> int:
+    """The largest tile <= limit dividing `size` (the whole dim when it fits)."""
+    if size <= limit:
+        return size
+    for t in choices or range(limit, 1, -1):
+        if t <= limit and size % t == 0:
+            return t
+    return 1
+
+
+def register_tiled_order(order: list[int], sizes: list[int], reduction: set[int],
+                         vector_dims: list[int]) -> list[TiledLoop] | None:
+    """The tiled nest for `order` (linalg_to_loops.loop_order's, ending in the moved
+    contiguous output dims `vector_dims`), or None when tiling does not apply: no reduction,
+    a dynamic size, or nothing to gain."""
+    if not reduction or any(s < 0 for s in sizes) or not vector_dims:
+        return None
+    inner = [d for d in vector_dims if sizes[d] > 1]
+    if len(inner) != 1 or order[-len(vector_dims):] != vector_dims:
+        return None
+    v = inner[0]
+    head = order[:-len(vector_dims)]
+    parallel = [d for d in head if d not in reduction]
+    reductions = [d for d in head if d in reduction]
+    if head != parallel + reductions:  # a parallel dim among the reductions: keep MLIR's order
+        return None
+    tv = _tile(sizes[v], MAX_TV, (64, 48, 32, 16, 8))
+    if tv < 8:
+        return None
+    big = [d for d in parallel if sizes[d] > 1]
+    u = big[-1] if big else None
+    tu = _tile(sizes[u], min(8, MAX_BLOCK // tv), TU_CHOICES) if u is not None else 1
+    loops = [TiledLoop(d) for d in parallel if sizes[d] == 1]  # trivial dims outermost
+    loops += [TiledLoop(d) for d in parallel if sizes[d] > 1 and d != u]
+    if u is not None:
+        loops.append(TiledLoop(u, step=tu) if tu > 1 else TiledLoop(u))
+    loops.append(TiledLoop(v, step=tv))
+    loops += [TiledLoop(d) for d in reductions]
+    loops += [TiledLoop(d) for d in vector_dims if d != v]  # size-1 dims
+    loops.append(TiledLoop(v, tile=tv))
+    if u is not None and tu > 1:
+        loops.append(TiledLoop(u, tile=tu, jam=True))
+    return loops
