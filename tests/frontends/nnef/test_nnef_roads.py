@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
-from nnef_cases import CASES, source
+from nnef_cases import CASES, COMPOSITES, INT_INPUTS, source
 
 from tosa_xdsl.frontends.nnef.errors import NnefError
 from tosa_xdsl.frontends.nnef.importer import compose_graph, import_nnef
@@ -29,22 +29,40 @@ def test_every_mapping_has_a_case():
     assert sorted(MAPPINGS) == sorted(CASES)
 
 
-def inputs_for(src, seed):
+def inputs_for(src, seed, ints=None):
     rng = np.random.default_rng(seed)
     g = compose_graph(src)
     out = []
     for t in g.inputs:
         if t.type.dtype == "bool":
             out.append(rng.random(t.type.shape) > 0.5)
+        elif t.type.dtype == "int":
+            how, *arg = (ints or {})[t.name].split()
+            if how == "below":
+                out.append(rng.integers(0, int(arg[0]), t.type.shape).astype(np.int32))
+            else:       # distinct along an axis: the first items of permutations of range(N)
+                n, axis = int(arg[0]), int(arg[1])
+                moved = list(t.type.shape)
+                m = moved.pop(axis)
+                rows = [rng.permutation(n)[:m] for _ in range(int(np.prod(moved)))]
+                out.append(np.moveaxis(np.array(rows, np.int32).reshape(moved + [m]), -1, axis))
         else:   # positive, away from 0: log/sqrt/rcp/pow are defined
             out.append((rng.random(t.type.shape) * 2 + 0.1).astype(np.float32))
     return out
 
 
+def compare(road1, road2):
+    assert road1.shape == road2.shape
+    if road1.dtype == np.bool_ or road1.dtype.kind == "i":
+        np.testing.assert_array_equal(road1, road2)
+    else:
+        np.testing.assert_allclose(road1, road2, rtol=1e-4, atol=1e-5)
+
+
 @pytest.mark.parametrize("op", sorted(CASES))
 def test_roads_agree(op):
     src = source(op)
-    arrays = inputs_for(src, abs(hash(op)) % 1000)
+    arrays = inputs_for(src, abs(hash(op)) % 1000, INT_INPUTS.get(op))
     road1 = run(import_nnef(src), arrays, entry="G")[0]
     if op in NOT_COMPILED:
         with pytest.raises(NnefError) as info:
@@ -54,11 +72,22 @@ def test_roads_agree(op):
     module = import_nnef(src, lower_all=True)
     assert any(o.name == "linalg.generic" for o in module.walk())
     road2 = run(module, arrays, entry="G")[0]
-    assert road1.shape == road2.shape
-    if road1.dtype == np.bool_:
-        np.testing.assert_array_equal(road1, road2)
-    else:
-        np.testing.assert_allclose(road1, road2, rtol=1e-4, atol=1e-5)
+    compare(road1, road2)
+
+
+@pytest.mark.parametrize("op", sorted(COMPOSITES))
+def test_composites_of_mappings_agree(op):
+    """A composite whose parts all have TOSA mappings imports as TOSA only (road 1) and agrees
+    with the composition of its parts' formulas (road 2)."""
+    src = source(op)
+    arrays = inputs_for(src, abs(hash(op)) % 1000)
+    module = import_nnef(src)
+    dialects = {o.name.split(".")[0] for o in module.walk()} - {"builtin", "func"}
+    assert dialects == {"tosa"}
+    road1 = run(module, arrays, entry="G")[0]
+    lowered = import_nnef(src, lower_all=True)
+    assert any(o.name == "linalg.generic" for o in lowered.walk())
+    compare(road1, run(lowered, arrays, entry="G")[0])
 
 
 def test_user_defined_operator_runs_from_its_formulas():

@@ -58,7 +58,7 @@ TENSOR_TYPES = ("real", "int", "bool")
 class Composer:
     def __init__(self, lib: Library, keep: callable):
         self.lib = lib
-        self.keep = keep     # keep(qualified_name, op) -> True to keep the invocation whole
+        self.keep = keep     # keep(qualified_name, op, instance, arg types) -> True to keep the invocation whole
         self.counter = 0
 
     def fresh(self, base: str) -> str:
@@ -385,7 +385,7 @@ class Composer:
                 if x.dtype not in TENSOR_TYPES:
                     raise NnefError(inv.loc, f"output '{p.name}' of '{qname}' has type '{x.dtype}' "
                                     f"(unknown or not a tensor type: {', '.join(TENSOR_TYPES)})")
-        if self.keep(qname, op) or op.compose is None:
+        if self.keep(qname, op, inst, types) or op.compose is None:
             outs = []
             for i, t in enumerate(inst.outputs):
                 if isinstance(t, list):

@@ -19,4 +19,10 @@ from tosa_xdsl.frontends.nnef.to_linalg.generic import lower_node  # noqa: F401
 KNOWN_GAPS = {
     "layout.pad": ("is not known in formula", "a pack-valued condition over a loop-local"),
     "layout.concat": ("is not known in the bound of", "a jagged bound 'zi < u ?? z[ni]'"),
+    "layout.gather": ("is not affine", "a data-dependent index 'index[ni..]'"),
+    "layout.scatter": ("is not affine", "a data-dependent index 'indices[si..,mi,ti..]'"),
+    "nn.deconv": ("neither a loop index nor", "an output index 'stride * i + j - offset' (a sum of loop indices)"),
+    "image.nearest_resize": ("is not affine", "a rounded, clamped index 'int(r) <? s[axes] - 1'"),
+    "image.linear_resize": ("is not known in formula", "a pack index 'j' inside a fold over the axes, "
+                            "a remapped bound '|... <> 0 : s[axes] - 1|'"),
 }

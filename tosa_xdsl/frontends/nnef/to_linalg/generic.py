@@ -147,6 +147,8 @@ class Body:
             return r, t
         if isinstance(e, A.Call):
             return self.call(e)
+        if isinstance(e, A.Index) and self.idx.uses_loop(e.index):
+            return self.pack_read(e)
         if isinstance(e, (A.Member, A.Index, A.Fold, A.ListExpr)):
             return self.compile_time(e)
         raise NnefError(e.loc, f"'{unparse(e)}' cannot be compiled in a formula")
@@ -158,6 +160,26 @@ class Body:
             raise NnefError(e.loc, f"'{u.name}' is not known in formula '{unparse(e)}'") from None
         if isinstance(v, list):
             raise NnefError(e.loc, f"'{unparse(e)}' is a pack; a formula's value must be a scalar")
+        return v
+
+    def pack_read(self, e: A.Index):
+        """A compile-time pack indexed by a loop index (a per-channel attribute such as
+        `scale[i[channel_axis]]`): a 1-d constant tensor read through an affine map."""
+        values = self.compile_time_pack(e.base)
+        exprs = self.idx.item(e.index)
+        if len(exprs) != 1 or not isinstance(exprs[0], Aff) or isinstance(exprs[0], GAff):
+            raise NnefError(e.loc, f"index of '{unparse(e)}' is not an affine loop index")
+        kinds = {type(v) for v in values}
+        dtype = "bool" if kinds == {bool} else "int" if kinds == {int} else "real"
+        return self.operand(self.em.const(values, [len(values)], dtype), exprs)
+
+    def compile_time_pack(self, e) -> list:
+        try:
+            v = self.env.eval(e)
+        except Unknown as u:
+            raise NnefError(e.loc, f"'{u.name}' is not known in formula '{unparse(e)}'") from None
+        if not isinstance(v, list) or not v or any(isinstance(x, (list, str)) or x is None for x in v):
+            raise NnefError(e.loc, f"'{unparse(e)}' must be a pack of numbers to be indexed by a loop index")
         return v
 
     def index_value(self, a: Aff):
