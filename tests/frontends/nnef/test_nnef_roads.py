@@ -75,6 +75,23 @@ def test_roads_agree(op):
     compare(road1, road2)
 
 
+@pytest.mark.parametrize("method", ["CONSTANT", "REFLECT", "SYMMETRIC", "REPLICATE"])
+def test_pad_methods_agree_and_match_numpy(method):
+    """layout.pad's formula (remapped bounds per method, a pack-valued in-range condition for
+    CONSTANT) on road 2 against road 1's TOSA composition and numpy's pad modes."""
+    src = ("import layout;\ngraph G {\n @input { x: real[3,4]; }\n @output { y: real; }\n"
+           f" @compose {{ y = layout.pad{{padding=[1, 2, 2, 3], method='{method}'}}(x, 0.5); }}\n}}\n")
+    x = np.random.default_rng(8).standard_normal((3, 4)).astype(np.float32)
+    module = import_nnef(src)
+    assert {o.name.split(".")[0] for o in module.walk()} - {"builtin", "func"} == {"tosa"}
+    road1 = run(module, [x], entry="G")[0]
+    road2 = run(import_nnef(src, lower_all=True), [x], entry="G")[0]
+    mode = {"CONSTANT": "constant", "REFLECT": "reflect", "SYMMETRIC": "symmetric", "REPLICATE": "edge"}[method]
+    ref = np.pad(x, ((1, 2), (2, 3)), mode=mode, **({"constant_values": 0.5} if method == "CONSTANT" else {}))
+    np.testing.assert_array_equal(road1, ref)
+    np.testing.assert_array_equal(road2, ref)
+
+
 @pytest.mark.parametrize("op", sorted(COMPOSITES))
 def test_composites_of_mappings_agree(op):
     """A composite whose parts all have TOSA mappings imports as TOSA only (road 1) and agrees

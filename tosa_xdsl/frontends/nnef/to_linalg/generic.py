@@ -7,7 +7,7 @@ import math
 from tosa_xdsl.frontends.nnef import ast as A
 from tosa_xdsl.frontends.nnef.errors import NnefError
 from tosa_xdsl.frontends.nnef.semantics import BINARY, Env, Unknown, unparse
-from tosa_xdsl.frontends.nnef.to_linalg.affine import Aff, GAff, Indexer
+from tosa_xdsl.frontends.nnef.to_linalg.affine import Aff, GAff, Indexer, RAff
 from tosa_xdsl.frontends.nnef.to_tosa.emit import ELEMENT, Emitter, Value
 
 NULL = {"+=": 0, "*=": 1, ">?=": -math.inf, "<?=": math.inf, "|=": False, "&=": True}
@@ -149,6 +149,8 @@ class Body:
             return self.call(e)
         if isinstance(e, A.Index) and self.idx.uses_loop(e.index):
             return self.pack_read(e)
+        if isinstance(e, A.Fold) and not e.cumulative and self.idx.uses_loop(e.arg):
+            return self.fold(e)
         if isinstance(e, (A.Member, A.Index, A.Fold, A.ListExpr)):
             return self.compile_time(e)
         raise NnefError(e.loc, f"'{unparse(e)}' cannot be compiled in a formula")
@@ -161,6 +163,71 @@ class Body:
         if isinstance(v, list):
             raise NnefError(e.loc, f"'{unparse(e)}' is a pack; a formula's value must be a scalar")
         return v
+
+    def fold(self, e: A.Fold):
+        """`p op ..` over a pack that depends on the loop indices (e.g. layout.pad's in-range
+        test `(zi >= 0 && zi < s) && ..` over the axes): the items compiled one by one."""
+        items = self.compile_pack(e.arg)
+        if not items:
+            raise NnefError(e.loc, f"fold of an empty pack '{unparse(e)}'")
+        acc = items[0]
+        for x in items[1:]:
+            if acc is None or x is None:
+                return None
+            if not isinstance(acc, tuple) and not isinstance(x, tuple):
+                acc = BINARY[e.op](e.loc, acc, x)
+            else:
+                acc = self.binop(e, e.op, acc, x)
+        return acc
+
+    def compile_pack(self, e) -> list:
+        """A pack expression item by item: compile-time items as Python values, affine index
+        items as index arithmetic, the rest element-wise."""
+        if not self.idx.uses_loop(e):
+            v = self.compile_time_value(e)
+            return v if isinstance(v, list) else [v]
+        if isinstance(e, A.Ident) and e.name in self.locals and not isinstance(self.locals[e.name], list):
+            return self.compile_pack(self.locals[e.name])
+        if isinstance(e, A.Binary):
+            a, b = self.compile_pack(e.lhs), self.compile_pack(e.rhs)
+            if len(a) != len(b) and 1 not in (len(a), len(b)):
+                raise NnefError(e.loc, f"pack lengths differ in '{unparse(e)}'")
+            n = max(len(a), len(b))
+            a, b = (a * n if len(a) == 1 else a), (b * n if len(b) == 1 else b)
+            out = []
+            for x, y in zip(a, b):
+                if x is None or y is None:
+                    out.append(None)
+                elif not isinstance(x, tuple) and not isinstance(y, tuple):
+                    out.append(BINARY[e.op](e.loc, x, y))
+                else:
+                    out.append(self.binop(e, e.op, x, y))
+            return out
+        try:
+            affs = self.idx.eval(e)
+        except NnefError:
+            affs = None
+        if isinstance(affs, list) and all(isinstance(a, Aff) for a in affs):
+            return [self.aff_value(a) for a in affs]
+        raise NnefError(e.loc, f"pack expression '{unparse(e)}' cannot be compiled in a formula")
+
+    def compile_time_value(self, e):
+        try:
+            return self.env.eval(e)
+        except Unknown as u:
+            raise NnefError(e.loc, f"'{u.name}' is not known in formula '{unparse(e)}'") from None
+
+    def aff_value(self, a: Aff):
+        """The i32 value of an affine expression of the loop dimensions."""
+        acc = None
+        for k, c in a.coefs:
+            term = self.index_value(Aff.dim(k))
+            if c != 1:
+                term = self.binop(None, "*", term, c)
+            acc = term if acc is None else self.binop(None, "+", acc, term)
+        if acc is None:
+            return self.const(a.const, "i32")
+        return self.binop(None, "+", acc, a.const) if a.const else acc
 
     def pack_read(self, e: A.Index):
         """A compile-time pack indexed by a loop index (a per-channel attribute such as
@@ -276,10 +343,41 @@ class Body:
             raise NnefError(e.loc, f"'{unparse(e)}' has {len(exprs)} indices for a rank-{len(value.shape)} tensor")
         if bounded:
             value, exprs = self.padded(e, value, exprs, bounded)
+        for k, x in enumerate(exprs):
+            if isinstance(x, RAff):
+                value, exprs[k] = self.remapped(value, k, x)
+        outside = [k for k, x in enumerate(exprs) if not isinstance(x, GAff) and (
+            x.range(self.extents)[0] < 0 or x.range(self.extents)[1] >= value.shape[k])]
+        if outside:
+            # an access reaching outside the tensor, which the formula's condition selects away
+            # (layout.pad's 'in range ? input[zi..] : value'; the draft leaves such reads
+            # undefined): a zero-padded copy keeps the generic's reads in bounds
+            value, exprs = self.padded(e, value, exprs, outside, fill=0)
         return self.operand(value, exprs)
 
-    def padded(self, e, value: Value, exprs, bounded):
-        if self.pad_value is None:
+    def remapped(self, value: Value, axis: int, x: RAff):
+        """A remapped-bounds read `|e <> lower : upper|` along `axis`: a copy extended over e's
+        whole range, row j holding row remap(j) (clamped into the tensor against hostile
+        remaps), gathered with tosa.gather; e - (first row) then reads it affinely."""
+        lo, hi = x.range(self.extents)
+        s = value.shape[axis]
+        rows = [max(0, min(s - 1, x.remap(j, s))) for j in range(lo, hi + 1)]
+        plain = Aff(x.coefs, x.const)
+        if rows == list(range(lo, hi + 1)):
+            return value, plain
+        em = self.em
+        lead, trail = math.prod(value.shape[:axis]), math.prod(value.shape[axis + 1:])
+        table = em.const(rows, [1, len(rows)], "int")
+        if lead != 1:
+            table = em.op("tosa.tile", [table, em.shape([lead, 1])], [lead, len(rows)], "int")
+        flat = em.reshape(value, [lead, s, trail])
+        got = em.op("tosa.gather", [flat, table], [lead, len(rows), trail], value.dtype)
+        shape = list(value.shape)
+        shape[axis] = len(rows)
+        return em.reshape(got, shape), plain + Aff.constant(-lo)
+
+    def padded(self, e, value: Value, exprs, bounded, fill=None):
+        if fill is None and self.pad_value is None:
             raise NnefError(e.loc, "a bounds-checked access is compiled only in a reducing formula "
                             "(+=, *=, <?=, >?=), where skipping equals reading the null element")
         pads = [0] * (2 * len(exprs))
@@ -293,7 +391,7 @@ class Body:
         if not any(pads):
             return value, exprs
         shape = [n + pads[2 * k] + pads[2 * k + 1] for k, n in enumerate(value.shape)]
-        fill = self.em.const([self.pad_value], [1], value.dtype)
+        fill = self.em.const([self.pad_value if fill is None else fill], [1], value.dtype)
         out = self.em.op("tosa.pad", [value, self.em.shape(pads), fill], shape, value.dtype)
         return out, new
 

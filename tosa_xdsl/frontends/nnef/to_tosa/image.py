@@ -72,50 +72,57 @@ def _resize(em, x, axes, out_sizes, params, mode, outs):
     return [back(y)]
 
 
-def _axes(env, x):
+def _axes(env, x, key="size"):
+    """The resized axes and their attribute values, without the axes left as they are (size
+    equal to the extent, factor 1: every transform and rounding maps i to i there; ONNX
+    converters list all four axes of an NCHW image)."""
     d = len(x.shape)
-    axes = [a + d if a < 0 else a for a in env["axes"]]
+    axes, values = [], []
+    for a, v in zip(env["axes"], env[key]):
+        a = a + d if a < 0 else a
+        if (key == "size" and v == x.shape[a]) or (key == "factor" and v == 1):
+            continue
+        axes.append(a)
+        values.append(v)
     if len(axes) > 2:
         raise Unsupported("resizing more than two axes")
-    return axes
+    return axes, values
+
+
+def _resize_to(em, env, x, outs, rounding, mode):
+    axes, sizes = _axes(env, x)
+    params = []
+    for a, size in zip(axes, sizes):
+        scale, offset = _coordinates(x.shape[a], size, env["coordinate_transform"])
+        params.append(resize_params(x.shape[a], size, scale, offset, rounding))
+    return _resize(em, x, axes, sizes, params, mode, outs)
 
 
 @mapping("image.nearest_resize", how="TOSA resize NEAREST (every coordinate transform and rounding method; "
          "other axes folded into N)")
 def _nearest_resize(em, env, ins, outs):
-    x = ins[0]
-    axes = _axes(env, x)
-    params = []
-    for a, size in zip(axes, env["size"]):
-        scale, offset = _coordinates(x.shape[a], size, env["coordinate_transform"])
-        params.append(resize_params(x.shape[a], size, scale, offset, env["rounding_method"]))
-    return _resize(em, x, axes, env["size"], params, "NEAREST_NEIGHBOR", outs)
+    return _resize_to(em, env, ins[0], outs, env["rounding_method"], "NEAREST_NEIGHBOR")
 
 
 @mapping("image.linear_resize", how="TOSA resize BILINEAR (other axes folded into N)")
 def _linear_resize(em, env, ins, outs):
-    x = ins[0]
-    axes = _axes(env, x)
-    params = []
-    for a, size in zip(axes, env["size"]):
-        scale, offset = _coordinates(x.shape[a], size, env["coordinate_transform"])
-        params.append(resize_params(x.shape[a], size, scale, offset, None))
-    return _resize(em, x, axes, env["size"], params, "BILINEAR", outs)
+    return _resize_to(em, env, ins[0], outs, None, "BILINEAR")
+
+
+def _by_factor(em, env, x, outs, up: bool):
+    """nearest_upsample reads input[o / factor] (floor), nearest_downsample input[o * factor]."""
+    axes, factors = _axes(env, x, "factor")
+    sizes = [x.shape[a] * f if up else x.shape[a] // f for a, f in zip(axes, factors)]
+    params = [resize_params(x.shape[a], n, Fraction(1, f) if up else Fraction(f), Fraction(0), "FLOOR")
+              for a, f, n in zip(axes, factors, sizes)]
+    return _resize(em, x, axes, sizes, params, "NEAREST_NEIGHBOR", outs)
 
 
 @mapping("image.nearest_upsample", how="TOSA resize NEAREST (scale factor/1, floor)")
 def _nearest_upsample(em, env, ins, outs):
-    x = ins[0]
-    axes = _axes(env, x)
-    params = [resize_params(x.shape[a], x.shape[a] * f, Fraction(1, f), Fraction(0), "FLOOR")
-              for a, f in zip(axes, env["factor"])]
-    return _resize(em, x, axes, [x.shape[a] * f for a, f in zip(axes, env["factor"])], params, "NEAREST_NEIGHBOR", outs)
+    return _by_factor(em, env, ins[0], outs, True)
 
 
 @mapping("image.nearest_downsample", how="TOSA resize NEAREST (scale 1/factor)")
 def _nearest_downsample(em, env, ins, outs):
-    x = ins[0]
-    axes = _axes(env, x)
-    params = [resize_params(x.shape[a], x.shape[a] // f, Fraction(f), Fraction(0), "FLOOR")
-              for a, f in zip(axes, env["factor"])]
-    return _resize(em, x, axes, [x.shape[a] // f for a, f in zip(axes, env["factor"])], params, "NEAREST_NEIGHBOR", outs)
+    return _by_factor(em, env, ins[0], outs, False)

@@ -419,11 +419,12 @@ def _slice(em, env, ins, outs):
     return [em.op("tosa.slice", [x, em.shape(start), em.shape(size)], *_out(outs[0]))]
 
 
-@mapping("layout.pad", how="TOSA pad (CONSTANT)")
+@mapping("layout.pad", how="TOSA pad (CONSTANT); slices, reverses / tiles and concats (REFLECT, SYMMETRIC, "
+         "REPLICATE)")
 def _pad(em, env, ins, outs):
     x = ins[0]
     if env["method"] != "CONSTANT":
-        raise Unsupported(f"pad method {env['method']}")
+        return [_pad_edges(em, x, env["method"], env["before"], env["after"])]
     value = ins[1] if len(ins) > 1 and ins[1] is not None else None
     pads = [v for pair in zip(env["before"], env["after"]) for v in pair]
     if value is None:
@@ -431,6 +432,45 @@ def _pad(em, env, ins, outs):
     else:
         value = em.reshape(value, [1])
     return [em.op("tosa.pad", [x, em.shape(pads), value], *_out(outs[0]))]
+
+
+def _pad_edges(em, x, method, before, after):
+    """Axis by axis: the definition reads input[-zi] / input[2(s-1) - zi] (REFLECT),
+    input[-zi-1] / input[2(s-1) - zi + 1] (SYMMETRIC), input[0] / input[s-1] (REPLICATE) outside;
+    beyond one reflection the definition reads out of range (Unsupported)."""
+    def piece(v, axis, start, size, reverse, repeat=1):
+        shape = list(v.shape)
+        shape[axis] = size
+        first = [0] * len(shape)
+        first[axis] = start
+        y = em.op("tosa.slice", [v, em.shape(first), em.shape(shape)], shape, v.dtype)
+        if reverse:
+            y = em.op("tosa.reverse", [y], shape, v.dtype, f"axis = {axis} : i32")
+        if repeat > 1:
+            mult = [1] * len(shape)
+            mult[axis] = repeat
+            shape[axis] *= repeat
+            y = em.op("tosa.tile", [y, em.shape(mult)], shape, v.dtype)
+        return y
+    for axis, (b, a) in enumerate(zip(before, after)):
+        if not b and not a:
+            continue
+        s = x.shape[axis]
+        limit = s - 1 if method == "REFLECT" else s
+        if b > limit or a > limit:
+            raise Unsupported(f"{method} padding beyond the input's extent")
+        parts = []
+        if b:
+            parts.append(piece(x, axis, 1, b, True) if method == "REFLECT" else
+                         piece(x, axis, 0, b, True) if method == "SYMMETRIC" else piece(x, axis, 0, 1, False, b))
+        parts.append(x)
+        if a:
+            parts.append(piece(x, axis, s - 1 - a, a, True) if method == "REFLECT" else
+                         piece(x, axis, s - a, a, True) if method == "SYMMETRIC" else piece(x, axis, s - 1, 1, False, a))
+        shape = list(x.shape)
+        shape[axis] += a + b
+        x = em.op("tosa.concat", parts, shape, x.dtype, f"axis = {axis} : i32")
+    return x
 
 
 @mapping("math.clamp", how="TOSA maximum+minimum, reshapes for alignment")
