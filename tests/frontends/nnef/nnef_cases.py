@@ -64,6 +64,24 @@ CASES: dict[str, tuple[str, str]] = {
         "x: real[2,3];", "y = quant.min_max_linear_quantize{min=0.5, max=1.5, bits=4}(x);"),
 }
 
+# activations and sign-dependent functions (inputs drawn in [-1, 1) instead of positive)
+SIGNED_INPUTS = {"nn.prelu", "nn.thresholded_relu", "nn.elu", "nn.selu", "nn.gelu", "nn.silu", "nn.softplus",
+                 "math.sign", "math.round", "math.tan", "math.rsqr", "nn.relu"}
+CASES.update({
+    "nn.prelu": ("x: real[2,3,4]; a: real[3];", "y = nn.prelu(x, a);"),
+    "nn.thresholded_relu": ("x: real[2,3];", "y = nn.thresholded_relu{theta=0.2}(x);"),
+    "nn.elu": ("x: real[2,3];", "y = nn.elu{alpha=0.7}(x);"),
+    "nn.selu": ("x: real[2,3];", "y = nn.selu(x);"),
+    "nn.gelu": ("x: real[2,3];", "y = nn.gelu(x);"),
+    "nn.silu": ("x: real[2,3];", "y = nn.silu(x);"),
+    "nn.softplus": ("x: real[2,3];", "y = nn.softplus(x);"),
+    "math.sign": ("x: real[2,3];", "y = math.sign(x);"),
+    "math.round": ("x: real[2,3];", "m = math.mul(x, 4.0); y = math.round(m);"),
+    "math.log2": ("x: real[2,3];", "y = math.log2(x);"),
+    "math.rsqr": ("x: real[2,3];", "y = math.rsqr(x);"),
+    "math.tan": ("x: real[2,3];", "y = math.tan(x);"),
+})
+
 # int inputs: operator -> input name -> how to draw it ("below N": uniform in [0, N); "perm N
 # AXIS": distinct values along AXIS, as scatter requires)
 INT_INPUTS: dict[str, dict[str, str]] = {
