@@ -223,7 +223,8 @@ def test_upstream_mlir_accepts_both_roads():
 
     texts = []
     for op in ("nn.conv", "nn.max_pool", "nn.avg_pool", "linalg.matmul", "math.add", "math.sum_reduce",
-               "math.argmax", "layout.transpose", "layout.pad", "math.select"):
+               "math.argmax", "layout.transpose", "layout.pad", "math.select", "layout.concat",
+               "quant.zero_point_linear_quantize", "image.linear_resize", "nn.deconv", "layout.gather"):
         texts.append(print_ir(import_nnef(source(op)), style="attr-dict"))
         if op not in NOT_COMPILED:
             texts.append(print_ir(import_nnef(source(op), lower_all=True), style="attr-dict"))

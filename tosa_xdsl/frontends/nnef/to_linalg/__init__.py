@@ -13,9 +13,12 @@ multiples of e plus constants, as layout.pad's REFLECT/SYMMETRIC/REPLICATE) read
 extended over e's range by a tosa.gather of the remapped rows; an access reaching outside its
 tensor under a condition (layout.pad's CONSTANT) reads a zero-padded copy; folds of packs of
 loop indices (`(zi >= 0 && zi < s) && ..`) are compiled item by item; a compile-time pack indexed
-by a loop index (per-channel `scale[i[channel_axis]]`) is a constant tensor read affinely.
-Not compiled (a located error): non-affine indices (rounded, data-dependent), sums of loop
-indices in output positions, unrolled packs, jagged bounds, data-dependent shapes."""
+by a loop index (per-channel `scale[i[channel_axis]]`) is a constant tensor read affinely. A
+formula reading items of a tensor pack (`inputs[ni][...]`, layout.concat) is unrolled over the
+items, each piece (with its own, jagged, bounds) written into its part of the output with
+tensor.insert_slice. Not compiled (a located error): non-affine indices (rounded,
+data-dependent), sums of loop indices in output positions, `unroll` formulas, packed
+outputs, data-dependent shapes."""
 
 from __future__ import annotations
 
@@ -24,7 +27,6 @@ from tosa_xdsl.frontends.nnef.to_linalg.generic import lower_node  # noqa: F401
 # standard-library operators whose formulas road 2 does not compile yet (with a TOSA mapping,
 # road 1 imports them); the reason is part of the located error
 KNOWN_GAPS = {
-    "layout.concat": ("is not known in the bound of", "a jagged bound 'zi < u ?? z[ni]'"),
     "layout.gather": ("is not affine", "a data-dependent index 'index[ni..]'"),
     "layout.scatter": ("is not affine", "a data-dependent index 'indices[si..,mi,ti..]'"),
     "nn.deconv": ("neither a loop index nor", "an output index 'stride * i + j - offset' (a sum of loop indices)"),

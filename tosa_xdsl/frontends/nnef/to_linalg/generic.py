@@ -323,16 +323,23 @@ class Body:
         raise NnefError(e.loc, f"function '{e.name}' on {t} is not supported in formulas")
 
     def access(self, e: A.Access):
-        if not isinstance(e.base, A.Ident):
+        base, item = e.base, None
+        if isinstance(base, A.Index) and isinstance(base.base, A.Ident) and not self.idx.uses_loop(base.index):
+            # 'inputs[ni][...]' of a tensor pack, ni bound at compile time (an unrolled pack loop)
+            base, item = base.base, self.compile_time(base.index)
+        if not isinstance(base, A.Ident):
             raise NnefError(e.loc, "tensor packs are not supported in compiled formulas")
-        name = e.base.name
+        name = base.name
         if name not in self.tensors:
             raise NnefError(e.loc, f"'{name}' is not an input of this operator (reading outputs is an update)")
         value = self.tensors[name]
         if value is None:
             return None
-        if isinstance(value, list):
-            raise NnefError(e.loc, "tensor packs are not supported in compiled formulas")
+        if isinstance(value, list) and isinstance(item, int) and not isinstance(item, bool) \
+                and -len(value) <= item < len(value):
+            value = value[item]
+        if isinstance(value, list) or (item is not None and not isinstance(self.tensors[name], list)):
+            raise NnefError(e.loc, "tensor packs are indexed only by a compile-time item in compiled formulas")
         exprs = []
         for ix in e.indices:
             exprs.extend(self.idx.item(ix))
@@ -411,6 +418,20 @@ def _mixed_radix(a: Aff, extents) -> list[int] | None:
     return [k for k, _ in terms]
 
 
+def _empty(em: Emitter, out_type) -> Value:
+    v = Value(em.fresh(), out_type.shape, out_type.dtype)
+    em.lines.append(f"    {v.ssa} = tensor.empty() : {v.type}")
+    return v
+
+
+def _insert(em: Emitter, piece: Value, into: Value, offsets: list[int]) -> Value:
+    res = Value(em.fresh(), into.shape, into.dtype)
+    ones = ", ".join("1" for _ in offsets)
+    em.lines.append(f"    {res.ssa} = tensor.insert_slice {piece.ssa} into {into.ssa}[{', '.join(map(str, offsets))}] "
+                    f"[{', '.join(map(str, piece.shape))}] [{ones}] : {piece.type} into {into.type}")
+    return res
+
+
 def lower_node(em: Emitter, node, ins) -> list[Value]:
     op = node.definition
     env = node.instance.env
@@ -430,11 +451,63 @@ def lower_node(em: Emitter, node, ins) -> list[Value]:
     return [results[p.name] for p in op.outputs]
 
 
-def _formula(em: Emitter, env: Env, low: A.Lowering, tensors, out_type, init: Value | None) -> Value:
+def _walk(node):
+    """Every syntax node below `node` (the AST dataclasses use slots)."""
+    yield node
+    for f in getattr(node, "__dataclass_fields__", {}):
+        v = getattr(node, f, None)
+        for x in (v if isinstance(v, (list, tuple)) else [v]):
+            if isinstance(x, tuple):
+                for y in x:
+                    yield from _walk(y)
+            elif hasattr(x, "__dataclass_fields__"):
+                yield from _walk(x)
+
+
+def _pack_loop(low: A.Lowering, tensors) -> str | None:
+    """The loop index that selects items of a tensor pack ('inputs[ni][...]', layout.concat),
+    if any: such formulas are unrolled over the items (their bounds may differ per item)."""
+    names = {n for n, _ in low.bounds}
+    for node in _walk(low.value):
+        if isinstance(node, A.Access) and isinstance(node.base, A.Index) and isinstance(node.base.base, A.Ident) \
+                and isinstance(tensors.get(node.base.base.name), list) and isinstance(node.base.index, A.Ident) \
+                and node.base.index.name in names:
+            return node.base.index.name
+    return None
+
+
+def _unrolled(em, env: Env, low: A.Lowering, tensors, out_type, init, name: str) -> Value:
+    """One formula per item of the tensor pack: `name` becomes a compile-time value, so jagged
+    bounds (`zi < u ?? z[ni]`) and per-item offsets (`offs[ni] + zi`) are constants, and each
+    piece writes its part of the output (tensor.insert_slice)."""
+    bound = dict(low.bounds)[name]
+    try:
+        n = env.eval(bound)
+    except Unknown as u:
+        raise NnefError(bound.loc, f"'{u.name}' is not known in the bound of '{name}'") from None
+    if not isinstance(n, int) or isinstance(n, bool) or not 0 <= n <= 4096:
+        raise NnefError(bound.loc, f"the tensor-pack loop '{name}' needs a compile-time count, got {n}")
+    rest = [(i, b) for i, b in low.bounds if i != name]
+    current = init
+    for k in range(n):
+        inner = Env(env.dtypes)
+        inner.values = {**env.values, name: k}
+        piece = A.Lowering(low.loc, low.target, low.op, low.value, rest, low.condition, low.locals, None)
+        current = _formula(em, inner, piece, tensors, out_type, current, partial_ok=True)
+    if current is None:
+        raise NnefError(low.loc, "a tensor-pack loop over no items leaves the output undefined")
+    return current
+
+
+def _formula(em: Emitter, env: Env, low: A.Lowering, tensors, out_type, init: Value | None,
+             partial_ok: bool = False) -> Value:
     if low.unroll is not None:
         raise NnefError(low.loc, "unrolled formulas are not compiled yet")
+    pack_loop = _pack_loop(low, tensors)
+    if pack_loop is not None and low.condition is None and low.op == "=":
+        return _unrolled(em, env, low, tensors, out_type, init, pack_loop)
     reducing = low.op != "="
-    if low.op == "=" and init is not None:
+    if low.op == "=" and init is not None and not partial_ok:
         raise NnefError(low.loc, "a second '=' formula for the same output")
     loop: dict[str, object] = {}
     extents: list[int] = []
@@ -462,12 +535,28 @@ def _formula(em: Emitter, env: Env, low: A.Lowering, tensors, out_type, init: Va
     if len(out_exprs) != len(out_type.shape):
         raise NnefError(low.target.loc, f"the output access has {len(out_exprs)} indices for rank {len(out_type.shape)}")
     out_dims, reduced_shape = [], []
+    offsets, tile = [], []        # a piece of an unrolled formula writes part of the output
     for a, n in zip(out_exprs, out_type.shape):
         if not isinstance(a, Aff):
             raise NnefError(low.target.loc, "output indices must be integer-affine")
         if a.is_const:
+            if partial_ok and 0 <= a.const < n:
+                offsets.append(a.const)
+                tile.append(1)
+                continue
             if a.const != 0 or n != 1:
                 raise NnefError(low.target.loc, "constant output indices are compiled only for size-1 axes")
+            offsets.append(0)
+            tile.append(1)
+            continue
+        if partial_ok and len(a.coefs) == 1 and a.coefs[0][1] == 1 and a.const > 0:
+            k = a.coefs[0][0]
+            if a.const + extents[k] > n:
+                raise NnefError(low.target.loc, f"output index '{a.text()}' reaches past the extent {n}")
+            out_dims.append(k)
+            reduced_shape.append(extents[k])
+            offsets.append(a.const)
+            tile.append(extents[k])
             continue
         dims = _mixed_radix(a, extents)
         if dims is None:
@@ -478,9 +567,23 @@ def _formula(em: Emitter, env: Env, low: A.Lowering, tensors, out_type, init: Va
                 raise NnefError(low.target.loc, "a loop index appears twice in the output access")
             out_dims.append(k)
             reduced_shape.append(extents[k])
-        if math.prod(extents[k] for k in dims) != n:
+        covered = math.prod(extents[k] for k in dims)
+        offsets.append(0)
+        tile.append(covered)
+        if covered != n and not (partial_ok and covered < n):
             raise NnefError(low.loc, f"loop bounds {[extents[k] for k in dims]} of an output axis do not "
                             f"cover its extent {n}")
+    partial = tile != list(out_type.shape)
+    if partial and (reducing or low.condition is not None):
+        raise NnefError(low.loc, "a partial write of the output is compiled only for '=' formulas")
+    if not partial and low.op == "=" and init is not None:
+        raise NnefError(low.loc, "a second '=' formula for the same output")
+    base = None
+    if partial:
+        base = init if init is not None else _empty(em, out_type)
+        if 0 in tile:
+            return base
+        init = None
     red_dims = [k for k in range(len(extents)) if k not in out_dims]
     if red_dims and not reducing:
         raise NnefError(low.loc, "an index used only on the right-hand side needs a reducing assignment (+= ...)")
@@ -533,4 +636,6 @@ def _formula(em: Emitter, env: Env, low: A.Lowering, tensors, out_type, init: Va
     em.lines.append(f"      linalg.yield {yielded} : {t}")
     em.lines.append(f"    }} -> {outs.type}")
     out = Value(res, reduced_shape, out_type.dtype)
+    if partial:
+        return _insert(em, em.reshape(out, tile), base, offsets)
     return em.reshape(out, out_type.shape)
