@@ -69,7 +69,24 @@ Pieces: `lexer.py`, `parser.py`, `ast.py` (the grammar of 2.16 with located erro
 - **Road 1** (TOSA, table below) and **road 2** (`@lower` -> `linalg.generic` with affine maps,
   reductions from their null element, `|..|` accesses as reads of a padded copy; conditional
   formulas and `:=` updates as `scf.for` nests with `tensor.extract/insert`); both run in
-  `tosa_xdsl.interpreter`. User-defined operators run from their formulas.
+  `tosa_xdsl.interpreter`. User-defined operators run from their formulas. Road 1 highlights:
+  `image.*` resizes as RESIZE (the definitions' coordinate transforms and rounding methods
+  are exact rational shifts of RESIZE's sampling; values outside RESIZE's ERROR_IF ranges go
+  to road 2 or a located error), gather/scatter with the other axes folded into N,
+  deconvolution as TRANSPOSE_CONV2D, pooling over any one or two axes, quantization as
+  CAST/CLAMP compositions, the normalizations as compositions of mappings. A mapping that
+  declines an instance leaves a composite to its `@compose` expansion.
+- **Road 2 extras**: remapped bounds `|e <> lower : upper|` (layout.pad REFLECT/SYMMETRIC/
+  REPLICATE) read a copy extended by a `tosa.gather` of the remapped rows; an out-of-range
+  read under a condition reads a zero-padded copy (layout.pad CONSTANT); folds over packs of
+  loop indices; per-channel attribute packs indexed by a loop index; formulas over tensor
+  packs (layout.concat) unrolled per item into `tensor.insert_slice` pieces.
+- **Quantization** (2.14): `@quantize` entries of a graph or a user operator replace the
+  tensor, where it is defined (inputs and variables on entry), by its quantization
+  operator's result (the quant module's fake quantization, real in and out).
+- **Models**: the face detector (TFLite) and `small_cnn` (ONNX, `make_onnx_model.py`) converted
+  by Khronos' converters (`convert_models.py`, run by hand), imported as TOSA only and
+  checked against LiteRT's / onnxruntime's outputs (`test_nnef_models.py`).
 - **Export** TOSA -> NNEF with layout tracking (the transposes around conv/pool vanish), so
   NNEF -> TOSA -> NNEF -> TOSA is a fixpoint; data files in the NNEF 1.x binary layout that
   NNEF 2 keeps (byte-identical to Khronos' writer); Khronos' `skriptnd` reader reads our export.
@@ -92,14 +109,23 @@ road 2.
 OUTRO = """
 ## Not done
 
-- Road 2 does not compile: remapped bounds `|i <> a : b|`, unrolled packs, pack-valued conditions (`layout.pad`), jagged
-  bounds (`layout.concat`), tensor packs, data-dependent output shapes. Such operators give a located
-  "not compiled yet" error (with a TOSA mapping, road 1 still imports them).
-- `@compose`: scan inputs/outputs of data-dependent loops, sub-graph invocations, `[a, b]` result lists: located "not supported by the
-  importer yet". Graph inputs with dynamic extents are imported at
-  their upper bound.
-- Quantized types (the `quant` module) and `@quantize` blocks are parsed, not imported.
-- One real model (the face detector, converted from TFLite by Khronos' converter); no ONNX models.
+- Road 2 does not compile: non-affine indices (rounded reals: `image.nearest_resize`,
+  `image.linear_resize`; data-dependent: `layout.gather`, `layout.scatter`, `gather_nd`,
+  `scatter_nd`), sums of loop indices in output positions (`nn.deconv`), `unroll` formulas,
+  packed outputs, data-dependent output shapes; each a located error naming the expression
+  (KNOWN_GAPS lists the mapped ones, which road 1 still imports and numpy checks).
+- Road 1 has no mapping for: cubic resize, ROI pools, grid sampling, top-k, non-maximum
+  suppression, `gather_nd`/`scatter_nd`, grouped (non-depthwise) and dilated deconvolution,
+  RESIZE parameters beyond its ERROR_IF ranges (e.g. CEIL rounding needing a border >= scale_n);
+  TOSA SCATTER requires distinct indices where the definition's `:=` lets the last one win.
+- Quantization is imported as fake quantization (real tensors); an integer TOSA graph (i8 with
+  zero points and RESCALE, as the TFLite frontend builds) is not derived from `@quantize`
+  yet, nor are entries naming tensors inside invoked operators (`label.tensor`). Khronos'
+  v2.0 SkriptND writer drops quantization info, so converted models carry none.
+- `@compose`: scan inputs/outputs of data-dependent loops, sub-graph invocations, `[a, b]`
+  result lists: located "not supported by the importer yet". Graph inputs with dynamic
+  extents are imported at their upper bound. Some library composites do not bind
+  (`layout.space_to_depth` binds its input shape through an @using value, `layout.stack`).
 
 ## Tools
 

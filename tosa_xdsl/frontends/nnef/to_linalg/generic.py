@@ -352,7 +352,7 @@ class Body:
             value, exprs = self.padded(e, value, exprs, bounded)
         for k, x in enumerate(exprs):
             if isinstance(x, RAff):
-                value, exprs[k] = self.remapped(value, k, x)
+                value, exprs[k] = self.remapped(e, value, k, x)
         outside = [k for k, x in enumerate(exprs) if not isinstance(x, GAff) and (
             x.range(self.extents)[0] < 0 or x.range(self.extents)[1] >= value.shape[k])]
         if outside:
@@ -362,13 +362,18 @@ class Body:
             value, exprs = self.padded(e, value, exprs, outside, fill=0)
         return self.operand(value, exprs)
 
-    def remapped(self, value: Value, axis: int, x: RAff):
+    def remapped(self, e, value: Value, axis: int, x: RAff):
         """A remapped-bounds read `|e <> lower : upper|` along `axis`: a copy extended over e's
-        whole range, row j holding row remap(j) (clamped into the tensor against hostile
-        remaps), gathered with tosa.gather; e - (first row) then reads it affinely."""
+        whole range, row j holding row remap(j), gathered with tosa.gather; e - (first row)
+        then reads it affinely. A remap that still falls outside the tensor (e.g. REFLECT
+        padding wider than the input) is a read the definition leaves undefined: an error."""
         lo, hi = x.range(self.extents)
         s = value.shape[axis]
-        rows = [max(0, min(s - 1, x.remap(j, s))) for j in range(lo, hi + 1)]
+        for j in {lo, hi} | ({-1, s} & set(range(lo, hi + 1))):     # each side is linear in j
+            if not 0 <= x.remap(j, s) < s:
+                raise NnefError(e.loc, f"remapped index {x.remap(j, s)} (from {j}) is outside the "
+                                f"tensor's extent {s} in '{unparse(e)}'")
+        rows = [x.remap(j, s) for j in range(lo, hi + 1)]
         plain = Aff(x.coefs, x.const)
         if rows == list(range(lo, hi + 1)):
             return value, plain
