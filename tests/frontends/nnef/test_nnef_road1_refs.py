@@ -147,7 +147,7 @@ def linear_ref(x, axes, size, transform):
 
 @pytest.mark.parametrize("transform", TRANSFORMS)
 @pytest.mark.parametrize("rounding", ["FLOOR", "CEIL", "ROUND_PREFER_FLOOR", "ROUND_PREFER_CEIL"])
-@pytest.mark.parametrize("size", [[3, 2], [5, 4], [10, 8]])
+@pytest.mark.parametrize("size", [[3, 2], [10, 8]])
 def test_nearest_resize(transform, rounding, size):
     x = rnd(1, 2, 5, 4)
     coords = [_coords(5, size[0], transform), _coords(4, size[1], transform)]

@@ -80,7 +80,8 @@ Pieces: `lexer.py`, `parser.py`, `ast.py` (the grammar of 2.16 with located erro
   REPLICATE) read a copy extended by a `tosa.gather` of the remapped rows; an out-of-range
   read under a condition reads a zero-padded copy (layout.pad CONSTANT); folds over packs of
   loop indices; per-channel attribute packs indexed by a loop index; formulas over tensor
-  packs (layout.concat) unrolled per item into `tensor.insert_slice` pieces.
+  packs (layout.concat) unrolled per item into `tensor.insert_slice` pieces; indices read from
+  tensors (layout.gather, layout.scatter) as scf loops of `tensor.extract`/`insert`.
 - **Quantization** (2.14): `@quantize` entries of a graph or a user operator replace the
   tensor, where it is defined (inputs and variables on entry), by its quantization
   operator's result (the quant module's fake quantization, real in and out).
@@ -110,8 +111,7 @@ OUTRO = """
 ## Not done
 
 - Road 2 does not compile: non-affine indices (rounded reals: `image.nearest_resize`,
-  `image.linear_resize`; data-dependent: `layout.gather`, `layout.scatter`, `gather_nd`,
-  `scatter_nd`), sums of loop indices in output positions (`nn.deconv`), `unroll` formulas,
+  `image.linear_resize`; packs of data-dependent indices: `gather_nd`, `scatter_nd`), sums of loop indices in output positions (`nn.deconv`), `unroll` formulas,
   packed outputs, data-dependent output shapes; each a located error naming the expression
   (KNOWN_GAPS lists the mapped ones, which road 1 still imports and numpy checks).
 - Road 1 has no mapping for: cubic resize, ROI pools, grid sampling, top-k, non-maximum

@@ -16,8 +16,10 @@ loop indices (`(zi >= 0 && zi < s) && ..`) are compiled item by item; a compile-
 by a loop index (per-channel `scale[i[channel_axis]]`) is a constant tensor read affinely. A
 formula reading items of a tensor pack (`inputs[ni][...]`, layout.concat) is unrolled over the
 items, each piece (with its own, jagged, bounds) written into its part of the output with
-tensor.insert_slice. Not compiled (a located error): non-affine indices (rounded,
-data-dependent), sums of loop indices in output positions, `unroll` formulas, packed
+tensor.insert_slice. Formulas indexing by values read from tensors (layout.gather's reads,
+layout.scatter's writes) become scf loops of tensor.extract/insert (loops.py), writes outside
+the output skipped. Not compiled (a located error): non-affine indices of rounded reals and
+packs of data-dependent indices (gather_nd), sums of loop indices in output positions, `unroll` formulas, packed
 outputs, data-dependent shapes."""
 
 from __future__ import annotations
@@ -27,8 +29,6 @@ from tosa_xdsl.frontends.nnef.to_linalg.generic import lower_node  # noqa: F401
 # standard-library operators whose formulas road 2 does not compile yet (with a TOSA mapping,
 # road 1 imports them); the reason is part of the located error
 KNOWN_GAPS = {
-    "layout.gather": ("is not affine", "a data-dependent index 'index[ni..]'"),
-    "layout.scatter": ("is not affine", "a data-dependent index 'indices[si..,mi,ti..]'"),
     "nn.deconv": ("neither a loop index nor", "an output index 'stride * i + j - offset' (a sum of loop indices)"),
     "image.nearest_resize": ("is not affine", "a rounded, clamped index 'int(r) <? s[axes] - 1'"),
     "image.linear_resize": ("cannot be compiled in a formula", "a weight computed per item of a pack index "

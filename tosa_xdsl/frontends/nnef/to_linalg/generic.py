@@ -481,6 +481,18 @@ def _pack_loop(low: A.Lowering, tensors) -> str | None:
     return None
 
 
+def _data_dependent(low: A.Lowering, tensors) -> bool:
+    """A formula indexing a tensor by values read from a tensor (layout.gather's
+    `data[si.., index[ni..], ti..]`): compiled as loops of tensor.extract (loops.py)."""
+    for node in _walk(low.value):
+        if isinstance(node, A.Access):
+            for ix in node.indices:
+                if any(isinstance(x, A.Access) or (isinstance(x, A.Index) and isinstance(x.base, A.Ident)
+                                                   and x.base.name in tensors) for x in _walk(ix)):
+                    return True
+    return False
+
+
 def _unrolled(em, env: Env, low: A.Lowering, tensors, out_type, init, name: str) -> Value:
     """One formula per item of the tensor pack: `name` becomes a compile-time value, so jagged
     bounds (`zi < u ?? z[ni]`) and per-item offsets (`offs[ni] + zi`) are constants, and each
@@ -529,7 +541,7 @@ def _formula(em: Emitter, env: Env, low: A.Lowering, tensors, out_type, init: Va
             extents.append(b)
     if any(not isinstance(n, int) or n < 0 for n in extents):
         raise NnefError(low.loc, f"loop bounds must be non-negative integers, got {extents}")
-    if low.condition is not None or low.op == ":=":
+    if low.condition is not None or low.op == ":=" or _data_dependent(low, tensors):
         from tosa_xdsl.frontends.nnef.to_linalg.loops import loop_formula
         return loop_formula(em, env, low, tensors, out_type, init, loop, extents)
     idx = Indexer(env, loop, dict(low.locals))

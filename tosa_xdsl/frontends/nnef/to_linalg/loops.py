@@ -129,12 +129,13 @@ def loop_formula(em: Emitter, env: Env, low: A.Lowering, tensors, out_type, init
     body = LoopBody(em, env, Indexer(env, loop, dict(low.locals)), extents, tensors, low.loc, ivs, name,
                     (carried[nd], ttype, out_type.shape))
     body.locals = dict(low.locals)
-    out_items = []
-    for ix in low.target.indices:
-        out_items.extend(body.idx.item(ix))
-    if any(not isinstance(a, Aff) for a in out_items) or len(out_items) != len(out_type.shape):
-        raise NnefError(low.target.loc, "the output access must have one affine index per axis")
-    out_idx = [body.aff_value(a) for a in out_items]
+    # output indices: affine, or read from a tensor (layout.scatter's
+    # `output[si.., indices[si.., mi, ti..], ti..]`; a write outside the output is skipped)
+    out_items = body.index_items(low.target)
+    if len(out_items) != len(out_type.shape):
+        raise NnefError(low.target.loc, "the output access must have one index per axis")
+    out_idx = [body.aff_value(a) if isinstance(a, Aff) else body.guard(a[1], n)
+               for a, n in zip(out_items, out_type.shape)]
     v = body.compile(low.value)
     if v is None:
         raise NnefError(low.value.loc, "the formula's value is null (resolve optional inputs with '??')")
