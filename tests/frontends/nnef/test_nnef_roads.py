@@ -231,3 +231,20 @@ def test_upstream_mlir_accepts_both_roads():
     p = subprocess.run([str(MLIR_OPT), "--split-input-file", "-o", "/dev/null", "-"],
                        input="\n// -----\n".join(texts), capture_output=True, text=True)
     assert p.returncode == 0, p.stderr[:2000]
+
+
+def test_road2_indices_from_tensors_stay_in_bounds():
+    """Out-of-range indices read from a tensor (undefined in the definitions) neither crash
+    nor read outside: road 2's gather reads clamp, its scatter skips the write."""
+    head = "import layout;\ngraph G { @input { x: real[2,5]; i: int[2,2]; u: real[2,2]; } @output { y: real; } "
+    x = np.arange(10, dtype=np.float32).reshape(2, 5)
+    i = np.array([[0, 99], [-7, 3]], np.int32)
+    u = np.full((2, 2), -1.0, np.float32)
+    gathered = run(import_nnef(head + "@compose { y = layout.gather{axis=1}(x, i); } }\n", lower_all=True),
+                   [x, i, u], entry="G")[0]
+    np.testing.assert_array_equal(gathered, np.take(x, np.clip(i, 0, 4), axis=1))
+    scattered = run(import_nnef(head + "@compose { y = layout.scatter{axis=1}(x, i, u); } }\n", lower_all=True),
+                    [x, i, u], entry="G")[0]
+    ref = x.copy()
+    ref[0, 0], ref[1, 3] = -1.0, -1.0            # the two in-range writes; 99 and -7 skipped
+    np.testing.assert_array_equal(scattered, ref)

@@ -94,12 +94,22 @@ class LoopBody(Body):
                 guarded = isinstance(it, GAff)
             else:
                 _, s, guarded = it
+                if not guarded:
+                    # a read at an index taken from a tensor: out of range the definition is
+                    # undefined; a clamped read keeps it in bounds (native code reads memory)
+                    s = self.clamp(s, n)
             if guarded:
                 s = self.guard(s, n)
             idx.append(s)
         r = self.fresh()
         self.lines.append(f"      {r} = tensor.extract {tensor_ssa}[{', '.join(idx)}] : {ttype}")
         return r, el
+
+    def clamp(self, s: str, n: int) -> str:
+        lo, hi = self.fresh(), self.fresh()
+        self.lines += [f"      {lo} = arith.maxsi {s}, {self.cidx(0)} : index",
+                       f"      {hi} = arith.minsi {lo}, {self.cidx(max(n - 1, 0))} : index"]
+        return hi
 
     def guard(self, s: str, n: int) -> str:
         """Record 0 <= s < n as a condition of the step; read a clamped index meanwhile."""
