@@ -68,9 +68,9 @@ def test_scatter(axis):
 
 # ------------------------------------------------------------ deconv
 
-def deconv_ref(x, w, bias, stride, offset, out_hw):
-    """output[b, oc, stride*i + j - offset] += input[b, ic, i] * filter[ic, oc, j] (NCX, groups 1),
-    out-of-range terms skipped; starting from the bias."""
+def deconv_ref(x, w, bias, stride, offset, out_hw, dilation=(1, 1)):
+    """output[b, oc, stride*i + dilation*j - offset] += input[b, ic, i] * filter[ic, oc, j] (NCX,
+    groups 1), out-of-range terms skipped; starting from the bias."""
     b, ic, ih, iw = x.shape
     oc = w.shape[1]
     out = np.zeros((b, oc) + tuple(out_hw), np.float64) + (bias.reshape(1, oc, 1, 1) if bias is not None else 0)
@@ -78,7 +78,8 @@ def deconv_ref(x, w, bias, stride, offset, out_hw):
         for k in range(iw):
             for jy in range(w.shape[2]):
                 for jx in range(w.shape[3]):
-                    oy, ox = stride[0] * i + jy - offset[0], stride[1] * k + jx - offset[1]
+                    oy = stride[0] * i + dilation[0] * jy - offset[0]
+                    ox = stride[1] * k + dilation[1] * jx - offset[1]
                     if 0 <= oy < out_hw[0] and 0 <= ox < out_hw[1]:
                         out[:, :, oy, ox] += x[:, :, i, k] @ w[:, :, jy, jx]
     return out
@@ -106,10 +107,16 @@ def test_deconv_nxc_and_filter_format():
     np.testing.assert_allclose(y, ref.transpose(0, 2, 3, 1), rtol=1e-5, atol=1e-5)
 
 
-def test_dilated_deconv_is_a_located_error():
-    src = graph("x: real[1,2,4,3]; w: real[2,3,3,3];", "y = nn.deconv{dilation=2}(x, w);")
-    with pytest.raises(NnefError, match=r"nn\.sknd:\d+:\d+: error: .*not compiled yet"):
-        import_nnef(src)
+def test_dilated_deconv_declines_road_1_and_runs_from_its_formulas():
+    """TRANSPOSE_CONV2D has no dilation: the mapping declines and road 2 compiles the formula
+    (its output index sums loop indices: scf loops)."""
+    x, w = rnd(1, 2, 4, 3), rnd(2, 3, 3, 3)
+    module = import_nnef(graph("x: real[1,2,4,3]; w: real[2,3,3,3];", "y = nn.deconv{dilation=2}(x, w);"))
+    names = {o.name for o in module.walk()}
+    assert "tosa.transpose_conv2d" not in names and "scf.for" in names
+    (y,) = run(module, [x, w], entry="G")
+    # paddings = (ix - 1) * stride + fd - ix * stride = fd - 1 = 4, offset 2
+    np.testing.assert_allclose(y, deconv_ref(x, w, None, (1, 1), (2, 2), (4, 3), (2, 2)), rtol=1e-5, atol=1e-5)
 
 
 # ------------------------------------------------------------ resize

@@ -81,7 +81,8 @@ Pieces: `lexer.py`, `parser.py`, `ast.py` (the grammar of 2.16 with located erro
   read under a condition reads a zero-padded copy (layout.pad CONSTANT); folds over packs of
   loop indices; per-channel attribute packs indexed by a loop index; formulas over tensor
   packs (layout.concat) unrolled per item into `tensor.insert_slice` pieces; indices read from
-  tensors (layout.gather, layout.scatter) as scf loops of `tensor.extract`/`insert`.
+  tensors (layout.gather, layout.scatter) and output positions summing loop indices
+  (nn.deconv) as scf loops of `tensor.extract`/`insert`.
 - **Quantization** (2.14): `@quantize` entries of a graph or a user operator replace the
   tensor, where it is defined (inputs and variables on entry), by its quantization
   operator's result (the quant module's fake quantization, real in and out).
@@ -111,11 +112,11 @@ OUTRO = """
 ## Not done
 
 - Road 2 does not compile: non-affine indices (rounded reals: `image.nearest_resize`,
-  `image.linear_resize`; packs of data-dependent indices: `gather_nd`, `scatter_nd`), sums of loop indices in output positions (`nn.deconv`), `unroll` formulas,
+  `image.linear_resize`; packs of data-dependent indices: `gather_nd`, `scatter_nd`), `unroll` formulas,
   packed outputs, data-dependent output shapes; each a located error naming the expression
   (KNOWN_GAPS lists the mapped ones, which road 1 still imports and numpy checks).
 - Road 1 has no mapping for: cubic resize, ROI pools, grid sampling, top-k, non-maximum
-  suppression, `gather_nd`/`scatter_nd`, grouped (non-depthwise) and dilated deconvolution,
+  suppression, `gather_nd`/`scatter_nd`, grouped and dilated deconvolution (road 2 runs them),
   RESIZE parameters beyond its ERROR_IF ranges (e.g. CEIL rounding needing a border >= scale_n);
   TOSA SCATTER requires distinct indices where the definition's `:=` lets the last one win.
 - Quantization is imported as fake quantization (real tensors); an integer TOSA graph (i8 with

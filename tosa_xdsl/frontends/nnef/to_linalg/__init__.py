@@ -19,8 +19,9 @@ items, each piece (with its own, jagged, bounds) written into its part of the ou
 tensor.insert_slice. Formulas indexing by values read from tensors (layout.gather's reads,
 layout.scatter's writes) become scf loops of tensor.extract/insert (loops.py), writes outside
 the output skipped. Not compiled (a located error): non-affine indices of rounded reals and
-packs of data-dependent indices (gather_nd), sums of loop indices in output positions, `unroll` formulas, packed
-outputs, data-dependent shapes."""
+packs of data-dependent indices (gather_nd), `unroll` formulas, packed outputs,
+data-dependent shapes. An output position summing loop indices (nn.deconv's
+`stride * i + j - offset`) in a reducing formula is compiled as loops too."""
 
 from __future__ import annotations
 
@@ -29,7 +30,6 @@ from tosa_xdsl.frontends.nnef.to_linalg.generic import lower_node  # noqa: F401
 # standard-library operators whose formulas road 2 does not compile yet (with a TOSA mapping,
 # road 1 imports them); the reason is part of the located error
 KNOWN_GAPS = {
-    "nn.deconv": ("neither a loop index nor", "an output index 'stride * i + j - offset' (a sum of loop indices)"),
     "image.nearest_resize": ("is not affine", "a rounded, clamped index 'int(r) <? s[axes] - 1'"),
     "image.linear_resize": ("cannot be compiled in a formula", "a weight computed per item of a pack index "
                             "'j' and an index 'int(floor(r)) + j' of a rounded real"),

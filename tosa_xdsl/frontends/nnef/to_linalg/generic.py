@@ -576,6 +576,11 @@ def _formula(em: Emitter, env: Env, low: A.Lowering, tensors, out_type, init: Va
             tile.append(extents[k])
             continue
         dims = _mixed_radix(a, extents)
+        if dims is None and low.op != "=" and not partial_ok:
+            # an output position that sums loop indices (nn.deconv's `stride * i + j - offset`):
+            # a reduction scattered into the output, compiled as loops (loops.py)
+            from tosa_xdsl.frontends.nnef.to_linalg.loops import loop_formula
+            return loop_formula(em, env, low, tensors, out_type, init, loop, extents)
         if dims is None:
             raise NnefError(low.target.loc, f"output index '{a.text()}' is neither a loop index nor a "
                             "row-major merge of loop indices (not compiled yet)")

@@ -144,8 +144,8 @@ def loop_formula(em: Emitter, env: Env, low: A.Lowering, tensors, out_type, init
     out_items = body.index_items(low.target)
     if len(out_items) != len(out_type.shape):
         raise NnefError(low.target.loc, "the output access must have one index per axis")
-    out_idx = [body.aff_value(a) if isinstance(a, Aff) else body.guard(a[1], n)
-               for a, n in zip(out_items, out_type.shape)]
+    out_idx = [body.guard(body.aff_value(a), n) if isinstance(a, GAff) else body.aff_value(a) if isinstance(a, Aff)
+               else body.guard(a[1], n) for a, n in zip(out_items, out_type.shape)]
     v = body.compile(low.value)
     if v is None:
         raise NnefError(low.value.loc, "the formula's value is null (resolve optional inputs with '??')")
