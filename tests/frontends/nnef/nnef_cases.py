@@ -46,10 +46,69 @@ CASES: dict[str, tuple[str, str]] = {
     "layout.slice": ("x: real[2,3,4];", "y = layout.slice{axes=[2], begin=[1], end=[3]}(x);"),
     "layout.pad": ("x: real[2,3];", "y = layout.pad{axes=[1], padding=[1, 2]}(x);"),
     "layout.concat": ("a: real[2,3]; b: real[2,2];", "y = layout.concat{axis=1}([a, b]);"),
+    "layout.gather": ("x: real[2,5,3]; i: int[2,2];", "y = layout.gather{axis=1}(x, i);"),
+    "layout.scatter": ("d: real[2,5,3]; i: int[2,2,3]; u: real[2,2,3];", "y = layout.scatter{axis=1}(d, i, u);"),
+    # pooling over other axes, counting the border, sums
+    "nn.sum_pool": ("x: real[1,2,5,5];", "y = nn.sum_pool{size=[3,2], stride=2, padding=[1,1,0,1]}(x);"),
+    "nn.deconv": ("x: real[1,2,4,3]; w: real[2,3,3,2]; b: real[3];", "y = nn.deconv{stride=2}(x, w, b);"),
+    # image
+    "image.nearest_upsample": ("x: real[1,2,3,4];", "y = image.nearest_upsample{axes=[2,3], factor=[2,3]}(x);"),
+    "image.nearest_downsample": ("x: real[2,6,4];", "y = image.nearest_downsample{axes=[1], factor=[3]}(x);"),
+    "image.nearest_resize": ("x: real[1,2,5,4];", "y = image.nearest_resize{axes=[2,3], size=[7,3]}(x);"),
+    "image.linear_resize": ("x: real[1,2,5,4];", "y = image.linear_resize{axes=[2,3], size=[8,6]}(x);"),
+    # quantization (per-tensor and per-channel)
+    "quant.zero_point_linear_quantize": (
+        "x: real[2,3,4];", "y = quant.zero_point_linear_quantize{zero_point=[3, -2, 0], scale=[0.05, 0.1, 0.02], "
+        "bits=8}(x);"),
+    "quant.min_max_linear_quantize": (
+        "x: real[2,3];", "y = quant.min_max_linear_quantize{min=0.5, max=1.5, bits=4}(x);"),
+}
+
+# activations and sign-dependent functions (inputs drawn in [-1, 1) instead of positive)
+SIGNED_INPUTS = {"nn.prelu", "nn.thresholded_relu", "nn.elu", "nn.selu", "nn.gelu", "nn.silu", "nn.softplus",
+                 "math.sign", "math.round", "math.tan", "math.rsqr", "nn.relu"}
+CASES.update({
+    "nn.prelu": ("x: real[2,3,4]; a: real[3];", "y = nn.prelu(x, a);"),
+    "nn.thresholded_relu": ("x: real[2,3];", "y = nn.thresholded_relu{theta=0.2}(x);"),
+    "nn.elu": ("x: real[2,3];", "y = nn.elu{alpha=0.7}(x);"),
+    "nn.selu": ("x: real[2,3];", "y = nn.selu(x);"),
+    "nn.gelu": ("x: real[2,3];", "y = nn.gelu(x);"),
+    "nn.silu": ("x: real[2,3];", "y = nn.silu(x);"),
+    "nn.softplus": ("x: real[2,3];", "y = nn.softplus(x);"),
+    "math.sign": ("x: real[2,3];", "y = math.sign(x);"),
+    "math.round": ("x: real[2,3];", "m = math.mul(x, 4.0); y = math.round(m);"),
+    "math.log2": ("x: real[2,3];", "y = math.log2(x);"),
+    "math.rsqr": ("x: real[2,3];", "y = math.rsqr(x);"),
+    "math.tan": ("x: real[2,3];", "y = math.tan(x);"),
+})
+
+# int inputs: operator -> input name -> how to draw it ("below N": uniform in [0, N); "perm N
+# AXIS": distinct values along AXIS, as scatter requires)
+INT_INPUTS: dict[str, dict[str, str]] = {
+    "layout.gather": {"i": "below 5"},
+    "layout.scatter": {"i": "perm 5 1"},
+}
+
+# composite operators whose @compose expands to operators with TOSA mappings only: road 1 is
+# the composition of mappings, road 2 the composition of the parts' formulas
+COMPOSITES: dict[str, tuple[str, str]] = {
+    "nn.batch_norm": ("x: real[2,3,4,4]; m: real[3]; v: real[3]; b: real[3]; s: real[3];",
+                      "y = nn.batch_norm(x, m, v, b, s);"),
+    "nn.mean_variance_norm": ("x: real[2,3,4,4]; b: real[3]; s: real[3];", "y = nn.mean_variance_norm(x, b, s);"),
+    "nn.l1_norm": ("x: real[2,3,4];", "y = nn.l1_norm{axes=[1], epsilon=1e-3}(x);"),
+    "nn.l2_norm": ("x: real[2,3,4];", "y = nn.l2_norm{axes=[1, 2], bias=0.5}(x);"),
+    "nn.local_response_norm": ("x: real[1,4,3,3];", "y = nn.local_response_norm{size=[3], alpha=0.5}(x);"),
+    "nn.softmax": ("x: real[2,3,4];", "y = nn.softmax{axes=[1]}(x);"),
+    "math.mean_reduce": ("x: real[2,3,4];", "y = math.mean_reduce{axes=[0, 2]}(x);"),
+    "math.lp_reduce": ("x: real[2,3,4];", "y = math.lp_reduce{axes=[1], p=3.0}(x);"),
+    "math.moments": ("x: real[2,3,4];", "y, v = math.moments{axes=[1]}(x);"),
+    "nn.rms_pool": ("x: real[1,2,4,4];", "y = nn.rms_pool{size=2, stride=2}(x);"),
+    "nn.lp_pool": ("x: real[1,2,4,4];", "y = nn.lp_pool{size=2, stride=2, p=3.0}(x);"),
+    "image.area_downsample": ("x: real[1,2,4,6];", "y = image.area_downsample{axes=[2,3], factor=[2,3]}(x);"),
 }
 
 
 def source(op: str) -> str:
-    inputs, body = CASES[op]
-    return (f"import nn; import math; import linalg; import layout;\n"
+    inputs, body = CASES[op] if op in CASES else COMPOSITES[op]
+    return (f"import nn; import math; import linalg; import layout; import image; import quant;\n"
             f"graph G {{\n @input {{ {inputs} }}\n @output {{ y: real; }}\n @compose {{ {body} }}\n}}\n")

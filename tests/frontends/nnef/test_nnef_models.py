@@ -27,3 +27,27 @@ def test_face_detector_converted_by_khronos_matches_reference():
         ref = np.load(EXAMPLES / f"face_detection_front.expected_{i}.npy")
         assert out.shape == ref.shape
         np.testing.assert_allclose(out, ref, rtol=1e-4, atol=1e-3 * float(np.abs(ref).max()))
+
+
+def test_onnx_model_converted_by_khronos_matches_onnxruntime(tmp_path, capsys):
+    """models/small_cnn: an ONNX model (make_onnx_model.py: conv + batch norm, depthwise and
+    strided conv, max pool, residual add, ConvTranspose, nearest and linear Resize, global
+    average pool, Gemm, softmax) converted by Khronos' onnx -> sknd converter
+    (convert_models.py); onnxruntime's outputs committed as .npy. Imported as TOSA only (the
+    deconv, resizes and batch norm of issue 16 on road 1) and run through tosa-run."""
+    from tosa_xdsl.tools import tosa_run
+
+    folder = HERE / "models" / "small_cnn"
+    names = {op.name for op in import_nnef(folder).walk()}
+    assert {"tosa.transpose_conv2d", "tosa.resize", "tosa.depthwise_conv2d", "tosa.matmul"} <= names
+    assert not any(n.startswith(("linalg.", "scf.")) for n in names)
+    outs = [tmp_path / f"o{i}.npy" for i in range(2)]
+    args = [str(folder / "main.sknd"), "-i", str(HERE / "models" / "small_cnn.input_0.npy"), "--entry", "small_cnn"]
+    for o in outs:
+        args += ["-o", str(o)]
+    assert tosa_run.main(args) == 0, capsys.readouterr().err
+    for i, o in enumerate(outs):
+        ref = np.load(HERE / "models" / f"small_cnn.expected_{i}.npy")
+        got = np.load(o)
+        assert got.shape == ref.shape
+        np.testing.assert_allclose(got, ref, rtol=1e-5, atol=1e-5 * float(np.abs(ref).max()))

@@ -171,10 +171,10 @@ def test_import_fuzz_gives_located_errors_only():
     from pathlib import Path
 
     sys.path.insert(0, str(Path(__file__).parent))
-    from nnef_cases import CASES, source
+    from nnef_cases import CASES, COMPOSITES, source
 
     rng = random.Random(99)
-    seeds = [source(op) for op in sorted(CASES)]
+    seeds = [source(op) for op in sorted(CASES) + sorted(COMPOSITES)]
     tokens = ["0", "-1", "100000000", "[]", "[1, 2]", "true", "1.5", "x", "..", "axes", "~", "'s'", "(",
               "]", "optional", "real", "int", "bool", "[0, 0, 0]", "-5", "2 ** 40", "1e30", "inf", "b", "y"]
     deadline = time.monotonic() + 5.0

@@ -58,7 +58,8 @@ TENSOR_TYPES = ("real", "int", "bool")
 class Composer:
     def __init__(self, lib: Library, keep: callable):
         self.lib = lib
-        self.keep = keep     # keep(qualified_name, op) -> True to keep the invocation whole
+        self.quantize: dict[str, A.Quantization] = {}   # the current block's @quantize entries
+        self.keep = keep     # keep(qualified_name, op, instance, arg types) -> True to keep the invocation whole
         self.counter = 0
 
     def fresh(self, base: str) -> str:
@@ -83,6 +84,7 @@ class Composer:
             raise NnefError(op.loc, f"graph '{op.name}' has no attribute '{sorted(unknown)[0]}'")
         tensors: dict[str, object] = {}
         g = Graph(op.name, [], [], [])
+        self.quantize = self.quantize_entries(op)
         for p in op.inputs:
             t = Tensor(p.name, self.param_type(env, p))
             tensors[p.name] = t
@@ -91,6 +93,8 @@ class Composer:
             t = Tensor(p.name, self.param_type(env, p))
             tensors[p.name] = t
             g.variables.append(t)
+        for p in op.inputs + op.variables:
+            self.quantized(doc_module, p.name, env, tensors, g)
         for p in op.constants:
             t = Tensor(p.name, self.param_type(env, p))
             try:
@@ -109,6 +113,45 @@ class Composer:
                                 f"composed {fmt_value(t.type.shape)}")
             g.outputs.append(t)
         return g
+
+    @staticmethod
+    def quantize_entries(op: A.Operator) -> dict:
+        """@quantize (draft 2.14): tensor name -> the quantization operator binding. Names scoped
+        by labels (tensors inside invoked operators) are not imported yet."""
+        entries = {}
+        for q in op.quantize:
+            if "." in q.tensor:
+                raise NnefError(q.loc, f"quantization of the scoped tensor '{q.tensor}' is not supported "
+                                "by the importer yet")
+            if q.tensor in entries:
+                raise NnefError(q.loc, f"tensor '{q.tensor}' is quantized twice")
+            entries[q.tensor] = q
+        known = {p.name for p in op.inputs + op.outputs + op.variables + op.constants}
+        known |= {r.name for c in op.compose or [] for r in c.results if isinstance(r, A.Result) and r.name}
+        for name, q in entries.items():
+            if name not in known:
+                raise NnefError(q.loc, f"@quantize names '{name}', which '{op.name}' does not declare")
+        return entries
+
+    def quantized(self, module, name: str, env, tensors: dict, g: Graph):
+        """A tensor with quantization info is replaced, where it is defined, by its quantized
+        value: the quantization operator (one input, one output) invoked on it."""
+        q = self.quantize.get(name)
+        if q is None or name not in tensors:
+            return
+        hidden = f"{name} (before quantization)"
+        tensors[hidden] = tensors[name]
+        inv = q.invocation
+        call = A.Invocation(inv.loc, None, inv.name, inv.types, inv.attribs, [A.Ident(q.loc, hidden)])
+        outs = self.invoke(module, call, env, tensors, g, [name])
+        del tensors[hidden]
+        if len(outs) != 1:
+            raise NnefError(inv.loc, f"a quantization operator must have one output; '{inv.name}' has {len(outs)}")
+        t = outs[0]
+        before = tensors[name]
+        if not isinstance(before, Tensor) or t.type.shape != before.type.shape or t.type.dtype != before.type.dtype:
+            raise NnefError(inv.loc, f"'{inv.name}' does not map '{name}' to a tensor of its own type")
+        tensors[name] = t
 
     def param_type(self, env: Env, p: A.Param, allow_missing=False) -> TensorType:
         if p.type.name not in TENSOR_TYPES:
@@ -178,6 +221,7 @@ class Composer:
         for r, v in zip(results, vals):
             if r.name is not None:
                 tensors[r.name] = v
+                self.quantized(module, r.name, env, tensors, g)
 
     def static_branch(self, b: A.Branch, env, tensors):
         """The taken alternative when the conditions are compile-time values; else b itself."""
@@ -385,7 +429,7 @@ class Composer:
                 if x.dtype not in TENSOR_TYPES:
                     raise NnefError(inv.loc, f"output '{p.name}' of '{qname}' has type '{x.dtype}' "
                                     f"(unknown or not a tensor type: {', '.join(TENSOR_TYPES)})")
-        if self.keep(qname, op) or op.compose is None:
+        if self.keep(qname, op, inst, types) or op.compose is None:
             outs = []
             for i, t in enumerate(inst.outputs):
                 if isinstance(t, list):
@@ -404,7 +448,11 @@ class Composer:
             t.value = inner_env.eval(p.default) if p.default is not None else None
             inner[p.name] = t
         mod = qname.rpartition(".")[0]
+        outer_quantize, self.quantize = self.quantize, self.quantize_entries(op)
+        for p in op.inputs:
+            self.quantized(mod, p.name, inner_env, inner, g)
         self.components(mod, op.compose, inner_env, inner, g)
+        self.quantize = outer_quantize
         outs = []
         for p in op.outputs:
             if p.name not in inner:

@@ -69,7 +69,26 @@ Pieces: `lexer.py`, `parser.py`, `ast.py` (the grammar of 2.16 with located erro
 - **Road 1** (TOSA, table below) and **road 2** (`@lower` -> `linalg.generic` with affine maps,
   reductions from their null element, `|..|` accesses as reads of a padded copy; conditional
   formulas and `:=` updates as `scf.for` nests with `tensor.extract/insert`); both run in
-  `tosa_xdsl.interpreter`. User-defined operators run from their formulas.
+  `tosa_xdsl.interpreter`. User-defined operators run from their formulas. Road 1 highlights:
+  `image.*` resizes as RESIZE (the definitions' coordinate transforms and rounding methods
+  are exact rational shifts of RESIZE's sampling; values outside RESIZE's ERROR_IF ranges go
+  to road 2 or a located error), gather/scatter with the other axes folded into N,
+  deconvolution as TRANSPOSE_CONV2D, pooling over any one or two axes, quantization as
+  CAST/CLAMP compositions, the normalizations as compositions of mappings. A mapping that
+  declines an instance leaves a composite to its `@compose` expansion.
+- **Road 2 extras**: remapped bounds `|e <> lower : upper|` (layout.pad REFLECT/SYMMETRIC/
+  REPLICATE) read a copy extended by a `tosa.gather` of the remapped rows; an out-of-range
+  read under a condition reads a zero-padded copy (layout.pad CONSTANT); folds over packs of
+  loop indices; per-channel attribute packs indexed by a loop index; formulas over tensor
+  packs (layout.concat) unrolled per item into `tensor.insert_slice` pieces; indices read from
+  tensors (layout.gather, layout.scatter) and output positions summing loop indices
+  (nn.deconv) as scf loops of `tensor.extract`/`insert`.
+- **Quantization** (2.14): `@quantize` entries of a graph or a user operator replace the
+  tensor, where it is defined (inputs and variables on entry), by its quantization
+  operator's result (the quant module's fake quantization, real in and out).
+- **Models**: the face detector (TFLite) and `small_cnn` (ONNX, `make_onnx_model.py`) converted
+  by Khronos' converters (`convert_models.py`, run by hand), imported as TOSA only and
+  checked against LiteRT's / onnxruntime's outputs (`test_nnef_models.py`).
 - **Export** TOSA -> NNEF with layout tracking (the transposes around conv/pool vanish), so
   NNEF -> TOSA -> NNEF -> TOSA is a fixpoint; data files in the NNEF 1.x binary layout that
   NNEF 2 keeps (byte-identical to Khronos' writer); Khronos' `skriptnd` reader reads our export.
@@ -78,21 +97,36 @@ Pieces: `lexer.py`, `parser.py`, `ast.py` (the grammar of 2.16 with located erro
 
 "both roads agree" = `tests/frontends/nnef/test_nnef_roads.py` runs random inputs through the
 TOSA mapping and through the definition's formulas (and road 1 is checked against numpy in
-`test_nnef_to_tosa.py`). "composite" operators are imported through their `@compose`.
+`test_nnef_to_tosa.py`); integers and bools exactly, reals within 1e-4 relative. "composite"
+operators are imported through their `@compose`; "composite of mappings" ones import as TOSA
+only, and are compared with the composition of their parts' formulas. "road 1 vs numpy (road 2
+gap)" = road 2 does not compile the formulas (a located error, the reason in
+`to_linalg/__init__.py`'s KNOWN_GAPS), so `test_nnef_road1_refs.py` checks the mapping against
+numpy written from the formulas. A mapping that declines an instance (an attribute value TOSA
+cannot express, e.g. a dilated deconvolution) leaves it to the composite's expansion or to
+road 2.
 
 """
 
 OUTRO = """
 ## Not done
 
-- Road 2 does not compile: remapped bounds `|i <> a : b|`, unrolled packs, pack-valued conditions (`layout.pad`), jagged
-  bounds (`layout.concat`), tensor packs, data-dependent output shapes. Such operators give a located
-  "not compiled yet" error (with a TOSA mapping, road 1 still imports them).
-- `@compose`: scan inputs/outputs of data-dependent loops, sub-graph invocations, `[a, b]` result lists: located "not supported by the
-  importer yet". Graph inputs with dynamic extents are imported at
-  their upper bound.
-- Quantized types (the `quant` module) and `@quantize` blocks are parsed, not imported.
-- One real model (the face detector, converted from TFLite by Khronos' converter); no ONNX models.
+- Road 2 does not compile: non-affine indices (rounded reals: `image.nearest_resize`,
+  `image.linear_resize`; packs of data-dependent indices: `gather_nd`, `scatter_nd`), `unroll` formulas,
+  packed outputs, data-dependent output shapes; each a located error naming the expression
+  (KNOWN_GAPS lists the mapped ones, which road 1 still imports and numpy checks).
+- Road 1 has no mapping for: cubic resize, ROI pools, grid sampling, top-k, non-maximum
+  suppression, `gather_nd`/`scatter_nd`, grouped and dilated deconvolution (road 2 runs them),
+  RESIZE parameters beyond its ERROR_IF ranges (e.g. CEIL rounding needing a border >= scale_n);
+  TOSA SCATTER requires distinct indices where the definition's `:=` lets the last one win.
+- Quantization is imported as fake quantization (real tensors); an integer TOSA graph (i8 with
+  zero points and RESCALE, as the TFLite frontend builds) is not derived from `@quantize`
+  yet, nor are entries naming tensors inside invoked operators (`label.tensor`). Khronos'
+  v2.0 SkriptND writer drops quantization info, so converted models carry none.
+- `@compose`: scan inputs/outputs of data-dependent loops, sub-graph invocations, `[a, b]`
+  result lists: located "not supported by the importer yet". Graph inputs with dynamic
+  extents are imported at their upper bound. Some library composites do not bind
+  (`layout.space_to_depth` binds its input shape through an @using value, `layout.stack`).
 
 ## Tools
 
@@ -103,9 +137,9 @@ compiles every operator from its formulas), `tosa-translate --export-nnef MODEL 
 """
 
 
-def _cases() -> set[str]:
-    """The operators of the both-roads test's CASES table, read from the test file as text
-    (the package never imports tests/)."""
+def _cases(table: str = "CASES") -> set[str]:
+    """The operators of a table (CASES, COMPOSITES) of the both-roads test's cases, read from
+    the test file as text (the package never imports tests/)."""
     import ast
 
     path = TESTS / "nnef_cases.py"
@@ -114,13 +148,13 @@ def _cases() -> set[str]:
     for node in ast.parse(path.read_text(encoding="utf-8")).body:
         target = node.target if isinstance(node, ast.AnnAssign) else (
             node.targets[0] if isinstance(node, ast.Assign) else None)
-        if isinstance(target, ast.Name) and target.id == "CASES" and isinstance(node.value, ast.Dict):
+        if isinstance(target, ast.Name) and target.id == table and isinstance(node.value, ast.Dict):
             return {k.value for k in node.value.keys if isinstance(k, ast.Constant)}
     return set()
 
 
 def table() -> str:
-    cases = _cases()
+    cases, composites = _cases(), _cases("COMPOSITES")
     from tosa_xdsl.frontends.nnef.to_linalg import KNOWN_GAPS
     not_compiled = set(KNOWN_GAPS)
     rows = ["| operator | TOSA mapping (road 1) | formulas (road 2) | tested |", "|---|---|---|---|"]
@@ -129,7 +163,7 @@ def table() -> str:
         for op in doc.operators:
             name = f"{m}.{op.name}"
             f = MAPPINGS.get(name)
-            tosa = getattr(f, "how", "") if f else "—"
+            tosa = getattr(f, "how", "") if f else "composite of mappings" if name in composites else "—"
             if op.lowerings:
                 road2 = "not compiled yet" if name in not_compiled else "@lower"
             elif op.compose:
@@ -137,8 +171,10 @@ def table() -> str:
             else:
                 road2 = "no formulas"
             if name in cases:
-                tested = "TOSA only (road 2 gap)" if name in not_compiled else "both roads agree"
-            elif name == "nn.softmax":
+                tested = "road 1 vs numpy (road 2 gap)" if name in not_compiled else "both roads agree"
+            elif name in composites:
+                tested = "both roads agree"
+            elif name in ("image.resize", "image.rescale"):
                 tested = "road 1 vs numpy (composite)"
             else:
                 tested = "parsed"

@@ -54,9 +54,31 @@ def compose_graph(path_or_text, attribs: dict | None = None, graph: str | None =
     g = graphs[0] if graph is None else next((x for x in graphs if x.name == graph), None)
     if g is None:
         raise NnefError(None, f"no graph named '{graph}'", file=doc.file)
-    keep = (lambda name, op: op.lowerings and not op.compose) if lower_all else (
-        lambda name, op: name in MAPPINGS or (not op.compose))
+    keep = (lambda name, op, inst, types: op.lowerings and not op.compose) if lower_all else (
+        lambda name, op, inst, types: not op.compose or _maps(name, inst, types))
     return Composer(lib, keep).graph("main", g, dict(attribs or {}))
+
+
+def _maps(name: str, inst, types) -> bool:
+    """Whether the TOSA mapping of `name` takes this instance: a dry run on placeholder values
+    (a composite whose mapping declines, e.g. avg_pool with dilation, is expanded instead)."""
+    f = MAPPINGS.get(name)
+    if f is None:
+        return False
+
+    def placeholder(t):
+        if t is None:
+            return None
+        if isinstance(t, list):
+            return [placeholder(x) for x in t]
+        return Value("%x", t.shape, t.dtype)
+    try:
+        f(Emitter(), inst.env.values, [placeholder(t) for t in types], inst.outputs)
+    except Unsupported:
+        return False
+    except NnefError:
+        return True       # reported again, located, when the node is emitted
+    return True
 
 
 def graph_to_mlir(g: Graph, variables: dict | None = None, lower_all: bool = False) -> str:

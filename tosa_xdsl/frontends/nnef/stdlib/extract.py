@@ -71,6 +71,11 @@ FIXES: list[tuple[str, str, str]] = [
     ("layout", "(i * strides) + ..., ti...]", "(i * strides) + .., ti...]"),
     # "output: T[b,c / (block_size * ..\n..)": a fold split over a line break
     ("layout", "(block_size * ..\n        ..)", "(block_size * ..)"),
+    # products of a pack printed with the cumulative '...' where a scalar is needed (a count
+    # divides a sum, a volume sizes a pack): the fold '..', as Khronos' library writes them
+    ("math", "real(s[axes] * ...)", "real(s[axes] * ..)"),
+    ("image", "real(factor * ...)", "real(factor * ..)"),
+    ("layout", "T..(shape * ...)", "T..(shape * ..)"),
 ]
 
 HEAD = re.compile(r"^\s*(public\s+)?(operator|graph)\s+\w+")

@@ -8,7 +8,20 @@ each tensor access its affine indexing map, dimensions absent from the output ar
 searches whose condition reads the output) become scf.for nests carrying the output (loops.py). A bounds-checked access
 `x[|e|]` reads a padded copy of `x` holding the null element of the reduction, which skips the
 out-of-range terms exactly when the access is a factor of the reduced term (the draft's
-conv, pools and sliding windows). Not compiled (a located error): remapped bounds `|i <> a : b|`, unrolled packs, data-dependent shapes."""
+conv, pools and sliding windows). Remapped bounds `|e <> lower : upper|` (lower and upper
+multiples of e plus constants, as layout.pad's REFLECT/SYMMETRIC/REPLICATE) read a copy
+extended over e's range by a tosa.gather of the remapped rows; an access reaching outside its
+tensor under a condition (layout.pad's CONSTANT) reads a zero-padded copy; folds of packs of
+loop indices (`(zi >= 0 && zi < s) && ..`) are compiled item by item; a compile-time pack indexed
+by a loop index (per-channel `scale[i[channel_axis]]`) is a constant tensor read affinely. A
+formula reading items of a tensor pack (`inputs[ni][...]`, layout.concat) is unrolled over the
+items, each piece (with its own, jagged, bounds) written into its part of the output with
+tensor.insert_slice. Formulas indexing by values read from tensors (layout.gather's reads,
+layout.scatter's writes) become scf loops of tensor.extract/insert (loops.py), writes outside
+the output skipped. Not compiled (a located error): non-affine indices of rounded reals and
+packs of data-dependent indices (gather_nd), `unroll` formulas, packed outputs,
+data-dependent shapes. An output position summing loop indices (nn.deconv's
+`stride * i + j - offset`) in a reducing formula is compiled as loops too."""
 
 from __future__ import annotations
 
@@ -17,6 +30,7 @@ from tosa_xdsl.frontends.nnef.to_linalg.generic import lower_node  # noqa: F401
 # standard-library operators whose formulas road 2 does not compile yet (with a TOSA mapping,
 # road 1 imports them); the reason is part of the located error
 KNOWN_GAPS = {
-    "layout.pad": ("is not known in formula", "a pack-valued condition over a loop-local"),
-    "layout.concat": ("is not known in the bound of", "a jagged bound 'zi < u ?? z[ni]'"),
+    "image.nearest_resize": ("is not affine", "a rounded, clamped index 'int(r) <? s[axes] - 1'"),
+    "image.linear_resize": ("cannot be compiled in a formula", "a weight computed per item of a pack index "
+                            "'j' and an index 'int(floor(r)) + j' of a rounded real"),
 }

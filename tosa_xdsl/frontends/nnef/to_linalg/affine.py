@@ -65,6 +65,35 @@ class GAff(Aff):
     """An index inside '|...|': bounds-checked."""
 
 
+@dataclass(frozen=True)
+class RAff(Aff):
+    """An index inside '|e <> lower : upper|' (remapped bounds): e where it is inside the
+    tensor, lower where it is below 0, upper where it is past the end; lower and upper as
+    (a, b) meaning a * e + b (the library's remaps: 0, s - 1, -e, 2 * (s - 1) - e, ...)."""
+    lower: tuple = (0, 0)
+    upper: tuple = (0, 0)
+
+    def remap(self, j: int, extent: int) -> int:
+        (la, lb), (ua, ub) = self.lower, self.upper
+        return la * j + lb if j < 0 else ua * j + ub if j >= extent else j
+
+
+def _as_multiple(e, of: Aff, v) -> tuple:
+    """(a, b) with v = a * of + b, for a remap bound v."""
+    if not isinstance(v, Aff):
+        raise NnefError(e.loc, f"the remap bound '{unparse(e)}' is not an integer index")
+    if v.is_const:
+        return 0, v.const
+    ratios = {c / dict(of.coefs).get(k, 0) if dict(of.coefs).get(k) else None for k, c in v.coefs}
+    if len(ratios) != 1 or None in ratios or set(dict(v.coefs)) != set(dict(of.coefs)):
+        raise NnefError(e.loc, f"the remap bound '{unparse(e)}' is not a function of the remapped index")
+    a = ratios.pop()
+    if a != int(a):
+        raise NnefError(e.loc, f"the remap bound '{unparse(e)}' is not an integer multiple of the index")
+    a = int(a)
+    return a, v.const - a * of.const
+
+
 class Indexer:
     def __init__(self, env: Env, loop: dict, locals_: dict | None = None):
         self.env = env
@@ -108,7 +137,18 @@ class Indexer:
             return self.loop[e.name]
         if isinstance(e, A.Bounded):
             if e.lower is not None:
-                raise NnefError(e.loc, "remapped bounds '|i <> a : b|' are not compiled yet")
+                v, lo, hi = self.eval(e.index), self.eval(e.lower), self.eval(e.upper)
+
+                def remapped(x, lo, hi):
+                    if not isinstance(x, Aff):
+                        raise NnefError(e.loc, f"index expression '{unparse(e.index)}' is not integer-affine")
+                    return RAff(x.coefs, x.const, _as_multiple(e.lower, x, lo), _as_multiple(e.upper, x, hi))
+                if isinstance(v, list):
+                    n = len(v)
+                    lo = lo if isinstance(lo, list) else [lo] * n
+                    hi = hi if isinstance(hi, list) else [hi] * n
+                    return [remapped(x, a, b) for x, a, b in zip(v, lo, hi)]
+                return remapped(v, lo, hi)
             v = self.eval(e.index)
             return [x.guarded() for x in v] if isinstance(v, list) else v.guarded()
         if isinstance(e, A.Fold) and e.op == "+" and not e.cumulative:

@@ -7,7 +7,7 @@ import math
 from tosa_xdsl.frontends.nnef import ast as A
 from tosa_xdsl.frontends.nnef.errors import NnefError
 from tosa_xdsl.frontends.nnef.semantics import BINARY, Env, Unknown, unparse
-from tosa_xdsl.frontends.nnef.to_linalg.affine import Aff, GAff, Indexer
+from tosa_xdsl.frontends.nnef.to_linalg.affine import Aff, GAff, Indexer, RAff
 from tosa_xdsl.frontends.nnef.to_tosa.emit import ELEMENT, Emitter, Value
 
 NULL = {"+=": 0, "*=": 1, ">?=": -math.inf, "<?=": math.inf, "|=": False, "&=": True}
@@ -147,6 +147,10 @@ class Body:
             return r, t
         if isinstance(e, A.Call):
             return self.call(e)
+        if isinstance(e, A.Index) and self.idx.uses_loop(e.index):
+            return self.pack_read(e)
+        if isinstance(e, A.Fold) and not e.cumulative and self.idx.uses_loop(e.arg):
+            return self.fold(e)
         if isinstance(e, (A.Member, A.Index, A.Fold, A.ListExpr)):
             return self.compile_time(e)
         raise NnefError(e.loc, f"'{unparse(e)}' cannot be compiled in a formula")
@@ -158,6 +162,91 @@ class Body:
             raise NnefError(e.loc, f"'{u.name}' is not known in formula '{unparse(e)}'") from None
         if isinstance(v, list):
             raise NnefError(e.loc, f"'{unparse(e)}' is a pack; a formula's value must be a scalar")
+        return v
+
+    def fold(self, e: A.Fold):
+        """`p op ..` over a pack that depends on the loop indices (e.g. layout.pad's in-range
+        test `(zi >= 0 && zi < s) && ..` over the axes): the items compiled one by one."""
+        items = self.compile_pack(e.arg)
+        if not items:
+            raise NnefError(e.loc, f"fold of an empty pack '{unparse(e)}'")
+        acc = items[0]
+        for x in items[1:]:
+            if acc is None or x is None:
+                return None
+            if not isinstance(acc, tuple) and not isinstance(x, tuple):
+                acc = BINARY[e.op](e.loc, acc, x)
+            else:
+                acc = self.binop(e, e.op, acc, x)
+        return acc
+
+    def compile_pack(self, e) -> list:
+        """A pack expression item by item: compile-time items as Python values, affine index
+        items as index arithmetic, the rest element-wise."""
+        if not self.idx.uses_loop(e):
+            v = self.compile_time_value(e)
+            return v if isinstance(v, list) else [v]
+        if isinstance(e, A.Ident) and e.name in self.locals and not isinstance(self.locals[e.name], list):
+            return self.compile_pack(self.locals[e.name])
+        if isinstance(e, A.Binary):
+            a, b = self.compile_pack(e.lhs), self.compile_pack(e.rhs)
+            if len(a) != len(b) and 1 not in (len(a), len(b)):
+                raise NnefError(e.loc, f"pack lengths differ in '{unparse(e)}'")
+            n = max(len(a), len(b))
+            a, b = (a * n if len(a) == 1 else a), (b * n if len(b) == 1 else b)
+            out = []
+            for x, y in zip(a, b):
+                if x is None or y is None:
+                    out.append(None)
+                elif not isinstance(x, tuple) and not isinstance(y, tuple):
+                    out.append(BINARY[e.op](e.loc, x, y))
+                else:
+                    out.append(self.binop(e, e.op, x, y))
+            return out
+        try:
+            affs = self.idx.eval(e)
+        except NnefError:
+            affs = None
+        if isinstance(affs, list) and all(isinstance(a, Aff) for a in affs):
+            return [self.aff_value(a) for a in affs]
+        raise NnefError(e.loc, f"pack expression '{unparse(e)}' cannot be compiled in a formula")
+
+    def compile_time_value(self, e):
+        try:
+            return self.env.eval(e)
+        except Unknown as u:
+            raise NnefError(e.loc, f"'{u.name}' is not known in formula '{unparse(e)}'") from None
+
+    def aff_value(self, a: Aff):
+        """The i32 value of an affine expression of the loop dimensions."""
+        acc = None
+        for k, c in a.coefs:
+            term = self.index_value(Aff.dim(k))
+            if c != 1:
+                term = self.binop(None, "*", term, c)
+            acc = term if acc is None else self.binop(None, "+", acc, term)
+        if acc is None:
+            return self.const(a.const, "i32")
+        return self.binop(None, "+", acc, a.const) if a.const else acc
+
+    def pack_read(self, e: A.Index):
+        """A compile-time pack indexed by a loop index (a per-channel attribute such as
+        `scale[i[channel_axis]]`): a 1-d constant tensor read through an affine map."""
+        values = self.compile_time_pack(e.base)
+        exprs = self.idx.item(e.index)
+        if len(exprs) != 1 or not isinstance(exprs[0], Aff) or isinstance(exprs[0], GAff):
+            raise NnefError(e.loc, f"index of '{unparse(e)}' is not an affine loop index")
+        kinds = {type(v) for v in values}
+        dtype = "bool" if kinds == {bool} else "int" if kinds == {int} else "real"
+        return self.operand(self.em.const(values, [len(values)], dtype), exprs)
+
+    def compile_time_pack(self, e) -> list:
+        try:
+            v = self.env.eval(e)
+        except Unknown as u:
+            raise NnefError(e.loc, f"'{u.name}' is not known in formula '{unparse(e)}'") from None
+        if not isinstance(v, list) or not v or any(isinstance(x, (list, str)) or x is None for x in v):
+            raise NnefError(e.loc, f"'{unparse(e)}' must be a pack of numbers to be indexed by a loop index")
         return v
 
     def index_value(self, a: Aff):
@@ -234,16 +323,23 @@ class Body:
         raise NnefError(e.loc, f"function '{e.name}' on {t} is not supported in formulas")
 
     def access(self, e: A.Access):
-        if not isinstance(e.base, A.Ident):
+        base, item = e.base, None
+        if isinstance(base, A.Index) and isinstance(base.base, A.Ident) and not self.idx.uses_loop(base.index):
+            # 'inputs[ni][...]' of a tensor pack, ni bound at compile time (an unrolled pack loop)
+            base, item = base.base, self.compile_time(base.index)
+        if not isinstance(base, A.Ident):
             raise NnefError(e.loc, "tensor packs are not supported in compiled formulas")
-        name = e.base.name
+        name = base.name
         if name not in self.tensors:
             raise NnefError(e.loc, f"'{name}' is not an input of this operator (reading outputs is an update)")
         value = self.tensors[name]
         if value is None:
             return None
-        if isinstance(value, list):
-            raise NnefError(e.loc, "tensor packs are not supported in compiled formulas")
+        if isinstance(value, list) and isinstance(item, int) and not isinstance(item, bool) \
+                and -len(value) <= item < len(value):
+            value = value[item]
+        if isinstance(value, list) or (item is not None and not isinstance(self.tensors[name], list)):
+            raise NnefError(e.loc, "tensor packs are indexed only by a compile-time item in compiled formulas")
         exprs = []
         for ix in e.indices:
             exprs.extend(self.idx.item(ix))
@@ -254,10 +350,46 @@ class Body:
             raise NnefError(e.loc, f"'{unparse(e)}' has {len(exprs)} indices for a rank-{len(value.shape)} tensor")
         if bounded:
             value, exprs = self.padded(e, value, exprs, bounded)
+        for k, x in enumerate(exprs):
+            if isinstance(x, RAff):
+                value, exprs[k] = self.remapped(e, value, k, x)
+        outside = [k for k, x in enumerate(exprs) if not isinstance(x, GAff) and (
+            x.range(self.extents)[0] < 0 or x.range(self.extents)[1] >= value.shape[k])]
+        if outside:
+            # an access reaching outside the tensor, which the formula's condition selects away
+            # (layout.pad's 'in range ? input[zi..] : value'; the draft leaves such reads
+            # undefined): a zero-padded copy keeps the generic's reads in bounds
+            value, exprs = self.padded(e, value, exprs, outside, fill=0)
         return self.operand(value, exprs)
 
-    def padded(self, e, value: Value, exprs, bounded):
-        if self.pad_value is None:
+    def remapped(self, e, value: Value, axis: int, x: RAff):
+        """A remapped-bounds read `|e <> lower : upper|` along `axis`: a copy extended over e's
+        whole range, row j holding row remap(j), gathered with tosa.gather; e - (first row)
+        then reads it affinely. A remap that still falls outside the tensor (e.g. REFLECT
+        padding wider than the input) is a read the definition leaves undefined: an error."""
+        lo, hi = x.range(self.extents)
+        s = value.shape[axis]
+        for j in {lo, hi} | ({-1, s} & set(range(lo, hi + 1))):     # each side is linear in j
+            if not 0 <= x.remap(j, s) < s:
+                raise NnefError(e.loc, f"remapped index {x.remap(j, s)} (from {j}) is outside the "
+                                f"tensor's extent {s} in '{unparse(e)}'")
+        rows = [x.remap(j, s) for j in range(lo, hi + 1)]
+        plain = Aff(x.coefs, x.const)
+        if rows == list(range(lo, hi + 1)):
+            return value, plain
+        em = self.em
+        lead, trail = math.prod(value.shape[:axis]), math.prod(value.shape[axis + 1:])
+        table = em.const(rows, [1, len(rows)], "int")
+        if lead != 1:
+            table = em.op("tosa.tile", [table, em.shape([lead, 1])], [lead, len(rows)], "int")
+        flat = em.reshape(value, [lead, s, trail])
+        got = em.op("tosa.gather", [flat, table], [lead, len(rows), trail], value.dtype)
+        shape = list(value.shape)
+        shape[axis] = len(rows)
+        return em.reshape(got, shape), plain + Aff.constant(-lo)
+
+    def padded(self, e, value: Value, exprs, bounded, fill=None):
+        if fill is None and self.pad_value is None:
             raise NnefError(e.loc, "a bounds-checked access is compiled only in a reducing formula "
                             "(+=, *=, <?=, >?=), where skipping equals reading the null element")
         pads = [0] * (2 * len(exprs))
@@ -271,7 +403,7 @@ class Body:
         if not any(pads):
             return value, exprs
         shape = [n + pads[2 * k] + pads[2 * k + 1] for k, n in enumerate(value.shape)]
-        fill = self.em.const([self.pad_value], [1], value.dtype)
+        fill = self.em.const([self.pad_value if fill is None else fill], [1], value.dtype)
         out = self.em.op("tosa.pad", [value, self.em.shape(pads), fill], shape, value.dtype)
         return out, new
 
@@ -289,6 +421,20 @@ def _mixed_radix(a: Aff, extents) -> list[int] | None:
             return None
         expect *= extents[k]
     return [k for k, _ in terms]
+
+
+def _empty(em: Emitter, out_type) -> Value:
+    v = Value(em.fresh(), out_type.shape, out_type.dtype)
+    em.lines.append(f"    {v.ssa} = tensor.empty() : {v.type}")
+    return v
+
+
+def _insert(em: Emitter, piece: Value, into: Value, offsets: list[int]) -> Value:
+    res = Value(em.fresh(), into.shape, into.dtype)
+    ones = ", ".join("1" for _ in offsets)
+    em.lines.append(f"    {res.ssa} = tensor.insert_slice {piece.ssa} into {into.ssa}[{', '.join(map(str, offsets))}] "
+                    f"[{', '.join(map(str, piece.shape))}] [{ones}] : {piece.type} into {into.type}")
+    return res
 
 
 def lower_node(em: Emitter, node, ins) -> list[Value]:
@@ -310,11 +456,75 @@ def lower_node(em: Emitter, node, ins) -> list[Value]:
     return [results[p.name] for p in op.outputs]
 
 
-def _formula(em: Emitter, env: Env, low: A.Lowering, tensors, out_type, init: Value | None) -> Value:
+def _walk(node):
+    """Every syntax node below `node` (the AST dataclasses use slots)."""
+    yield node
+    for f in getattr(node, "__dataclass_fields__", {}):
+        v = getattr(node, f, None)
+        for x in (v if isinstance(v, (list, tuple)) else [v]):
+            if isinstance(x, tuple):
+                for y in x:
+                    yield from _walk(y)
+            elif hasattr(x, "__dataclass_fields__"):
+                yield from _walk(x)
+
+
+def _pack_loop(low: A.Lowering, tensors) -> str | None:
+    """The loop index that selects items of a tensor pack ('inputs[ni][...]', layout.concat),
+    if any: such formulas are unrolled over the items (their bounds may differ per item)."""
+    names = {n for n, _ in low.bounds}
+    for node in _walk(low.value):
+        if isinstance(node, A.Access) and isinstance(node.base, A.Index) and isinstance(node.base.base, A.Ident) \
+                and isinstance(tensors.get(node.base.base.name), list) and isinstance(node.base.index, A.Ident) \
+                and node.base.index.name in names:
+            return node.base.index.name
+    return None
+
+
+def _data_dependent(low: A.Lowering, tensors) -> bool:
+    """A formula indexing a tensor by values read from a tensor (layout.gather's
+    `data[si.., index[ni..], ti..]`): compiled as loops of tensor.extract (loops.py)."""
+    for node in _walk(low.value):
+        if isinstance(node, A.Access):
+            for ix in node.indices:
+                if any(isinstance(x, A.Access) or (isinstance(x, A.Index) and isinstance(x.base, A.Ident)
+                                                   and x.base.name in tensors) for x in _walk(ix)):
+                    return True
+    return False
+
+
+def _unrolled(em, env: Env, low: A.Lowering, tensors, out_type, init, name: str) -> Value:
+    """One formula per item of the tensor pack: `name` becomes a compile-time value, so jagged
+    bounds (`zi < u ?? z[ni]`) and per-item offsets (`offs[ni] + zi`) are constants, and each
+    piece writes its part of the output (tensor.insert_slice)."""
+    bound = dict(low.bounds)[name]
+    try:
+        n = env.eval(bound)
+    except Unknown as u:
+        raise NnefError(bound.loc, f"'{u.name}' is not known in the bound of '{name}'") from None
+    if not isinstance(n, int) or isinstance(n, bool) or not 0 <= n <= 4096:
+        raise NnefError(bound.loc, f"the tensor-pack loop '{name}' needs a compile-time count, got {n}")
+    rest = [(i, b) for i, b in low.bounds if i != name]
+    current = init
+    for k in range(n):
+        inner = Env(env.dtypes)
+        inner.values = {**env.values, name: k}
+        piece = A.Lowering(low.loc, low.target, low.op, low.value, rest, low.condition, low.locals, None)
+        current = _formula(em, inner, piece, tensors, out_type, current, partial_ok=True)
+    if current is None:
+        raise NnefError(low.loc, "a tensor-pack loop over no items leaves the output undefined")
+    return current
+
+
+def _formula(em: Emitter, env: Env, low: A.Lowering, tensors, out_type, init: Value | None,
+             partial_ok: bool = False) -> Value:
     if low.unroll is not None:
         raise NnefError(low.loc, "unrolled formulas are not compiled yet")
+    pack_loop = _pack_loop(low, tensors)
+    if pack_loop is not None and low.condition is None and low.op == "=":
+        return _unrolled(em, env, low, tensors, out_type, init, pack_loop)
     reducing = low.op != "="
-    if low.op == "=" and init is not None:
+    if low.op == "=" and init is not None and not partial_ok:
         raise NnefError(low.loc, "a second '=' formula for the same output")
     loop: dict[str, object] = {}
     extents: list[int] = []
@@ -331,7 +541,7 @@ def _formula(em: Emitter, env: Env, low: A.Lowering, tensors, out_type, init: Va
             extents.append(b)
     if any(not isinstance(n, int) or n < 0 for n in extents):
         raise NnefError(low.loc, f"loop bounds must be non-negative integers, got {extents}")
-    if low.condition is not None or low.op == ":=":
+    if low.condition is not None or low.op == ":=" or _data_dependent(low, tensors):
         from tosa_xdsl.frontends.nnef.to_linalg.loops import loop_formula
         return loop_formula(em, env, low, tensors, out_type, init, loop, extents)
     idx = Indexer(env, loop, dict(low.locals))
@@ -342,14 +552,35 @@ def _formula(em: Emitter, env: Env, low: A.Lowering, tensors, out_type, init: Va
     if len(out_exprs) != len(out_type.shape):
         raise NnefError(low.target.loc, f"the output access has {len(out_exprs)} indices for rank {len(out_type.shape)}")
     out_dims, reduced_shape = [], []
+    offsets, tile = [], []        # a piece of an unrolled formula writes part of the output
     for a, n in zip(out_exprs, out_type.shape):
         if not isinstance(a, Aff):
             raise NnefError(low.target.loc, "output indices must be integer-affine")
         if a.is_const:
+            if partial_ok and 0 <= a.const < n:
+                offsets.append(a.const)
+                tile.append(1)
+                continue
             if a.const != 0 or n != 1:
                 raise NnefError(low.target.loc, "constant output indices are compiled only for size-1 axes")
+            offsets.append(0)
+            tile.append(1)
+            continue
+        if partial_ok and len(a.coefs) == 1 and a.coefs[0][1] == 1 and a.const > 0:
+            k = a.coefs[0][0]
+            if a.const + extents[k] > n:
+                raise NnefError(low.target.loc, f"output index '{a.text()}' reaches past the extent {n}")
+            out_dims.append(k)
+            reduced_shape.append(extents[k])
+            offsets.append(a.const)
+            tile.append(extents[k])
             continue
         dims = _mixed_radix(a, extents)
+        if dims is None and low.op != "=" and not partial_ok:
+            # an output position that sums loop indices (nn.deconv's `stride * i + j - offset`):
+            # a reduction scattered into the output, compiled as loops (loops.py)
+            from tosa_xdsl.frontends.nnef.to_linalg.loops import loop_formula
+            return loop_formula(em, env, low, tensors, out_type, init, loop, extents)
         if dims is None:
             raise NnefError(low.target.loc, f"output index '{a.text()}' is neither a loop index nor a "
                             "row-major merge of loop indices (not compiled yet)")
@@ -358,9 +589,23 @@ def _formula(em: Emitter, env: Env, low: A.Lowering, tensors, out_type, init: Va
                 raise NnefError(low.target.loc, "a loop index appears twice in the output access")
             out_dims.append(k)
             reduced_shape.append(extents[k])
-        if math.prod(extents[k] for k in dims) != n:
+        covered = math.prod(extents[k] for k in dims)
+        offsets.append(0)
+        tile.append(covered)
+        if covered != n and not (partial_ok and covered < n):
             raise NnefError(low.loc, f"loop bounds {[extents[k] for k in dims]} of an output axis do not "
                             f"cover its extent {n}")
+    partial = tile != list(out_type.shape)
+    if partial and (reducing or low.condition is not None):
+        raise NnefError(low.loc, "a partial write of the output is compiled only for '=' formulas")
+    if not partial and low.op == "=" and init is not None:
+        raise NnefError(low.loc, "a second '=' formula for the same output")
+    base = None
+    if partial:
+        base = init if init is not None else _empty(em, out_type)
+        if 0 in tile:
+            return base
+        init = None
     red_dims = [k for k in range(len(extents)) if k not in out_dims]
     if red_dims and not reducing:
         raise NnefError(low.loc, "an index used only on the right-hand side needs a reducing assignment (+= ...)")
@@ -413,4 +658,6 @@ def _formula(em: Emitter, env: Env, low: A.Lowering, tensors, out_type, init: Va
     em.lines.append(f"      linalg.yield {yielded} : {t}")
     em.lines.append(f"    }} -> {outs.type}")
     out = Value(res, reduced_shape, out_type.dtype)
+    if partial:
+        return _insert(em, em.reshape(out, tile), base, offsets)
     return em.reshape(out, out_type.shape)

@@ -94,12 +94,22 @@ class LoopBody(Body):
                 guarded = isinstance(it, GAff)
             else:
                 _, s, guarded = it
+                if not guarded:
+                    # a read at an index taken from a tensor: out of range the definition is
+                    # undefined; a clamped read keeps it in bounds (native code reads memory)
+                    s = self.clamp(s, n)
             if guarded:
                 s = self.guard(s, n)
             idx.append(s)
         r = self.fresh()
         self.lines.append(f"      {r} = tensor.extract {tensor_ssa}[{', '.join(idx)}] : {ttype}")
         return r, el
+
+    def clamp(self, s: str, n: int) -> str:
+        lo, hi = self.fresh(), self.fresh()
+        self.lines += [f"      {lo} = arith.maxsi {s}, {self.cidx(0)} : index",
+                       f"      {hi} = arith.minsi {lo}, {self.cidx(max(n - 1, 0))} : index"]
+        return hi
 
     def guard(self, s: str, n: int) -> str:
         """Record 0 <= s < n as a condition of the step; read a clamped index meanwhile."""
@@ -129,12 +139,13 @@ def loop_formula(em: Emitter, env: Env, low: A.Lowering, tensors, out_type, init
     body = LoopBody(em, env, Indexer(env, loop, dict(low.locals)), extents, tensors, low.loc, ivs, name,
                     (carried[nd], ttype, out_type.shape))
     body.locals = dict(low.locals)
-    out_items = []
-    for ix in low.target.indices:
-        out_items.extend(body.idx.item(ix))
-    if any(not isinstance(a, Aff) for a in out_items) or len(out_items) != len(out_type.shape):
-        raise NnefError(low.target.loc, "the output access must have one affine index per axis")
-    out_idx = [body.aff_value(a) for a in out_items]
+    # output indices: affine, or read from a tensor (layout.scatter's
+    # `output[si.., indices[si.., mi, ti..], ti..]`; a write outside the output is skipped)
+    out_items = body.index_items(low.target)
+    if len(out_items) != len(out_type.shape):
+        raise NnefError(low.target.loc, "the output access must have one index per axis")
+    out_idx = [body.guard(body.aff_value(a), n) if isinstance(a, GAff) else body.aff_value(a) if isinstance(a, Aff)
+               else body.guard(a[1], n) for a, n in zip(out_items, out_type.shape)]
     v = body.compile(low.value)
     if v is None:
         raise NnefError(low.value.loc, "the formula's value is null (resolve optional inputs with '??')")

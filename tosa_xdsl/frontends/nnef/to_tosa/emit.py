@@ -119,3 +119,25 @@ class ShapeValue:
 
     def __init__(self, ssa, type_):
         self.ssa, self.type = ssa, type_
+
+
+def as_nhwc(em: Emitter, x: Value, axes: list[int]):
+    """x viewed as the rank-4 [N, H, W, C] tensor TOSA's image operators take, with the one or
+    two `axes` as H (and W) and every other axis folded into N (C = 1): a transpose bringing
+    `axes` last and a reshape. Returns the view and `back(y)`, which turns a result of shape
+    [N, H', W', 1] into x's layout with the new extents at `axes`."""
+    d = len(x.shape)
+    axes = [a + d if a < 0 else a for a in axes]
+    rest = [a for a in range(d) if a not in axes]
+    perm = rest + axes
+    xt = em.transpose(x, perm)
+    n = math.prod(x.shape[a] for a in rest)
+    hw = [x.shape[a] for a in axes] + [1] * (2 - len(axes))
+    view = em.reshape(xt, [n] + hw + [1])
+
+    def back(y: Value) -> Value:
+        sizes = y.shape[1:1 + len(axes)]
+        yt = em.reshape(y, [x.shape[a] for a in rest] + sizes)
+        inverse = [perm.index(a) for a in range(d)]
+        return em.transpose(yt, inverse)
+    return view, back

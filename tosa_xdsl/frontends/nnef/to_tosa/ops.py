@@ -7,7 +7,9 @@ of the broadcasting alignment) so the mapping computes what the definition compu
 
 from __future__ import annotations
 
-from tosa_xdsl.frontends.nnef.to_tosa.emit import Emitter, Value
+import math
+
+from tosa_xdsl.frontends.nnef.to_tosa.emit import Emitter, Value, as_nhwc
 
 MAPPINGS: dict[str, callable] = {}
 F32_MAX = 3.4028234663852886e38
@@ -309,31 +311,62 @@ def _pool(name):
         x = ins[0]
         dims = len(x.shape)
         axes = [a + dims if a < 0 else a for a in env["axes"]]
-        if dims != 4 or axes not in ([2, 3], [1, 2]):
-            raise Unsupported("pooling other than over the spatial axes of a rank-4 NCHW/NHWC tensor")
+        if len(axes) not in (1, 2):
+            raise Unsupported("pooling over more than two axes")
         if any(v != 1 for v in env["dilation"]):
             raise Unsupported("dilated pooling")
-        nchw = axes == [2, 3]
-        xt = em.transpose(x, [0, 2, 3, 1]) if nchw else x
-        out = [outs[0].shape[i] for i in (0, 2, 3, 1)] if nchw else list(outs[0].shape)
-        before, _ = _pads(env, 2)
-        after = _fit(xt.shape[1:3], before, out[1:3], env["size"], env["stride"])
-        if name == "nn.avg_pool" and not env.get("ignore_border", True) and any(before + after):
-            raise Unsupported("avg_pool counting the border")
+        size, stride = list(env["size"]), list(env["stride"])
+        # NCHW / NHWC images keep the transposes export.py recognises; any other axes are
+        # folded into TOSA's N (as_nhwc)
+        if dims == 4 and axes in ([2, 3], [1, 2]):
+            nchw = axes == [2, 3]
+            xt = em.transpose(x, [0, 2, 3, 1]) if nchw else x
+            out = [outs[0].shape[i] for i in (0, 2, 3, 1)] if nchw else list(outs[0].shape)
+            back = (lambda y: em.transpose(y, [0, 3, 1, 2])) if nchw else (lambda y: y)
+        else:
+            xt, unview = as_nhwc(em, x, axes)
+            sizes = [outs[0].shape[a] for a in axes] + [1] * (2 - len(axes))
+            out = [xt.shape[0]] + sizes + [1]
+            size, stride = size + [1] * (2 - len(axes)), stride + [1] * (2 - len(axes))
+            back = unview
+        before, _ = _pads(env, len(axes))
+        before = before + [0] * (2 - len(axes))
+        after = _fit(xt.shape[1:3], before, out[1:3], size, stride)
         xt, before, after = _crop(em, xt, [1, 2], before, after)
+        if name != "nn.max_pool" and not env.get("ignore_border", True) or name == "nn.sum_pool":
+            # the border counts in the average (or a sum): zero padding made explicit, so
+            # avg_pool2d divides by the whole window
+            if any(before + after):
+                pads = [0, 0] + [v for pair in zip(before, after) for v in pair] + [0, 0]
+                padded = [n + b + e for n, b, e in zip(xt.shape[1:3], before, after)]
+                xt = em.op("tosa.pad", [xt, em.shape(pads), em.const([0.0], [1], "real")],
+                           [xt.shape[0]] + padded + [xt.shape[3]], "real")
+                before, after = [0, 0], [0, 0]
         pad = [v for pair in zip(before, after) for v in pair]
         arr = lambda v: f"array<i64: {', '.join(str(int(i)) for i in v)}>"
-        attrs = f"kernel = {arr(env['size'])}, pad = {arr(pad)}, stride = {arr(env['stride'])}"
+        attrs = f"kernel = {arr(size)}, pad = {arr(pad)}, stride = {arr(stride)}"
         if name == "nn.max_pool":
             y = em.op("tosa.max_pool2d", [xt], out, "real", attrs)
         else:
             y = em.op("tosa.avg_pool2d", [xt, em.zp("real"), em.zp("real")], out, "real", "acc_type = f32, " + attrs)
-        return [em.transpose(y, [0, 3, 1, 2]) if nchw else y]
+            if name == "nn.sum_pool":
+                count = em.const([float(math.prod(size))], [1, 1, 1, 1], "real")
+                y = _mul(em, y, count, Type(out, "real"))
+        return [back(y)]
     return f
 
 
-mapping("nn.max_pool", how="TOSA max_pool2d with NCHW<->NHWC transposes")(_pool("nn.max_pool"))
-mapping("nn.avg_pool", how="TOSA avg_pool2d with NCHW<->NHWC transposes (ignore_border)")(_pool("nn.avg_pool"))
+class Type:
+    """An output type for helpers that take the definition's (shape, dtype)."""
+
+    def __init__(self, shape, dtype):
+        self.shape, self.dtype = list(shape), dtype
+
+
+mapping("nn.max_pool", how="TOSA max_pool2d (any one or two axes; NCHW/NHWC transposes)")(_pool("nn.max_pool"))
+mapping("nn.avg_pool", how="TOSA avg_pool2d (any one or two axes; the border counted: explicit zero pad)")(
+    _pool("nn.avg_pool"))
+mapping("nn.sum_pool", how="TOSA pad+avg_pool2d times the window size")(_pool("nn.sum_pool"))
 
 
 # ------------------------------------------------------------ layout
@@ -386,11 +419,12 @@ def _slice(em, env, ins, outs):
     return [em.op("tosa.slice", [x, em.shape(start), em.shape(size)], *_out(outs[0]))]
 
 
-@mapping("layout.pad", how="TOSA pad (CONSTANT)")
+@mapping("layout.pad", how="TOSA pad (CONSTANT); slices, reverses / tiles and concats (REFLECT, SYMMETRIC, "
+         "REPLICATE)")
 def _pad(em, env, ins, outs):
     x = ins[0]
     if env["method"] != "CONSTANT":
-        raise Unsupported(f"pad method {env['method']}")
+        return [_pad_edges(em, x, env["method"], env["before"], env["after"])]
     value = ins[1] if len(ins) > 1 and ins[1] is not None else None
     pads = [v for pair in zip(env["before"], env["after"]) for v in pair]
     if value is None:
@@ -398,6 +432,45 @@ def _pad(em, env, ins, outs):
     else:
         value = em.reshape(value, [1])
     return [em.op("tosa.pad", [x, em.shape(pads), value], *_out(outs[0]))]
+
+
+def _pad_edges(em, x, method, before, after):
+    """Axis by axis: the definition reads input[-zi] / input[2(s-1) - zi] (REFLECT),
+    input[-zi-1] / input[2(s-1) - zi + 1] (SYMMETRIC), input[0] / input[s-1] (REPLICATE) outside;
+    beyond one reflection the definition reads out of range (Unsupported)."""
+    def piece(v, axis, start, size, reverse, repeat=1):
+        shape = list(v.shape)
+        shape[axis] = size
+        first = [0] * len(shape)
+        first[axis] = start
+        y = em.op("tosa.slice", [v, em.shape(first), em.shape(shape)], shape, v.dtype)
+        if reverse:
+            y = em.op("tosa.reverse", [y], shape, v.dtype, f"axis = {axis} : i32")
+        if repeat > 1:
+            mult = [1] * len(shape)
+            mult[axis] = repeat
+            shape[axis] *= repeat
+            y = em.op("tosa.tile", [y, em.shape(mult)], shape, v.dtype)
+        return y
+    for axis, (b, a) in enumerate(zip(before, after)):
+        if not b and not a:
+            continue
+        s = x.shape[axis]
+        limit = s - 1 if method == "REFLECT" else s
+        if b > limit or a > limit:
+            raise Unsupported(f"{method} padding beyond the input's extent")
+        parts = []
+        if b:
+            parts.append(piece(x, axis, 1, b, True) if method == "REFLECT" else
+                         piece(x, axis, 0, b, True) if method == "SYMMETRIC" else piece(x, axis, 0, 1, False, b))
+        parts.append(x)
+        if a:
+            parts.append(piece(x, axis, s - 1 - a, a, True) if method == "REFLECT" else
+                         piece(x, axis, s - a, a, True) if method == "SYMMETRIC" else piece(x, axis, s - 1, 1, False, a))
+        shape = list(x.shape)
+        shape[axis] += a + b
+        x = em.op("tosa.concat", parts, shape, x.dtype, f"axis = {axis} : i32")
+    return x
 
 
 @mapping("math.clamp", how="TOSA maximum+minimum, reshapes for alignment")
