@@ -142,6 +142,7 @@ class CaseTimeout(BaseException):
 
 
 IN_PROCESS_SECONDS = 30
+SLOW_SECONDS = 10  # logged (with the case id) so slow cases can be looked at; not a failure
 
 
 def _alarm(signum, frame) -> None:
@@ -264,6 +265,7 @@ class Stats:
     run_runs: int = 0
     jit_runs: int = 0
     failures: list[tuple[str, str]] = field(default_factory=list)
+    slowest: list[tuple[float, str]] = field(default_factory=list)  # (seconds, "seed:i"), top 5
 
 
 def one_case(rng: random.Random, chunks: list[str], stats: Stats, workdir: str,
@@ -361,10 +363,16 @@ def campaign(cases: int, seed: int, jit_every: int = 0, timeout: float = 60.0,
                 break
             rng = random.Random(f"{seed}:{i}")
             n = len(stats.failures)
+            t0 = time.monotonic()
             one_case(rng, chunks, stats, workdir, bool(jit_every) and i % jit_every == 0, timeout)
+            seconds = time.monotonic() - t0
+            stats.slowest = sorted([*stats.slowest, (seconds, f"{seed}:{i}")], reverse=True)[:5]
             if log is not None and len(stats.failures) > n:
                 why, case = stats.failures[-1]
-                log.write(f"=== case {seed}:{i}: {why}\n{_shorten(case)}\n")
+                log.write(f"=== case {seed}:{i} ({seconds:.1f} s): {why}\n{_shorten(case)}\n")
+                log.flush()
+            elif log is not None and seconds > SLOW_SECONDS:
+                log.write(f"=== slow case {seed}:{i}: {seconds:.1f} s (not a failure)\n")
                 log.flush()
     return stats
 
@@ -390,6 +398,7 @@ def main(argv: list[str] | None = None) -> int:
                      f"{len(stats.failures)} failures, {len(kinds)} kinds\n")
     for k, n in sorted(kinds.items(), key=lambda kv: -kv[1]):
         sys.stdout.write(f"  {n:5d}  {k}\n")
+    sys.stdout.write("slowest cases: " + ", ".join(f"{c} {s:.1f} s" for s, c in stats.slowest) + "\n")
     return 1 if stats.failures else 0
 
 
