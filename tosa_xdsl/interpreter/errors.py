@@ -7,6 +7,8 @@
     tosa_unpredictable; message `graph is unpredictable: REQUIRE(<cond>) failed in 'tosa.x'`.
   - kind "unsupported": no implementation for the op (or a CUSTOM operator nobody
     registered).
+  - kind "limit": a loop ran past the interpreter's iteration bound
+    (`loop_limit_exceeded`; tosa-run --max-loop-iterations).
   - kind "internal": a bug in an implementation (an unexpected Python exception, or a
     result whose dtype/shape does not match the result type).
 * `InputError`: the caller's inputs do not fit the entry function (count, dtype, shape),
@@ -72,6 +74,11 @@ def require_failed(op: Operation, condition: str) -> TosaRunError:
         op,
         condition,
     )
+
+
+def loop_limit_exceeded(op: Operation, limit: int) -> TosaRunError:
+    return TosaRunError("limit", f"{op_label(op)} did not finish within {limit} iterations "
+                        "(the limit is --max-loop-iterations)", op)
 
 
 class NotImplementedOp(TosaRunError):
