@@ -7,7 +7,11 @@ text mutations (integer literals: huge, negative, wide; integer widths; attribut
 wrong kind; a property deleted from a generic-form op; shapes; words; truncation) and runs it
 in-process through `tosa_xdsl.tools.tosa_opt.main` (several option sets, random pipelines) or
 `tosa_xdsl.tools.tosa_run.main` (random inputs written as .npy, interpreter or, every K-th
-case, the JIT in a child process so a signal or hang is seen, not suffered).
+case, the JIT in a child process so a signal or hang is seen, not suffered). Some tosa-run
+cases get a spoiled .npy input (`corrupt_npy`: truncated, bit flips, huge shape header, other
+dtype or shape, pickles, not an .npy), and some cases take the bundled real model
+(examples/face_detection_front .tosa.mlir mutated, or its .tflite with bytes flipped).
+Each case's time is measured; the slowest are reported and cases over SLOW_SECONDS logged.
 
 A case FAILS when the output holds "internal error" or "Traceback", the exit code is not 0, 1
 or 2, a child process dies of a signal or runs past the time limit, or the interpreter and the
@@ -267,12 +271,98 @@ class Stats:
     opt_runs: int = 0
     run_runs: int = 0
     jit_runs: int = 0
+    bad_npy_runs: int = 0
+    model_runs: int = 0
     failures: list[tuple[str, str]] = field(default_factory=list)
     slowest: list[tuple[float, str]] = field(default_factory=list)  # (seconds, "seed:i"), top 5
 
 
+BAD_NPY_RATE = 0.15  # of tosa-run cases: one input corrupted (corrupt_npy)
+MODEL_RATE = 0.01  # of cases: the bundled real model (text or .tflite) mutated
+MODEL_FILES = ("face_detection_front.tosa.mlir", "face_detection_front.tflite")
+_model_cache: dict[str, bytes] = {}
+
+
+def corrupt_npy(rng: random.Random, path: str) -> str:
+    """Spoil one .npy input the ways a user can; returns what was done (for the log)."""
+    import numpy as np
+
+    with open(path, "rb") as f:
+        data = f.read()
+    kind = rng.randrange(7)
+    if kind == 0:
+        data, how = data[:rng.randrange(len(data))], "truncated"
+    elif kind == 1:
+        i = rng.randrange(len(data))
+        data, how = data[:i] + bytes([data[i] ^ (1 << rng.randrange(8))]) + data[i + 1:], f"bit flipped at {i}"
+    elif kind == 2:  # a header declaring a huge array over a few bytes
+        buf = io.BytesIO()
+        np.lib.format.write_array_header_1_0(buf, {"descr": "<f4", "fortran_order": False,
+                                                   "shape": (1 << rng.choice((31, 40, 62)),)})
+        data, how = buf.getvalue() + b"\0" * 16, "huge shape header"
+    elif kind == 3:  # another dtype, same shape (object arrays are pickles)
+        a = np.load(io.BytesIO(data), allow_pickle=False)
+        dtype = rng.choice((np.float64, np.int16, np.complex64, np.uint64, object, "U3", "V3"))
+        buf = io.BytesIO()
+        np.save(buf, a.astype(dtype) if dtype is not object else np.array(a.tolist() or [None], dtype=object),
+                allow_pickle=True)
+        data, how = buf.getvalue(), f"as {np.dtype(dtype).str}"
+    elif kind == 4:  # another shape
+        a = np.load(io.BytesIO(data), allow_pickle=False)
+        buf = io.BytesIO()
+        np.save(buf, np.stack([a, a]) if rng.random() < 0.5 else a.reshape(-1)[:max(a.size - 1, 0)])
+        data, how = buf.getvalue(), "reshaped"
+    elif kind == 5:
+        data, how = (b"" if rng.random() < 0.5 else bytes(rng.getrandbits(8) for _ in range(64))), "not an npy"
+    else:  # Fortran order, scalar, or a non-native byte order
+        a = np.load(io.BytesIO(data), allow_pickle=False)
+        b = rng.choice((np.asfortranarray(a), a.astype(a.dtype.newbyteorder(">")) if a.dtype.kind in "iuf" else a,
+                        np.array(a.reshape(-1)[0] if a.size else 0)))
+        buf = io.BytesIO()
+        np.save(buf, b)
+        data, how = buf.getvalue(), "re-laid out"
+    with open(path, "wb") as f:
+        f.write(data)
+    return how
+
+
+def model_case(rng: random.Random, stats: Stats, workdir: str) -> None:
+    """A real model (examples/face_detection_front: the .tosa.mlir text mutated as the corpus
+    is, or the .tflite with bytes flipped or cut) through tosa-opt."""
+    name = rng.choice(MODEL_FILES)
+    if name not in _model_cache:
+        with open(os.path.join(ROOT, "examples", name), "rb") as f:
+            _model_cache[name] = f.read()
+    data = _model_cache[name]
+    if name.endswith(".mlir"):
+        text = data.decode()
+        for _ in range(rng.randint(1, 3)):
+            text = mutate(rng, text)
+        data, how = text.encode(), "mutated text"
+    else:
+        b = bytearray(data)
+        for _ in range(rng.randint(1, 8)):
+            b[rng.randrange(len(b))] = rng.getrandbits(8)
+        data = bytes(b[:rng.randrange(len(b))]) if rng.random() < 0.2 else bytes(b)
+        how = "bytes flipped"
+    path = os.path.join(workdir, "model" + os.path.splitext(name)[1])
+    with open(path, "wb") as f:
+        f.write(data)
+    options = rng.choice(([], ["-p", "tosa-validate"], ["-p", "canonicalize"], ["-p", "tosa-infer-shapes"]))
+    stats.opt_runs += 1
+    stats.model_runs += 1
+    o = run_opt(path, list(options))
+    why = failure(o)
+    if why:
+        stats.failures.append((why, f"tosa-opt {' '.join(options)} on {name} ({how}; rerun the case id to get it)"))
+
+
 def one_case(rng: random.Random, chunks: list[str], stats: Stats, workdir: str,
              jit: bool, timeout: float) -> None:
+    if rng.random() < MODEL_RATE:
+        stats.cases += 1
+        model_case(rng, stats, workdir)
+        return
     text = rng.choice(chunks)
     for _ in range(rng.randint(1, 3)):
         text = mutate(rng, text)
@@ -296,6 +386,16 @@ def one_case(rng: random.Random, chunks: list[str], stats: Stats, workdir: str,
     if args is None:
         return
     args += ["--print", "--max-loop-iterations", str(MAX_LOOP_ITERATIONS)]
+    inputs = [a for a in args if a.endswith(".npy")]
+    if inputs and rng.random() < BAD_NPY_RATE:
+        how = corrupt_npy(rng, rng.choice(inputs))
+        stats.bad_npy_runs += 1
+        stats.run_runs += 1
+        o = run_run(path, args)
+        why = failure(o)
+        if why:
+            stats.failures.append((why, f"tosa-run {' '.join(args)} (an input {how})\n{text}"))
+        return
     stats.run_runs += 1
     o = run_run(path, args)
     why = failure(o)
@@ -397,7 +497,7 @@ def main(argv: list[str] | None = None) -> int:
         key = re.sub(r"\d+", "N", why.splitlines()[0].split("error: ", 1)[-1])[:140]
         kinds[key] = kinds.get(key, 0) + 1
     sys.stdout.write(f"cases {stats.cases} (tosa-opt {stats.opt_runs}, tosa-run {stats.run_runs}, "
-                     f"jit {stats.jit_runs}) in {time.monotonic() - t0:.0f} s: "
+                     f"jit {stats.jit_runs}, bad .npy {stats.bad_npy_runs}, model {stats.model_runs}) in {time.monotonic() - t0:.0f} s: "
                      f"{len(stats.failures)} failures, {len(kinds)} kinds\n")
     for k, n in sorted(kinds.items(), key=lambda kv: -kv[1]):
         sys.stdout.write(f"  {n:5d}  {k}\n")
