@@ -285,8 +285,8 @@ def test_bf16_and_fp8_outputs_load_with_numpy_in_c_order():
 
 
 def test_seeded_mutation_campaign_finds_nothing():
-    stats = fuzz_campaign.campaign(cases=2500, seed=18, jit_every=0, budget=35.0)
-    assert stats.cases > 200
+    stats = fuzz_campaign.campaign(cases=2500, seed=18, jit_every=0, budget=15.0)
+    assert stats.cases > 100
     assert not stats.failures, "\n\n".join(f"{why}\n{case[:2000]}" for why, case in stats.failures[:5])
 
 
@@ -458,46 +458,45 @@ def _pseudocode_dft(re: np.ndarray, im: np.ndarray | None, inverse: bool):
     return real, imag
 
 
-@pytest.mark.parametrize("op", ["fft2d", "rfft2d", "fft2d-inverse"])
-def test_fft_with_infinities_follows_the_pseudocode_in_every_stage(op):
+def test_fft_with_infinities_follows_the_pseudocode_in_every_stage():
     # found by the JIT campaign: the interpreter's complex product spread `inf * 0` (an exact
-    # zero twiddle) to outputs where the spec's fp32 angle gives a tiny non-zero cosine
+    # zero twiddle) to outputs where the spec's fp32 angle gives a tiny non-zero cosine.
+    # FFT2D forward and inverse and RFFT2D in one module: one native compile.
     rng = np.random.default_rng(18)
     re = rng.standard_normal((1, 4, 4)).astype(np.float32)
     im = rng.standard_normal((1, 4, 4)).astype(np.float32)
     re[0, 1, 2], re[0, 3, 1], im[0, 2, 2] = np.inf, -np.inf, np.inf
-    t, ot = "tensor<1x4x4xf32>", ("tensor<1x4x4xf32>" if op != "rfft2d" else "tensor<1x4x3xf32>")
-    if op == "rfft2d":
-        body, args, inputs = f"%r, %i = tosa.rfft2d %a : ({t}) -> ({ot}, {ot})", f"%a: {t}", [re]
-    else:
-        inv = str(op == "fft2d-inverse").lower()
-        body = f"%r, %i = tosa.fft2d %a, %b {{inverse = {inv}}} : ({t}, {t}) -> ({ot}, {ot})"
-        args, inputs = f"%a: {t}, %b: {t}", [re, im]
-    want = _pseudocode_dft(re, im if op != "rfft2d" else None, op == "fft2d-inverse")
-    text = fn(f"  {body}\n  return %r, %i : {ot}, {ot}", args, f"{ot}, {ot}")
+    t, rt = "tensor<1x4x4xf32>", "tensor<1x4x3xf32>"
+    body = (f"  %r0, %i0 = tosa.fft2d %a, %b {{inverse = false}} : ({t}, {t}) -> ({t}, {t})\n"
+            f"  %r1, %i1 = tosa.fft2d %a, %b {{inverse = true}} : ({t}, {t}) -> ({t}, {t})\n"
+            f"  %r2, %i2 = tosa.rfft2d %a : ({t}) -> ({rt}, {rt})\n"
+            f"  return %r0, %i0, %r1, %i1, %r2, %i2 : {t}, {t}, {t}, {t}, {rt}, {rt}")
+    text = fn(body, f"%a: {t}, %b: {t}", f"{t}, {t}, {t}, {t}, {rt}, {rt}")
+    want = [*_pseudocode_dft(re, im, False), *_pseudocode_dft(re, im, True), *_pseudocode_dft(re, None, False)]
     with tempfile.TemporaryDirectory() as d:
         path = os.path.join(d, "f.mlir")
         with open(path, "w") as f:
             f.write(text)
         ins = []
-        for k, a in enumerate(inputs):
+        for k, a in enumerate((re, im)):
             np.save(os.path.join(d, f"in{k}.npy"), a)
             ins += ["-i", os.path.join(d, f"in{k}.npy")]
         for backend in ("interpreter", "jit"):
-            outs = [os.path.join(d, f"{backend}{k}.npy") for k in range(2)]
-            argv = [path, *ins, "-o", outs[0], "-o", outs[1]]
+            outs = [os.path.join(d, f"{backend}{k}.npy") for k in range(6)]
+            argv = [path, *ins, *[x for o in outs for x in ("-o", o)]]
             if backend == "jit":  # a child process: native code
                 p = subprocess.run([sys.executable, "-m", "tosa_xdsl.tools.tosa_run", *argv, "--backend", "jit"],
                                    capture_output=True, text=True, timeout=300)
                 assert p.returncode == 0, p.stderr
             else:
                 assert tosa_run(argv) == 0
-            for got, exp in zip((np.load(o) for o in outs), want):
-                np.testing.assert_array_equal(np.isnan(got), np.isnan(exp), err_msg=backend)
+            for k, (got, exp) in enumerate(zip((np.load(o) for o in outs), want)):
+                where = f"{backend} result {k}"
+                np.testing.assert_array_equal(np.isnan(got), np.isnan(exp), err_msg=where)
                 np.testing.assert_array_equal(np.where(np.isinf(got), got, 0), np.where(np.isinf(exp), exp, 0),
-                                              err_msg=backend)
+                                              err_msg=where)
                 fin = np.isfinite(exp)
-                np.testing.assert_allclose(got[fin], exp[fin], rtol=1e-5, atol=1e-5, err_msg=backend)
+                np.testing.assert_allclose(got[fin], exp[fin], rtol=1e-5, atol=1e-5, err_msg=where)
 
 
 # ------------------------------------------------------------- nothing runs unbounded: loops

@@ -285,10 +285,23 @@ _model_cache: dict[str, bytes] = {}
 
 def corrupt_npy(rng: random.Random, path: str) -> str:
     """Spoil one .npy input the ways a user can; returns what was done (for the log)."""
-    import numpy as np
-
     with open(path, "rb") as f:
         data = f.read()
+    try:
+        data, how = _spoiled(rng, data)
+    except (ValueError, TypeError, OverflowError):  # a conversion numpy refuses (bf16 bytes to U3)
+        data, how = data[:len(data) // 2], "truncated"
+    with open(path, "wb") as f:
+        f.write(data)
+    return how
+
+
+def _spoiled(rng: random.Random, data: bytes) -> tuple[bytes, str]:
+    import warnings
+
+    import numpy as np
+
+    warnings.simplefilter("ignore", RuntimeWarning)  # casts of inf/NaN
     kind = rng.randrange(7)
     if kind == 0:
         data, how = data[:rng.randrange(len(data))], "truncated"
@@ -321,9 +334,7 @@ def corrupt_npy(rng: random.Random, path: str) -> str:
         buf = io.BytesIO()
         np.save(buf, b)
         data, how = buf.getvalue(), "re-laid out"
-    with open(path, "wb") as f:
-        f.write(data)
-    return how
+    return data, how
 
 
 def model_case(rng: random.Random, stats: Stats, workdir: str) -> None:
