@@ -643,3 +643,44 @@ def test_a_crash_in_our_own_verifier_stays_an_internal_error(monkeypatch):
     monkeypatch.setattr(AbsOp, "verify_", broken, raising=False)
     code, _, err = opt(text)
     assert code == 1 and "internal error: IndexError" in err, err
+
+
+@pytest.mark.parametrize("op_text,x_shape", [
+    ("tosa.conv2d %x, %w, %b, %zp, %zp {acc_type = f32, dilation = array<i64: 1, 1>, "
+     "pad = array<i64: 2, 9223372036854775807, 2, 2>, stride = array<i64: 1, 1>} : "
+     "(tensor<1x4x4x1xf32>, tensor<1x1x1x1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<*xf32>",
+     (1, 4, 4, 1)),
+    ("tosa.depthwise_conv2d %x, %w, %b, %zp, %zp {acc_type = f32, dilation = array<i64: 1, 1>, "
+     "pad = array<i64: 4294967296, 1, 1, 1>, stride = array<i64: 1, 1>} : "
+     "(tensor<1x4x4x1xf32>, tensor<1x1x1x1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<*xf32>",
+     (1, 4, 4, 1)),
+    ("tosa.transpose_conv2d %x, %w, %b, %zp, %zp {acc_type = f32, out_pad = array<i64: 0, 0, 0, 0>, "
+     "stride = array<i64: 1099511627776, 1>} : "
+     "(tensor<1x4x4x1xf32>, tensor<1x1x1x1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<*xf32>",
+     (1, 4, 4, 1)),
+])
+def test_huge_padding_or_stride_with_an_unranked_result_is_a_bounded_error(op_text, x_shape):
+    # the verifier cannot compare an unranked result with the attributes; the run must not
+    # ask numpy for 2**63 elements (ValueError, seed 1805) or take all memory
+    text = fn('  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>\n'
+              '  %w = "tosa.const"() <{values = dense<1.0> : tensor<1x1x1x1xf32>}> : () -> tensor<1x1x1x1xf32>\n'
+              '  %b = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>\n'
+              f"  %0 = {op_text}\n  return %0 : tensor<*xf32>", "%x: tensor<1x4x4x1xf32>", "tensor<*xf32>")
+    code, _, err = _run(tosa_run, text, [], {"x.npy": np.zeros(x_shape, np.float32)})
+    assert code == 1
+    assert "would hold" in located_error(err) and "more than the interpreter's limit" in err, err
+
+
+def test_stage_comparison_allows_only_the_specs_extra_multiplies(tmp_path):
+    # tosa_extra_multiplies is IMPLEMENTATION_DEFINED (spec 1.10.3): a lowered convolution may
+    # multiply padding by an infinite weight (NaN) where the reference skips it; never the
+    # other way round ("Reference is a NaN on non-padded data, the implementation must match")
+    ref, imp = tmp_path / "ref.npy", tmp_path / "imp.npy"
+    np.save(ref, np.array([1.0, np.inf, np.nan], np.float32))
+    np.save(imp, np.array([np.nan, np.nan, np.nan], np.float32))
+    assert fuzz_campaign.compare_outputs([str(ref)], [str(imp)]) is not None
+    assert fuzz_campaign.compare_outputs([str(ref)], [str(imp)], extra_multiplies=True) is None
+    np.save(imp, np.array([1.0, np.inf, 0.0], np.float32))
+    assert fuzz_campaign.compare_outputs([str(ref)], [str(imp)], extra_multiplies=True) is not None
+    assert fuzz_campaign._extra_multiplies_matter("tosa.depthwise_conv2d", [str(ref)])
+    assert not fuzz_campaign._extra_multiplies_matter("tosa.add", [str(ref)])

@@ -28,6 +28,25 @@ if TYPE_CHECKING:
     from tosa_xdsl.diagnostics import Loc
 
 
+# The interpreter refuses to allocate an intermediate tensor of more elements than this (a
+# padding of 2**63 with an unranked result type passes the verifier, then numpy raised or the
+# allocation took all memory). 2**31 elements is far above any level-8K tensor (2**31 bytes).
+MAX_TENSOR_ELEMENTS = 1 << 31
+
+
+class TensorTooLarge(Exception):
+    """An intermediate tensor the run would need exceeds MAX_TENSOR_ELEMENTS."""
+
+
+def check_tensor_size(shape, what: str) -> None:
+    count = 1
+    for d in shape:
+        count *= max(int(d), 0)
+    if count > MAX_TENSOR_ELEMENTS:
+        raise TensorTooLarge(f"{what} would hold {count} elements, more than the interpreter's "
+                             f"limit of {MAX_TENSOR_ELEMENTS}")
+
+
 class InputError(Exception):
     """Inputs that do not fit the entry function (bad usage, not a graph failure)."""
 

@@ -34,6 +34,7 @@ from tosa_xdsl.interpreter import implementation_classes
 from tosa_xdsl.interpreter.errors import (
     InputError,
     NotImplementedOp,
+    TensorTooLarge,
     TosaRunError,
     error_if_failed,
     require_failed,
@@ -140,6 +141,8 @@ class TosaInterpreter(Interpreter):
             raise error_if_failed(op, err.condition) from None
         except numerics.TosaUnpredictable as err:
             raise require_failed(op, err.condition) from None
+        except TensorTooLarge as err:
+            raise TosaRunError("limit", f"'{op.name}': {err}", op) from None
         except numerics.UnknownElementType as err:
             raise TosaRunError("unsupported", f"'{op.name}' on element type '{err.type_text}' is not run: "
                                "not a TOSA 1.0.1 type (tosa-convert-integer-type-to-signless makes "

@@ -58,6 +58,7 @@ from tosa_xdsl import numerics as nx
 from tosa_xdsl.dialects.tosa import shapes
 from tosa_xdsl.dialects.tosa.ops import tensor as T
 from tosa_xdsl.interpreter.common import prop, tname
+from tosa_xdsl.interpreter.errors import check_tensor_size
 from tosa_xdsl.interpreter.values import dtype_of
 from tosa_xdsl.ir.access import element_type, shape_of
 
@@ -129,6 +130,8 @@ def _patches(xp: np.ndarray, valid: np.ndarray, kernel, stride, dilation):
 def _pad_spatial(x: np.ndarray, pads: Sequence[tuple[int, int]], fill) -> tuple[np.ndarray, np.ndarray]:
     """Pad the spatial axes (1..nd) of [N, *S, C]; return (padded, validity mask [*S'])."""
     nd = len(pads)
+    check_tensor_size([x.shape[0], *(d + a + b for d, (a, b) in zip(x.shape[1:1 + nd], pads)), x.shape[-1]],
+                      "the padded input")
     xp = np.pad(x, ((0, 0), *pads, (0, 0)), constant_values=fill)
     valid = np.pad(np.ones(x.shape[1:1 + nd], bool), pads, constant_values=False)
     return xp, valid
@@ -324,6 +327,8 @@ def transpose_conv2d(x, w, bias, input_zp, weight_zp, out_pad, stride, *, in_t: 
     xv = _values(x, in_t) - _zp_value(input_zp, in_t)
     wv = _values(w, w_t) - _zp_value(weight_zp, w_t)
     zh, zw = (ih - 1) * sy + 1, (iw - 1) * sx + 1
+    check_tensor_size((n, zh + 2 * (kh - 1) + max(pt, 0) + max(pb, 0), zw + 2 * (kw - 1) + max(pl, 0) + max(pr, 0), ic),
+                      "the strided, padded input")
     z = np.zeros((n, zh, zw, ic), xv.dtype)
     z[:, ::sy, ::sx, :] = xv
     zvalid = np.zeros((zh, zw), bool)
