@@ -522,20 +522,25 @@ def _non_finite_sums(re, im, sign: float, out_w: int, t: str, rfft: bool):
     whole sum (the other terms are finite), whatever the summation order."""
     n, h, w = re.shape
     c, s = (x.astype(np.float64) for x in _spec_twiddles(h, w, sign, t))
-    oy, ox = np.arange(h)[:, None], np.arange(out_w)[None, :]
+    oy, ox = np.arange(h), np.arange(out_w)
     sum_r = np.zeros((n, h, out_w))
     sum_i = np.zeros((n, h, out_w))
+    where = np.argwhere(~np.isfinite(re) | ~np.isfinite(im))
+    step = max(1, (1 << 22) // (h * out_w))  # terms per chunk: [k, H, W'] float64, <= 32 MiB
     with np.errstate(all="ignore"):
-        for b, iy, ix in np.argwhere(~np.isfinite(re) | ~np.isfinite(im)):
-            ay, ax = (iy * oy) % h, (ix * ox) % w
-            vr, vi = float(re[b, iy, ix]), float(im[b, iy, ix])
+        for start in range(0, len(where), step):
+            b, iy, ix = where[start:start + step].T
+            ay = ((iy[:, None] * oy[None, :]) % h)[:, :, None]  # [k, H, 1]
+            ax = ((ix[:, None] * ox[None, :]) % w)[:, None, :]  # [k, 1, W']
+            vr = re[b, iy, ix].astype(np.float64)[:, None, None]
+            vi = im[b, iy, ix].astype(np.float64)[:, None, None]
             cos, sin = c[ay, ax], s[ay, ax]
-            sum_r[b] += vr * cos + vi * sin
+            np.add.at(sum_r, b, vr * cos + vi * sin)
             imag = -vr * sin + vi * cos
             if rfft:
                 kept = ((h > 1) & (ay % max(h // 2, 1) > 0)) | ((w > 1) & (ax % max(w // 2, 1) > 0))
                 imag = np.where(kept, imag, 0.0)
-            sum_i[b] += imag
+            np.add.at(sum_i, b, imag)
     return sum_r, sum_i
 
 
