@@ -144,6 +144,8 @@ class TosaInterpreter(Interpreter):
         except TensorTooLarge as err:
             raise TosaRunError("limit", f"'{op.name}': {err}", op) from None
         except numerics.UnknownElementType as err:
+            if not err.type_text[:1] in "ui" or not err.type_text.lstrip("ui").isdigit():
+                raise TosaRunError("internal", f"internal error while running '{op.name}': {err}", op) from err
             raise TosaRunError("unsupported", f"'{op.name}' on element type '{err.type_text}' is not run: "
                                "not a TOSA 1.0.1 type (tosa-convert-integer-type-to-signless makes "
                                "unsigned types signless)", op) from None
