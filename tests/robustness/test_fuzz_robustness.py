@@ -695,3 +695,17 @@ def test_stage_comparison_allows_only_the_specs_extra_multiplies(tmp_path):
     assert fuzz_campaign.compare_outputs([str(ref)], [str(imp)], extra_multiplies=True) is not None
     assert fuzz_campaign._extra_multiplies_matter("tosa.depthwise_conv2d", [str(ref)])
     assert not fuzz_campaign._extra_multiplies_matter("tosa.add", [str(ref)])
+
+
+def test_tfl_legalization_in_a_pipeline_leaves_scalar_constants_and_reports_located():
+    # found by the campaign's random pipelines (tosa-to-linalg,tosa-legalize-tfl): the
+    # lowered code's scalar arith.constant was taken for a TFLite tensor constant, and the
+    # pass's own diagnostic came out as an internal error
+    text = fn("  %c = arith.constant 1.5 : f32\n  %t = tensor.from_elements %c, %c : tensor<2xf32>\n"
+              "  return %t : tensor<2xf32>", "", "tensor<2xf32>")
+    code, out, err = opt(text, "-p", "tosa-legalize-tfl")
+    assert code == 0 and "arith.constant 1.5" in out, err
+    bad = fn('  %0 = "tfl.pseudo_const"() {value = 1.0 : f32} : () -> tensor<2xf32>\n'
+             "  return %0 : tensor<2xf32>", "", "tensor<2xf32>")
+    code, _, err = opt(bad, "-p", "tosa-legalize-tfl")
+    assert code == 1 and located_error(err) == "'tfl.pseudo_const': expects a dense 'value'"
