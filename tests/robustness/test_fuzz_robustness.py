@@ -492,13 +492,15 @@ def test_fft_with_infinities_follows_the_pseudocode_in_every_stage():
         for k, a in enumerate((re, im)):
             np.save(os.path.join(d, f"in{k}.npy"), a)
             ins += ["-i", os.path.join(d, f"in{k}.npy")]
-        for backend in ("interpreter", "jit"):
+        for backend in ("interpreter", "linalg", "jit"):
             outs = [os.path.join(d, f"{backend}{k}.npy") for k in range(6)]
             argv = [path, *ins, *[x for o in outs for x in ("-o", o)]]
             if backend == "jit":  # a child process: native code
                 p = subprocess.run([sys.executable, "-m", "tosa_xdsl.tools.tosa_run", *argv, "--backend", "jit"],
                                    capture_output=True, text=True, timeout=300)
                 assert p.returncode == 0, p.stderr
+            elif backend == "linalg":  # the lowered linalg.generic, run by the interpreter
+                assert tosa_run([*argv, "-p", "tosa-to-linalg-pipeline{validation=false}"]) == 0
             else:
                 assert tosa_run(argv) == 0
             for k, (got, exp) in enumerate(zip((np.load(o) for o in outs), want)):
