@@ -711,3 +711,14 @@ def test_tfl_legalization_in_a_pipeline_leaves_scalar_constants_and_reports_loca
              "  return %0 : tensor<2xf32>", "", "tensor<2xf32>")
     code, _, err = opt(bad, "-p", "tosa-legalize-tfl")
     assert code == 1 and located_error(err) == "'tfl.pseudo_const': expects a dense 'value'"
+
+
+def test_arith_constant_without_its_blob_is_a_located_error_at_run_time():
+    # found by the campaign (seed 1821): a dense_resource with no {-# dialect_resources #-}
+    # entry in an arith.constant (tosa.const already said so, located)
+    text = fn('  %c = arith.constant dense_resource<"blob1"> : tensor<1xf32>\n  return %c : tensor<1xf32>',
+              "", "tensor<1xf32>")
+    code, _, err = _run(tosa_run, text, [])
+    assert code == 1
+    assert located_error(err) == ("'arith.constant' op dense_resource<blob1> has no blob: the file's "
+                                  "{-# dialect_resources: { builtin: { ... } } #-} section has no entry 'blob1'")
