@@ -497,7 +497,7 @@ def test_fft_with_infinities_follows_the_pseudocode_in_every_stage():
             argv = [path, *ins, *[x for o in outs for x in ("-o", o)]]
             if backend == "jit":  # a child process: native code
                 p = subprocess.run([sys.executable, "-m", "tosa_xdsl.tools.tosa_run", *argv, "--backend", "jit"],
-                                   capture_output=True, text=True, timeout=300)
+                                   capture_output=True, text=True, timeout=300, check=False)
                 assert p.returncode == 0, p.stderr
             elif backend == "linalg":  # the lowered linalg.generic, run by the interpreter
                 assert tosa_run([*argv, "-p", "tosa-to-linalg-pipeline{validation=false}"]) == 0

@@ -551,7 +551,7 @@ def _dft(re, im, sign: float, out_w: int, t: str, rfft: bool) -> tuple[np.ndarra
     their terms are formed exactly as the pseudocode forms them (`_non_finite_sums`), so
     NaN and infinity land where the spec puts them (a twiddle that is exactly 0 here would
     make `inf * 0` NaN where the spec's in_out_t angle gives a tiny non-zero cosine)."""
-    n, h, w = re.shape
+    _, h, w = re.shape
     bad = ~np.isfinite(re) | ~np.isfinite(im)
     z = np.where(bad, 0.0, re.astype(np.float64)) + 1j * np.where(bad, 0.0, im.astype(np.float64))
     with np.errstate(all="ignore"):

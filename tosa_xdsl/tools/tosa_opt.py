@@ -288,7 +288,7 @@ def main(argv: list[str] | None = None) -> int:
     except MemoryError:
         sys.stderr.write(f"{PROG}: error: out of memory\n")
         return 1
-    except Exception as err:  # a bug of ours that escaped the driver: still no traceback
+    except Exception as err:  # noqa: BLE001 - a bug of ours that escaped the driver: still no traceback
         text = (str(err).strip().splitlines() or [""])[0][:500]
         sys.stderr.write(f"{PROG}: internal error: {type(err).__name__}: {text}\n")
         return 1
