@@ -722,3 +722,19 @@ def test_arith_constant_without_its_blob_is_a_located_error_at_run_time():
     assert code == 1
     assert located_error(err) == ("'arith.constant' op dense_resource<blob1> has no blob: the file's "
                                   "{-# dialect_resources: { builtin: { ... } } #-} section has no entry 'blob1'")
+
+
+def test_unresolved_name_in_a_legacy_read_chunk_is_not_upgraded():
+    # found by the campaign (seed 1826): lines swapped so a `tosa.yield %x` comes before any
+    # %x; the pre-1.0 reader kept the unresolved placeholder and the upgrade asked for its
+    # owner (a ValueError escaped to tosa-opt's last-resort wrapper). The 1.0 reader's
+    # located diagnostics are given instead.
+    text = ("      tosa.yield %x : tensor<2xf32>\n"
+            "  %0 = tosa.cond_if %c (%x = %a) : tensor<2xi1> (tensor<2xf32>) -> tensor<2xf32> {\n"
+            "    ^bb0(%x: tensor<2xf32>):\n      tosa.yield %x : tensor<2xf32>\n    } else {\n"
+            "    ^bb0(%x: tensor<2xf32>):\n"
+            "func.func @cond_if_condition_size(%c: tensor<2xi1>, %a: tensor<2xf32>) -> tensor<2xf32> {\n"
+            "    }\n  return %0 : tensor<2xf32>\n}\n")
+    code, _, err = opt(text, "-p", "tosa-infer-shapes")
+    assert code == 1
+    located_error(err)
