@@ -738,3 +738,12 @@ def test_unresolved_name_in_a_legacy_read_chunk_is_not_upgraded():
     code, _, err = opt(text, "-p", "tosa-infer-shapes")
     assert code == 1
     located_error(err)
+
+
+def test_unclosed_complex_element_in_a_dense_literal_is_mlirs_error():
+    # found by the campaign (seed 1831): xDSL asserts on the token closing `(4, 2]`
+    text = fn("  %c = arith.constant dense<[4, 2, (4, 2]> : tensor<4xindex>\n  return %c : tensor<4xindex>",
+              "", "tensor<4xindex>")
+    code, _, err = opt(text)
+    # mlir-opt 22: "IN:2:41: error: expected ')' after complex elements"
+    assert code == 1 and err.startswith("IN:2:41: error: expected ')' after complex elements"), err
