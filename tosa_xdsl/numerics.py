@@ -153,11 +153,20 @@ _FLOATS = {
 }
 
 
+class UnknownElementType(ValueError):
+    """A type no TOSA 1.0.1 table has (a producer's ui32, which the verifier lets through as
+    upstream's does): the interpreter reports the op as unsupported."""
+
+    def __init__(self, t: str):
+        super().__init__(f"unknown TOSA element type {t!r}")
+        self.type_text = t
+
+
 def type_name(t: str) -> str:
     """Normalize a type spelling (spec or MLIR) to this module's short name."""
     t = _ALIASES.get(t, t)
     if t not in _INTS and t not in _FLOATS:
-        raise ValueError(f"unknown TOSA element type {t!r}")
+        raise UnknownElementType(t)
     return t
 
 

@@ -191,8 +191,22 @@ RESOURCE_PATCHES = (
           "MLIR's layout: one entry a line, uppercase hex (was all on one line, lowercase)"),
 )
 
+def _scf_while() -> Any:
+    from xdsl.dialects.scf import WhileOp
+
+    return WhileOp
+
+
+def _verify_while() -> Any:
+    from tosa_xdsl.verification.scf_while import verify_while
+
+    return verify_while
+
+
 PARSER_PATCHES = (
     *RESOURCE_PATCHES,
+    Patch(_scf_while, "verify_", _verify_while,
+          "type/count mismatches raised a bare Exception / IndexError: MLIR's region-edge checks"),
     Patch(_lexer, "_unescaped_characters_regex", lambda: re.compile(STRING_LITERAL),
           "exponential backtracking on an unterminated string literal (a hang)"),
     Patch(_token_kind, "get_int_value", _int_value,

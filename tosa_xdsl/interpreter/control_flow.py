@@ -19,6 +19,7 @@ from xdsl.interpreter import (
 
 from tosa_xdsl import numerics as nx
 from tosa_xdsl.dialects.tosa.ops.control_flow import CondIfOp, WhileLoopOp, YieldOp
+from tosa_xdsl.interpreter.errors import loop_limit_exceeded
 
 
 def _shapes(values) -> list[tuple[int, ...]]:
@@ -42,11 +43,16 @@ class ControlFlowFunctions(InterpreterFunctions):
     def run_while_loop(self, interpreter, op: WhileLoopOp, args):
         values = tuple(args)
         in_shapes = _shapes(values)
+        limit = interpreter.max_loop_iterations
+        iterations = 0
         while True:
             (cond,) = interpreter.run_ssacfg_region(op.cond_graph, values, "cond")
             nx.error_if(np.size(cond) != 1, "tensor_size(tosa_output_shape(cond_graph)) != 1")
             if not bool(np.asarray(cond).reshape(-1)[0]):
                 break
+            iterations += 1
+            if iterations > limit:
+                raise loop_limit_exceeded(op, limit)
             values = tuple(interpreter.run_ssacfg_region(op.body_graph, values, "body"))
             nx.error_if(_shapes(values) != in_shapes,
                         "tensor_list_shape(input_list) != tosa_output_shape(body_graph)")

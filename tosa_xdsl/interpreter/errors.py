@@ -7,6 +7,8 @@
     tosa_unpredictable; message `graph is unpredictable: REQUIRE(<cond>) failed in 'tosa.x'`.
   - kind "unsupported": no implementation for the op (or a CUSTOM operator nobody
     registered).
+  - kind "limit": a loop ran past the interpreter's iteration bound
+    (`loop_limit_exceeded`; tosa-run --max-loop-iterations).
   - kind "internal": a bug in an implementation (an unexpected Python exception, or a
     result whose dtype/shape does not match the result type).
 * `InputError`: the caller's inputs do not fit the entry function (count, dtype, shape),
@@ -24,6 +26,25 @@ if TYPE_CHECKING:
     from xdsl.ir import Operation
 
     from tosa_xdsl.diagnostics import Loc
+
+
+# The interpreter refuses to allocate an intermediate tensor of more elements than this (a
+# padding of 2**63 with an unranked result type passes the verifier, then numpy raised or the
+# allocation took all memory). 2**31 elements is far above any level-8K tensor (2**31 bytes).
+MAX_TENSOR_ELEMENTS = 1 << 31
+
+
+class TensorTooLarge(Exception):
+    """An intermediate tensor the run would need exceeds MAX_TENSOR_ELEMENTS."""
+
+
+def check_tensor_size(shape, what: str) -> None:
+    count = 1
+    for d in shape:
+        count *= max(int(d), 0)
+    if count > MAX_TENSOR_ELEMENTS:
+        raise TensorTooLarge(f"{what} would hold {count} elements, more than the interpreter's "
+                             f"limit of {MAX_TENSOR_ELEMENTS}")
 
 
 class InputError(Exception):
@@ -72,6 +93,11 @@ def require_failed(op: Operation, condition: str) -> TosaRunError:
         op,
         condition,
     )
+
+
+def loop_limit_exceeded(op: Operation, limit: int) -> TosaRunError:
+    return TosaRunError("limit", f"{op_label(op)} did not finish within {limit} iterations "
+                        "(the limit is --max-loop-iterations)", op)
 
 
 class NotImplementedOp(TosaRunError):

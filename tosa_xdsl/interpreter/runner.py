@@ -34,6 +34,7 @@ from tosa_xdsl.interpreter import implementation_classes
 from tosa_xdsl.interpreter.errors import (
     InputError,
     NotImplementedOp,
+    TensorTooLarge,
     TosaRunError,
     error_if_failed,
     require_failed,
@@ -110,11 +111,18 @@ def _fix_result(op: Operation, index: int, value: Any, specs: dict[Any, tuple[At
     return value
 
 
+# A WHILE_LOOP (or a lowered scf.while) whose condition never turns false would run forever:
+# legal TOSA, but a run must end. Past this many iterations of one loop the run stops with a
+# located error (tosa-run --max-loop-iterations N changes it).
+DEFAULT_MAX_LOOP_ITERATIONS = 100_000
+
+
 class TosaInterpreter(Interpreter):
     """xDSL's Interpreter, calling implementations directly and locating their failures."""
 
     # set by Session
     warn: Callable[[TosaRunError], None] | None = None
+    max_loop_iterations: int = DEFAULT_MAX_LOOP_ITERATIONS
     op_stack: list[Operation]
     result_specs: dict[Any, tuple[Attribute, Any]]
 
@@ -133,6 +141,14 @@ class TosaInterpreter(Interpreter):
             raise error_if_failed(op, err.condition) from None
         except numerics.TosaUnpredictable as err:
             raise require_failed(op, err.condition) from None
+        except TensorTooLarge as err:
+            raise TosaRunError("limit", f"'{op.name}': {err}", op) from None
+        except numerics.UnknownElementType as err:
+            if not err.type_text[:1] in "ui" or not err.type_text.lstrip("ui").isdigit():
+                raise TosaRunError("internal", f"internal error while running '{op.name}': {err}", op) from err
+            raise TosaRunError("unsupported", f"'{op.name}' on element type '{err.type_text}' is not run: "
+                               "not a TOSA 1.0.1 type (tosa-convert-integer-type-to-signless makes "
+                               "unsigned types signless)", op) from None
         except RecursionError:
             raise TosaRunError("internal", f"graph nested too deeply while running '{op.name}'", op) from None
         except MemoryError:
@@ -277,10 +293,12 @@ class Session:
     """One run of a module: an interpreter plus the state of its `tosa.variable`s, which
     persists across `call`s."""
 
-    def __init__(self, module: ModuleOp, *, allow_unpredictable: bool = False):
+    def __init__(self, module: ModuleOp, *, allow_unpredictable: bool = False,
+                 max_loop_iterations: int = DEFAULT_MAX_LOOP_ITERATIONS):
         self.module = module
         self.allow_unpredictable = allow_unpredictable
         self.interpreter = build_interpreter(module)
+        self.interpreter.max_loop_iterations = max_loop_iterations
         self.warnings: list[TosaRunError] = []
         self._warned: set[tuple[int, str]] = set()
         # TOSA 1.0.2's graph_result of the last call (a value, threaded through nested
@@ -338,7 +356,10 @@ class Session:
 
 
 def run(module: ModuleOp, inputs: Sequence[Any], entry: str = "main", *,
-        allow_unpredictable: bool = False) -> list[Any]:
+        allow_unpredictable: bool = False,
+        max_loop_iterations: int = DEFAULT_MAX_LOOP_ITERATIONS) -> list[Any]:
     """Run function `entry` of `module` on `inputs` (argument order); the results in result
-    order. Raises InputError for inputs that do not fit, TosaRunError for run-time failures."""
-    return Session(module, allow_unpredictable=allow_unpredictable).call(inputs, entry)
+    order. Raises InputError for inputs that do not fit, TosaRunError for run-time failures
+    (kind "limit" for a loop past `max_loop_iterations`)."""
+    return Session(module, allow_unpredictable=allow_unpredictable,
+                   max_loop_iterations=max_loop_iterations).call(inputs, entry)

@@ -37,6 +37,9 @@ How the arithmetic is done
   (exp(-2 pi i k / N) for k = (iy * oy) mod H; quarter turns are exact 0/+-1), rounded once
   to fp32. The fp64 error (about log2(H*W) * 2**-53 relative to sum |in|) is far below the
   fp32 dot-product bound. RFFT2D's skipped imaginary terms come out exactly +0.0.
+  Non-finite inputs: their terms are formed as the pseudocode forms them (angle in fp32, real
+  and imaginary parts summed separately, RFFT2D's skipped terms skipped), which decides where
+  NaN and infinity land (`_dft`); the lowering computes every term that way.
 * ARGMAX / MAX_POOL2D follow apply_max_s with nan_mode: PROPAGATE (NaN is the largest,
   first NaN wins for ARGMAX), IGNORE (NaN the smallest; all-NaN windows give NaN / index 0).
 
@@ -55,6 +58,7 @@ from tosa_xdsl import numerics as nx
 from tosa_xdsl.dialects.tosa import shapes
 from tosa_xdsl.dialects.tosa.ops import tensor as T
 from tosa_xdsl.interpreter.common import prop, tname
+from tosa_xdsl.interpreter.errors import check_tensor_size
 from tosa_xdsl.interpreter.values import dtype_of
 from tosa_xdsl.ir.access import element_type, shape_of
 
@@ -126,6 +130,8 @@ def _patches(xp: np.ndarray, valid: np.ndarray, kernel, stride, dilation):
 def _pad_spatial(x: np.ndarray, pads: Sequence[tuple[int, int]], fill) -> tuple[np.ndarray, np.ndarray]:
     """Pad the spatial axes (1..nd) of [N, *S, C]; return (padded, validity mask [*S'])."""
     nd = len(pads)
+    check_tensor_size([x.shape[0], *(d + a + b for d, (a, b) in zip(x.shape[1:1 + nd], pads)), x.shape[-1]],
+                      "the padded input")
     xp = np.pad(x, ((0, 0), *pads, (0, 0)), constant_values=fill)
     valid = np.pad(np.ones(x.shape[1:1 + nd], bool), pads, constant_values=False)
     return xp, valid
@@ -321,6 +327,8 @@ def transpose_conv2d(x, w, bias, input_zp, weight_zp, out_pad, stride, *, in_t: 
     xv = _values(x, in_t) - _zp_value(input_zp, in_t)
     wv = _values(w, w_t) - _zp_value(weight_zp, w_t)
     zh, zw = (ih - 1) * sy + 1, (iw - 1) * sx + 1
+    check_tensor_size((n, zh + 2 * (kh - 1) + max(pt, 0) + max(pb, 0), zw + 2 * (kw - 1) + max(pl, 0) + max(pr, 0), ic),
+                      "the strided, padded input")
     z = np.zeros((n, zh, zw, ic), xv.dtype)
     z[:, ::sy, ::sx, :] = xv
     zvalid = np.zeros((zh, zw), bool)
@@ -494,6 +502,68 @@ def _twiddles(size: int, out: int, sign: float) -> np.ndarray:
     return c - 1j * sign * s
 
 
+def _spec_twiddles(h: int, w: int, sign: float, t: str) -> tuple[np.ndarray, np.ndarray]:
+    """cos(a), sin(a) of the pseudocode's angle, indexed [ay, ax]: a = sign * 2 * pi() *
+    (ay / H + ax / W) evaluated in in_out_t (left to right, as C++), cos/sin of that value
+    rounded once to in_out_t. Never exactly 0 except sin(0): cos(fp32(pi/2)) is -4.4e-8."""
+    def rnd(x):  # one in_out_t rounding, kept as float64
+        return nx.round_to_nearest_float(x, t).astype(np.float64)
+
+    pi = rnd(np.pi)
+    frac = rnd(rnd(np.arange(h)[:, None] / h) + rnd(np.arange(w)[None, :] / w))
+    a = rnd(rnd(sign * 2 * pi) * frac)
+    return nx.round_to_nearest_float(np.cos(a), t), nx.round_to_nearest_float(np.sin(a), t)
+
+
+def _non_finite_sums(re, im, sign: float, out_w: int, t: str, rfft: bool):
+    """(sum_real, sum_imag) over only the terms of the non-finite inputs, each term as the
+    pseudocode forms it (`val_real * cos(a) + val_imag * sin(a)`, ...; RFFT2D's skipped
+    imaginary terms not at all): where such a sum is NaN or infinite, so is the pseudocode's
+    whole sum (the other terms are finite), whatever the summation order."""
+    n, h, w = re.shape
+    c, s = (x.astype(np.float64) for x in _spec_twiddles(h, w, sign, t))
+    oy, ox = np.arange(h), np.arange(out_w)
+    sum_r = np.zeros((n, h, out_w))
+    sum_i = np.zeros((n, h, out_w))
+    where = np.argwhere(~np.isfinite(re) | ~np.isfinite(im))
+    step = max(1, (1 << 22) // (h * out_w))  # terms per chunk: [k, H, W'] float64, <= 32 MiB
+    with np.errstate(all="ignore"):
+        for start in range(0, len(where), step):
+            b, iy, ix = where[start:start + step].T
+            ay = ((iy[:, None] * oy[None, :]) % h)[:, :, None]  # [k, H, 1]
+            ax = ((ix[:, None] * ox[None, :]) % w)[:, None, :]  # [k, 1, W']
+            vr = re[b, iy, ix].astype(np.float64)[:, None, None]
+            vi = im[b, iy, ix].astype(np.float64)[:, None, None]
+            cos, sin = c[ay, ax], s[ay, ax]
+            np.add.at(sum_r, b, vr * cos + vi * sin)
+            imag = -vr * sin + vi * cos
+            if rfft:
+                kept = ((h > 1) & (ay % max(h // 2, 1) > 0)) | ((w > 1) & (ax % max(w // 2, 1) > 0))
+                imag = np.where(kept, imag, 0.0)
+            np.add.at(sum_i, b, imag)
+    return sum_r, sum_i
+
+
+def _dft(re, im, sign: float, out_w: int, t: str, rfft: bool) -> tuple[np.ndarray, np.ndarray]:
+    """The DFT of the pseudocode. Finite terms: separable, in complex128 with exact twiddle
+    factors (quarter turns exact 0/+-1), rounded once to in_out_t: more precise than the
+    pseudocode's in_out_t angle, which the dot-product bound permits. Non-finite inputs:
+    their terms are formed exactly as the pseudocode forms them (`_non_finite_sums`), so
+    NaN and infinity land where the spec puts them (a twiddle that is exactly 0 here would
+    make `inf * 0` NaN where the spec's in_out_t angle gives a tiny non-zero cosine)."""
+    _, h, w = re.shape
+    bad = ~np.isfinite(re) | ~np.isfinite(im)
+    z = np.where(bad, 0.0, re.astype(np.float64)) + 1j * np.where(bad, 0.0, im.astype(np.float64))
+    with np.errstate(all="ignore"):
+        out = _twiddles(h, h, sign) @ z @ _twiddles(w, out_w, sign).T
+    real, imag = out.real + 0.0, out.imag + 0.0
+    if bad.any():
+        nr, ni = _non_finite_sums(re, im, sign, out_w, t, rfft)
+        real = np.where(np.isfinite(nr), real, nr)
+        imag = np.where(np.isfinite(ni), imag, ni)
+    return nx.round_to_nearest_float(real, t), nx.round_to_nearest_float(imag, t)
+
+
 def fft2d(re, im, inverse: bool, *, t: str = "fp32") -> tuple[np.ndarray, np.ndarray]:
     """FFT2D (spec 2.3.6): unnormalized forward (exp(-i a)) or inverse (exp(+i a)) DFT."""
     re, im = np.asarray(re), np.asarray(im)
@@ -501,27 +571,20 @@ def fft2d(re, im, inverse: bool, *, t: str = "fp32") -> tuple[np.ndarray, np.nda
     nx.error_if(not _power_of_two(h), "!power_of_two(H)")
     nx.error_if(not _power_of_two(w), "!power_of_two(W)")
     nx.error_if(im.shape != re.shape, "input_imag shape != input_real shape")
-    sign = -1.0 if inverse else 1.0
-    z = re.astype(np.float64) + 1j * im.astype(np.float64)
-    with np.errstate(all="ignore"):
-        out = _twiddles(h, h, sign) @ z @ _twiddles(w, w, sign).T
-    return (nx.round_to_nearest_float(out.real, t), nx.round_to_nearest_float(out.imag, t))
+    return _dft(re, im, -1.0 if inverse else 1.0, w, t, rfft=False)
 
 
 def rfft2d(re, *, t: str = "fp32") -> tuple[np.ndarray, np.ndarray]:
     """RFFT2D (spec 2.3.9): the first W/2 + 1 columns of the forward DFT of a real input.
 
     The imaginary terms the pseudocode skips (ay and ax multiples of H/2, W/2) have exact
-    zero twiddles here; the result there is +0.0 (the spec's "must be zero")."""
+    zero twiddles here (and are left out for non-finite inputs); the result there is +0.0
+    (the spec's "must be zero")."""
     re = np.asarray(re)
     n, h, w = re.shape
     nx.error_if(not _power_of_two(h), "!power_of_two(H)")
     nx.error_if(not _power_of_two(w), "!power_of_two(W)")
-    z = re.astype(np.float64).astype(np.complex128)
-    with np.errstate(all="ignore"):
-        out = _twiddles(h, h, 1.0) @ z @ _twiddles(w, w // 2 + 1, 1.0).T
-    return (nx.round_to_nearest_float(out.real + 0.0, t),
-            nx.round_to_nearest_float(out.imag + 0.0, t))
+    return _dft(re, np.zeros_like(re), 1.0, w // 2 + 1, t, rfft=True)
 
 
 # --------------------------------------------------------------------------------------

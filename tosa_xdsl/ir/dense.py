@@ -711,7 +711,11 @@ def parse_dense(
         if (hex_text := self.parse_optional_str_literal()) is None:
             contents = _fast_flat_literal(self)
             if contents is None:
-                contents = self._parse_tensor_literal()
+                try:
+                    contents = self._parse_tensor_literal()
+                except AssertionError:
+                    # xDSL asserts the token closing a complex element: `(4, 2]`
+                    self.raise_error("expected ')' after complex elements")
         self.parse_punctuation(">", " in dense attribute")
     if type is None:
         self.parse_punctuation(":", " in dense attribute")

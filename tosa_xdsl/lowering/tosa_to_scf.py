@@ -98,6 +98,7 @@ def lower_while(op: WhileLoopOp) -> None:
     Rewriter.replace_op(cterm, scf.ConditionOp(b, *before.args))
     Rewriter.replace_op(bterm, scf.YieldOp(*bterm.inputs))
     new = scf.WhileOp(list(op.input_list), list(op.output_list.types), Region(before), Region(after))
+    new.location = op.location  # the interpreter's loop bound names the WHILE_LOOP's line
     Rewriter.replace_op(op, [new], list(new.results))
 
 

@@ -328,6 +328,16 @@ def main(argv: list[str] | None = None) -> int:
         sys.stderr.write(f"{PROG}: error: cannot write output '{args.output_file}': "
                          f"{err.strerror or err}\n")
         return 1
+    except RecursionError:
+        sys.stderr.write(f"{PROG}: error: input nested too deeply (Python recursion limit reached)\n")
+        return 1
+    except MemoryError:
+        sys.stderr.write(f"{PROG}: error: out of memory\n")
+        return 1
+    except Exception as err:  # noqa: BLE001 - a bug of ours that escaped the driver: still no traceback
+        text = (str(err).strip().splitlines() or [""])[0][:500]
+        sys.stderr.write(f"{PROG}: internal error: {type(err).__name__}: {text}\n")
+        return 1
     finally:
         if out is not sys.stdout and out is not getattr(sys.stdout, "buffer", None):
             try:

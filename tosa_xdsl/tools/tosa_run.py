@@ -3,7 +3,7 @@ reference interpreter (tosa_xdsl.interpreter).
 
     tosa-run FILE [-i IN.npy]... [-o OUT.npy]... [--entry NAME] [--level none|8k]
              [--profile P,...] [--extension E,...] [-p PIPELINE] [--print]
-             [--allow-unpredictable] [--max-input-bytes N]
+             [--allow-unpredictable] [--max-input-bytes N] [--max-loop-iterations N]
 
 Inputs are given in argument order (-i per argument), outputs written in result order (-o per
 result, fewer -o than results is allowed); --print prints every result.
@@ -13,7 +13,9 @@ pass or run-time failure (ERROR_IF: `error: ERROR_IF(<cond>) in 'tosa.x'`, REQUI
 `error: graph is unpredictable: REQUIRE(<cond>) failed in 'tosa.x'`); 2 bad usage or bad
 inputs (one line: missing/unreadable file, not an .npy, wrong number of inputs, wrong dtype
 or shape for an argument, input too large). With --allow-unpredictable a failed REQUIRE is
-a warning and the run computes on. Nothing given by the user may produce a traceback.
+a warning and the run computes on. A WHILE_LOOP still running after --max-loop-iterations
+iterations (default 100000) stops the run: `FILE:LINE:COL: error: 'tosa.while_loop' did not
+finish within N iterations ...`, exit 1. Nothing given by the user may produce a traceback.
 
 Parsing, verification and passes are tosa_xdsl.driver's (shared with tosa-opt): the same
 located diagnostics.
@@ -29,6 +31,7 @@ from typing import Any, NoReturn
 
 PROG = "tosa-run"
 DEFAULT_MAX_INPUT_BYTES = 1 << 30  # 1 GiB per input file
+DEFAULT_MAX_LOOP_ITERATIONS = 100_000  # = interpreter.runner's (not imported: start-up time)
 
 
 class UsageError(Exception):
@@ -44,14 +47,22 @@ def _csv(text: str) -> list[str]:
     return [s.strip() for s in text.split(",") if s.strip()]
 
 
-def _size(text: str) -> int:
+def _positive(text: str, what: str) -> int:
     try:
         value = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"not a byte count: {text!r}") from None
+        raise argparse.ArgumentTypeError(f"not {what}: {text!r}") from None
     if value <= 0:
         raise argparse.ArgumentTypeError("must be positive")
     return value
+
+
+def _size(text: str) -> int:
+    return _positive(text, "a byte count")
+
+
+def _count(text: str) -> int:
+    return _positive(text, "a count")
 
 
 def build_arg_parser() -> argparse.ArgumentParser:
@@ -79,6 +90,9 @@ def build_arg_parser() -> argparse.ArgumentParser:
                    help="a failed REQUIRE only warns, and the run computes on")
     p.add_argument("--max-input-bytes", type=_size, default=DEFAULT_MAX_INPUT_BYTES,
                    help=f"refuse input arrays larger than this (default {DEFAULT_MAX_INPUT_BYTES})")
+    p.add_argument("--max-loop-iterations", type=_count, default=DEFAULT_MAX_LOOP_ITERATIONS,
+                   help="stop a WHILE_LOOP that runs more iterations than this, with an error at the "
+                        f"loop (default {DEFAULT_MAX_LOOP_ITERATIONS}; interpreter backend)")
     return p
 
 
@@ -350,7 +364,8 @@ def _run(args, cli: bool = False) -> int:
             return 1
         return _write_outputs(args, result_types, as_unsigned(outputs, unsigned_results))
 
-    session = Session(loaded.module, allow_unpredictable=args.allow_unpredictable)
+    session = Session(loaded.module, allow_unpredictable=args.allow_unpredictable,
+                      max_loop_iterations=args.max_loop_iterations)
     try:
         outputs = session.call(inputs, args.entry)
     except InputError as err:

@@ -902,7 +902,11 @@ def _make_ranks_equal(module: ModuleOp) -> int:
     reshape the lower-rank operands as tosa-make-broadcastable does."""
     from tosa_xdsl.passes.make_broadcastable import BROADCASTING, make_broadcastable_op
 
-    return sum(1 for op in list(module.walk()) if type(op) in BROADCASTING and make_broadcastable_op(op))
+    # the module is not verified yet: an op with a wrong operand count (a generic form) is left
+    # to the verifier's located error
+    return sum(1 for op in list(module.walk()) if type(op) in BROADCASTING
+               and len(op.operands) == len(BROADCASTING[type(op)]) and len(op.results) == 1
+               and make_broadcastable_op(op))
 
 
 def _drop_dead_constants(feeders: Sequence[Operation]) -> None:

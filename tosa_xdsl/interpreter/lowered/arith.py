@@ -204,7 +204,13 @@ class LoweredArithFunctions(InterpreterFunctions):
     def run_constant(self, interpreter, op, args):
         hit = _CONST_CACHE.get(id(op))
         if hit is None or hit[0] is not op.value:
-            v = constant_value(op.value, _rt(op))
+            from tosa_xdsl.interpreter.errors import NotImplementedOp
+            from tosa_xdsl.ir.resources import ResourceError
+
+            try:
+                v = constant_value(op.value, _rt(op))
+            except ResourceError as err:  # a missing or ill-sized blob: located, as tosa.const's
+                raise NotImplementedOp(op, f"'{op.name}' op {err}") from None
             v = np.array(v)
             v.flags.writeable = False
             hit = _CONST_CACHE[id(op)] = (op.value, v)

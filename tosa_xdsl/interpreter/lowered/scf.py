@@ -16,6 +16,7 @@ from xdsl.interpreter import (
     register_impls,
 )
 
+from tosa_xdsl.interpreter.errors import loop_limit_exceeded
 from tosa_xdsl.interpreter.lowered.common import VectorizeFail
 from tosa_xdsl.interpreter.values import dtype_of
 
@@ -48,10 +49,15 @@ class LoweredScfFunctions(InterpreterFunctions):
     @impl(scf.WhileOp)
     def run_while(self, interpreter, op, args):
         values = tuple(args)
+        limit = getattr(interpreter, "max_loop_iterations", None)
+        iterations = 0
         while True:
             cond, *forwarded = interpreter.run_ssacfg_region(op.before_region, values, "scf.while.before")
             if not _truth(cond):
                 return tuple(forwarded)
+            iterations += 1
+            if limit is not None and iterations > limit:  # a lowered WHILE_LOOP: the same bound
+                raise loop_limit_exceeded(op, limit)
             values = interpreter.run_ssacfg_region(op.after_region, tuple(forwarded), "scf.while.after")
 
     @impl_terminator(scf.YieldOp)

@@ -12,13 +12,16 @@ from __future__ import annotations
 import math as pymath
 from collections.abc import Callable
 
+import numpy as np
 from xdsl.builder import Builder
 from xdsl.dialects import arith, math
 from xdsl.dialects.builtin import BFloat16Type, Float16Type, Float32Type, f64, i32, i64
 from xdsl.ir import Operation, SSAValue
 from xdsl.rewriter import Rewriter
 
+from tosa_xdsl import numerics as nx
 from tosa_xdsl.dialects.tosa.ops.tensor import ArgMaxOp, FFT2DOp, RFFT2DOp
+from tosa_xdsl.interpreter.common import tname
 from tosa_xdsl.lowering import linalg_build as lb
 from tosa_xdsl.lowering import numerics_ir as nir
 from tosa_xdsl.lowering.preconditions import checked_axis
@@ -88,42 +91,30 @@ def _fft(op: Operation, real_in: SSAValue, imag_in: SSAValue | None, inverse: bo
     sign = -1.0 if inverse else 1.0
 
     def body(b: Builder, args):
-        # loops (n, oy, ox, iy, ix). The spec's angle a = sign * 2 pi ((iy*oy mod H)/H +
-        # (ix*ox mod W)/W) = sign * 2 pi p / (H*W), with the integer phase
-        # p = ((iy*oy mod H) * W + (ix*ox mod W) * H) mod (H*W). cos/sin are taken in f64 and
-        # rounded to the element type; at quarter turns (4p a multiple of H*W) they are the
-        # exact 0/+-1, so the terms the spec's RFFT2D skips are exactly zero here too.
+        # loops (n, oy, ox, iy, ix). The pseudocode's angle, in in_out_t as the spec writes
+        # it: a = sign * 2 * pi() * (ay / H + ax / W), ay = iy*oy mod H, ax = ix*ox mod W
+        # (ay / H and ax / W are exact; their sum is one rounding, the product another);
+        # cos/sin of that value taken in f64 and rounded once to in_out_t, the interpreter's
+        # `_spec_twiddles`. No twiddle is exactly 0 but sin(0), so `inf * cos(a)` is an
+        # infinity where the spec says so (interpreter and JIT agree on NaN positions).
         oy, ox, iy, ix = (index(b, d) for d in (1, 2, 3, 4))
-        total = h * w
 
         def bin_(cls, x, y):
             return b.insert(cls(x, y)).result
 
-        def part(i, o, size, other):
-            r = bin_(arith.RemUIOp, bin_(arith.MuliOp, i, o), cidx(b, size))
-            return bin_(arith.MuliOp, r, cidx(b, other))
+        ay = bin_(arith.RemUIOp, bin_(arith.MuliOp, iy, oy), cidx(b, h))
+        ax = bin_(arith.RemUIOp, bin_(arith.MuliOp, ix, ox), cidx(b, w))
 
-        p = bin_(arith.RemUIOp, bin_(arith.AddiOp, part(iy, oy, h, w), part(ix, ox, w, h)), cidx(b, total))
-        p64 = b.insert(arith.IndexCastOp(p, i64)).result
-        pf = b.insert(arith.SIToFPOp(p64, f64)).result
-        a = bin_(arith.MulfOp, pf, nir.const(b, sign * 2 * pymath.pi / total, f64))
-        cos = b.insert(math.CosOp(a)).result
-        sin = b.insert(math.SinOp(a)).result
-        p4 = bin_(arith.MuliOp, p, cidx(b, 4))
-        exact = b.insert(arith.CmpiOp(bin_(arith.RemUIOp, p4, cidx(b, total)), cidx(b, 0), "eq")).result
-        quad = bin_(arith.DivUIOp, p4, cidx(b, total))
+        def ratio(i, size):
+            f = b.insert(arith.SIToFPOp(b.insert(arith.IndexCastOp(i, i64)).result, elem)).result
+            return bin_(arith.DivfOp, f, nir.const(b, float(size), elem))
 
-        def pick(q_pos: int, q_neg: int, scale: float):
-            # +scale at quarter q_pos, -scale at q_neg, 0 at the other two
-            pos = b.insert(arith.CmpiOp(quad, cidx(b, q_pos), "eq")).result
-            neg = b.insert(arith.CmpiOp(quad, cidx(b, q_neg), "eq")).result
-            v = b.insert(arith.SelectOp(neg, nir.const(b, -scale, f64), nir.const(b, 0.0, f64))).result
-            return b.insert(arith.SelectOp(pos, nir.const(b, scale, f64), v)).result
-
-        cos = b.insert(arith.SelectOp(exact, pick(0, 2, 1.0), cos)).result
-        sin = b.insert(arith.SelectOp(exact, pick(1, 3, sign), sin)).result
-        cos = b.insert(arith.TruncFOp(cos, elem)).result
-        sin = b.insert(arith.TruncFOp(sin, elem)).result
+        frac = bin_(arith.AddfOp, ratio(ay, h), ratio(ax, w))
+        two_pi = float(nx.round_to_nearest_float(np.float64(2 * pymath.pi), tname(elem)))
+        factor = nir.const(b, sign * two_pi, elem)  # sign * 2 * pi(), pi() in in_out_t
+        a = b.insert(arith.ExtFOp(bin_(arith.MulfOp, factor, frac), f64)).result
+        cos = b.insert(arith.TruncFOp(b.insert(math.CosOp(a)).result, elem)).result
+        sin = b.insert(arith.TruncFOp(b.insert(math.SinOp(a)).result, elem)).result
         if imag_in is not None:
             vr, vi, acc_r, acc_i = args
         else:
@@ -135,7 +126,15 @@ def _fft(op: Operation, real_in: SSAValue, imag_in: SSAValue | None, inverse: bo
         if vi is not None:
             re = b.insert(arith.AddfOp(re, b.insert(arith.MulfOp(vi, sin)).result)).result
             im = b.insert(arith.AddfOp(im, b.insert(arith.MulfOp(vi, cos)).result)).result
-        return [b.insert(arith.AddfOp(acc_r, re)).result, b.insert(arith.AddfOp(acc_i, im)).result]
+        new_i = b.insert(arith.AddfOp(acc_i, im)).result
+        if imag_in is None and (h > 1 or w > 1):
+            # RFFT2D adds the imaginary term only if (H > 1 && ay % (H/2) > 0) ||
+            # (W > 1 && ax % (W/2) > 0): skipped, not multiplied by 0 (inf * 0 is NaN)
+            kept = [b.insert(arith.CmpiOp(bin_(arith.RemUIOp, v, cidx(b, size // 2)), cidx(b, 0), "ne")).result
+                    for v, size in ((ay, h), (ax, w)) if size > 1]
+            cond = kept[0] if len(kept) == 1 else bin_(arith.OrIOp, kept[0], kept[1])
+            new_i = b.insert(arith.SelectOp(cond, new_i, acc_i)).result
+        return [b.insert(arith.AddfOp(acc_r, re)).result, new_i]
 
     ops: list[Operation] = []
     outs = []

@@ -180,8 +180,10 @@ def legalize_tfl(module: ModuleOp, filename: str = "") -> None:
     for fn in [op for op in module.walk() if isinstance(op, func.FuncOp)]:
         _legalize_block_args(fn, quant)
         for op in list(fn.walk()):
-            if op.parent is None or not (isinstance(op, TflOp) or op.name == "arith.constant"):
-                continue  # (arith.constant: TensorFlow's importer writes float constants so)
+            if op.parent is None or not (isinstance(op, TflOp) or (
+                    op.name == "arith.constant" and isinstance(op.results[0].type, TensorType))):
+                continue  # (arith.constant: TensorFlow's importer writes float tensor constants so;
+                #            a scalar one, as lowered code has, is not a TFLite constant)
             if op.name in ("tfl.yield", "tfl.no_value") or op.name in CONTROL_FLOW:
                 continue
             rule = LEGALIZERS.get(op.name)
@@ -278,4 +280,9 @@ class TosaLegalizeTflPass(ModulePass):
     name: ClassVar[str] = "tosa-legalize-tfl"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        legalize_tfl(op)
+        from xdsl.utils.exceptions import DiagnosticException
+
+        try:
+            legalize_tfl(op)
+        except TflLegalizeError as err:  # a diagnostic (naming the op), not a crash of the pass
+            raise DiagnosticException(str(err).split("error: ", 1)[-1]) from None
