@@ -30,7 +30,8 @@ STAGES = (
 )
 LLVM = "tosa-to-llvm" + NOVAL  # run natively
 
-# (name, source, input templates: (dims with letters for run-time sizes, dtype), exact floats?)
+# (name, source, input templates: (dims with letters for run-time sizes, or a tuple of sizes, dtype),
+# exact floats?)
 PROGRAMS = [
     ("add_broadcast_both_dynamic", """
 func.func @main(%a: tensor<?x?xf32>, %b: tensor<?x4xf32>) -> tensor<?x4xf32> {
@@ -72,6 +73,27 @@ func.func @main(%a: tensor<?x3x3x2xf32>, %b: tensor<?x3x3x2xf32>, %c: tensor<?x3
   %3 = tosa.max_pool2d %1 {kernel = array<i64: 2, 2>, pad = array<i64: 1, 0, 0, 1>, stride = array<i64: 2, 1>} : (tensor<?x3x3x3xf32>) -> tensor<?x2x3x3xf32>
   return %1, %2, %3 : tensor<?x3x3x3xf32>, tensor<?x3x3x2xf32>, tensor<?x2x3x3xf32>
 }""", [("B332", "f32"), ("N332", "f32"), ("B331", "f32")], False),
+    ("rescale_table_reverse_argmax", """
+func.func @main(%x: tensor<?x3x?xi8>, %t: tensor<256xi8>, %f: tensor<?x?xf32>, %w: tensor<?x2xi16>, %t16: tensor<513xi16>) -> (tensor<?x3x?xi8>, tensor<?x3x?xi8>, tensor<?x3x?xi8>, tensor<?x?xi32>, tensor<?xi32>, tensor<?x2xi32>, tensor<?x2xi16>) {
+  %m = "tosa.const"() <{values = dense<19689> : tensor<1xi16>}> : () -> tensor<1xi16>
+  %sh = "tosa.const"() <{values = dense<15> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %izp = "tosa.const"() <{values = dense<17> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %ozp = "tosa.const"() <{values = dense<-22> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %m32 = "tosa.const"() <{values = dense<1376784203> : tensor<1xi32>}> : () -> tensor<1xi32>
+  %sh38 = "tosa.const"() <{values = dense<38> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %z16 = "tosa.const"() <{values = dense<0> : tensor<1xi16>}> : () -> tensor<1xi16>
+  %z32 = "tosa.const"() <{values = dense<0> : tensor<1xi32>}> : () -> tensor<1xi32>
+  %0 = tosa.rescale %x, %m, %sh, %izp, %ozp {scale32 = false, rounding_mode = SINGLE_ROUND, per_channel = false, input_unsigned = false, output_unsigned = false} : (tensor<?x3x?xi8>, tensor<1xi16>, tensor<1xi8>, tensor<1xi8>, tensor<1xi8>) -> tensor<?x3x?xi8>
+  %1 = tosa.table %x, %t : (tensor<?x3x?xi8>, tensor<256xi8>) -> tensor<?x3x?xi8>
+  %2 = tosa.reverse %1 {axis = 2 : i32} : (tensor<?x3x?xi8>) -> tensor<?x3x?xi8>
+  %3 = tosa.argmax %x {axis = 1 : i32} : (tensor<?x3x?xi8>) -> tensor<?x?xi32>
+  %4 = tosa.argmax %f {axis = 0 : i32} : (tensor<?x?xf32>) -> tensor<?xi32>
+  %5 = tosa.rescale %w, %m32, %sh38, %z16, %z32 {scale32 = true, rounding_mode = DOUBLE_ROUND, per_channel = false, input_unsigned = false, output_unsigned = false} : (tensor<?x2xi16>, tensor<1xi32>, tensor<1xi8>, tensor<1xi16>, tensor<1xi32>) -> tensor<?x2xi32>
+  %6 = tosa.table %w, %t16 : (tensor<?x2xi16>, tensor<513xi16>) -> tensor<?x2xi32>
+  %7 = tosa.reverse %w {axis = 1 : i32} : (tensor<?x2xi16>) -> tensor<?x2xi16>
+  %8 = tosa.reverse %7 {axis = 0 : i32} : (tensor<?x2xi16>) -> tensor<?x2xi16>
+  return %0, %1, %2, %3, %4, %5, %8 : tensor<?x3x?xi8>, tensor<?x3x?xi8>, tensor<?x3x?xi8>, tensor<?x?xi32>, tensor<?xi32>, tensor<?x2xi32>, tensor<?x2xi16>
+}""", [("N3K", "i8"), ((256,), "i8"), ("MB", "f32"), ("H2", "i16"), ((513,), "table16")], True),
 ]
 
 SHIFT = '%s = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>\n'
@@ -91,11 +113,16 @@ def _inputs(templates, rng) -> list[np.ndarray]:
         sizes["N"] = 1
     out = []
     for dims, dtype in templates:
-        shape = tuple(sizes[c] if c.isalpha() else int(c) for c in dims)
+        shape = tuple(sizes[c] if isinstance(c, str) and c.isalpha() else int(c) for c in dims)
         if dtype == "bool":
             out.append(rng.random(shape) < 0.5)
         elif dtype == "i32":
             out.append(rng.integers(-1000, 1000, shape).astype(np.int32))
+        elif dtype == "table16":  # adjacent entries differ by less than 2**15 (apply_lookup_s' REQUIRE)
+            out.append(rng.integers(-(1 << 14), 1 << 14, shape).astype(np.int16))
+        elif dtype in ("i8", "i16"):  # the type's full range (TABLE reads every entry)
+            info = np.iinfo(dtype.replace("i", "int"))
+            out.append(rng.integers(info.min, info.max + 1, shape).astype(dtype.replace("i", "int")))
         else:
             out.append((rng.standard_normal(shape) * 4).astype(np.float32))
     return out
@@ -201,13 +228,13 @@ def test_docs_list_the_dynamic_operators():
 
 def test_static_only_operator_names_the_operand():
     src = """
-func.func @main(%x: tensor<?x4xf32>) -> tensor<?x4xf32> {
-  %0 = tosa.reverse %x {axis = 0 : i32} : (tensor<?x4xf32>) -> tensor<?x4xf32>
-  return %0 : tensor<?x4xf32>
+func.func @main(%x: tensor<?x4x4xf32>) -> tensor<?x4x4xf32> {
+  %0, %1 = tosa.fft2d %x, %x inverse(false) : (tensor<?x4x4xf32>, tensor<?x4x4xf32>) -> (tensor<?x4x4xf32>, tensor<?x4x4xf32>)
+  return %0 : tensor<?x4x4xf32>
 }"""
     from tosa_xdsl.diagnostics import LocatedError
 
-    with pytest.raises(LocatedError, match=r"cannot lower 'tosa.reverse': operand #0 has a dynamic dimension"):
+    with pytest.raises(LocatedError, match=r"cannot lower 'tosa.fft2d': operand #0 has a dynamic dimension"):
         lower(src, STAGES[0])
 
 

@@ -13,6 +13,8 @@
 // MLIR:       tensor.empty(%{{.*}}) : tensor<?xf32>
 // MLIR-LABEL: func.func @conv2d_dynamic_batch
 // MLIR:       linalg.conv_2d_nhwc_fhwc {{.*}} -> tensor<?x5x5x3xf32>
+// MLIR-LABEL: func.func @reverse_dyn
+// MLIR:       tensor.extract %{{.*}}[%{{.*}}] : tensor<?xi32>
 
 // as upstream's test_abs_1d_dynamic
 // CHECK-LABEL: func.func @abs_1d_dynamic
@@ -149,4 +151,93 @@ func.func @reshape_3d_same_d2s_explicit(%arg0: tensor<?x?x?xf32>) -> tensor<2x3x
 func.func @concat_axis_dynamic(%a: tensor<?x3xf32>, %b: tensor<?x3xf32>) -> tensor<?x3xf32> {
   %0 = tosa.concat %a, %b {axis = 0 : i32} : (tensor<?x3xf32>, tensor<?x3xf32>) -> tensor<?x3xf32>
   return %0 : tensor<?x3xf32>
+}
+
+// as upstream's rescale_i8_dyn_batch: the init takes the input's batch
+// CHECK-LABEL: func.func @rescale_i8_dyn_batch
+// CHECK-SAME:    (%[[ARG0:.*]]: tensor<?x2xi8>)
+// CHECK:         %[[C0:.*]] = arith.constant 0 : index
+// CHECK-NEXT:    %[[BATCH:.*]] = tensor.dim %[[ARG0]], %[[C0]] : tensor<?x2xi8>
+// CHECK-NEXT:    %[[INIT:.*]] = tensor.empty(%[[BATCH]]) : tensor<?x2xi8>
+// CHECK-NEXT:    linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%[[ARG0]] : tensor<?x2xi8>) outs(%[[INIT]] : tensor<?x2xi8>)
+// CHECK:           arith.trunci %{{.*}} : i32 to i8
+func.func @rescale_i8_dyn_batch(%arg0: tensor<?x2xi8>) -> tensor<?x2xi8> {
+  %m = "tosa.const"() <{values = dense<19689> : tensor<1xi16>}> : () -> tensor<1xi16>
+  %s = "tosa.const"() <{values = dense<15> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %izp = "tosa.const"() <{values = dense<17> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %ozp = "tosa.const"() <{values = dense<22> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %0 = tosa.rescale %arg0, %m, %s, %izp, %ozp {scale32 = false, rounding_mode = SINGLE_ROUND, per_channel = false, input_unsigned = false, output_unsigned = false} : (tensor<?x2xi8>, tensor<1xi16>, tensor<1xi8>, tensor<1xi8>, tensor<1xi8>) -> tensor<?x2xi8>
+  return %0 : tensor<?x2xi8>
+}
+
+// as upstream's table8_dyn: the init takes the input's dim, the table is read by tensor.extract
+// CHECK-LABEL: func.func @table8_dyn
+// CHECK-SAME:    (%[[ARG0:.*]]: tensor<?xi8>, %[[TABLE:.*]]: tensor<256xi8>)
+// CHECK:         %[[C0:.*]] = arith.constant 0 : index
+// CHECK-NEXT:    %[[DIM:.*]] = tensor.dim %[[ARG0]], %[[C0]] : tensor<?xi8>
+// CHECK-NEXT:    %[[INIT:.*]] = tensor.empty(%[[DIM]]) : tensor<?xi8>
+// CHECK-NEXT:    linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%[[ARG0]] : tensor<?xi8>) outs(%[[INIT]] : tensor<?xi8>)
+// CHECK:           %[[X:.*]] = tensor.extract %[[TABLE]][%{{.*}}] : tensor<256xi8>
+// CHECK-NEXT:      linalg.yield %[[X]] : i8
+func.func @table8_dyn(%arg0: tensor<?xi8>, %arg1: tensor<256xi8>) -> tensor<?xi8> {
+  %0 = tosa.table %arg0, %arg1 : (tensor<?xi8>, tensor<256xi8>) -> tensor<?xi8>
+  return %0 : tensor<?xi8>
+}
+
+// as upstream's reverse_dyn: a dynamic axis reads the input by tensor.extract at
+// (dim - 1) - index, the generic has only the output
+// CHECK-LABEL: func.func @reverse_dyn
+// CHECK-SAME:    (%[[ARG0:.*]]: tensor<?xi32>)
+// CHECK:         %[[D0_1:.*]] = tensor.dim %[[ARG0]], %{{.*}} : tensor<?xi32>
+// CHECK-NEXT:    %[[INIT:.*]] = tensor.empty(%[[D0_1]]) : tensor<?xi32>
+// CHECK:         %[[D0_2:.*]] = tensor.dim %[[ARG0]], %{{.*}} : tensor<?xi32>
+// CHECK-NEXT:    linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} outs(%[[INIT]] : tensor<?xi32>)
+// CHECK-DAG:       %[[I0:.*]] = linalg.index 0 : index
+// CHECK-DAG:       %[[SUB1:.*]] = arith.constant 1 : index
+// CHECK:           %[[RDIM_MINUS_C1:.*]] = arith.subi %[[D0_2]], %[[SUB1]] : index
+// CHECK-NEXT:      %[[READ:.*]] = arith.subi %[[RDIM_MINUS_C1]], %[[I0]] : index
+// CHECK-NEXT:      %[[X:.*]] = tensor.extract %[[ARG0]][%[[READ]]] : tensor<?xi32>
+// CHECK-NEXT:      linalg.yield %[[X]] : i32
+func.func @reverse_dyn(%arg0: tensor<?xi32>) -> tensor<?xi32> {
+  %0 = tosa.reverse %arg0 {axis = 0 : i32} : (tensor<?xi32>) -> tensor<?xi32>
+  return %0 : tensor<?xi32>
+}
+
+// a static reversed axis keeps the affine map (3 - d1) beside a dynamic batch
+// CHECK-LABEL: func.func @reverse_dyn_batch_static_axis
+// CHECK:         %[[N:.*]] = tensor.dim %{{.*}}, %{{.*}} : tensor<?x4xi32>
+// CHECK-NEXT:    %[[INIT:.*]] = tensor.empty(%[[N]]) : tensor<?x4xi32>
+// CHECK-NEXT:    linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, ((d1 * -1) + 3))>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%{{.*}} : tensor<?x4xi32>) outs(%[[INIT]] : tensor<?x4xi32>)
+func.func @reverse_dyn_batch_static_axis(%arg0: tensor<?x4xi32>) -> tensor<?x4xi32> {
+  %0 = tosa.reverse %arg0 {axis = 1 : i32} : (tensor<?x4xi32>) -> tensor<?x4xi32>
+  return %0 : tensor<?x4xi32>
+}
+
+// as upstream's argmax_dyn_non_axis: both accumulators take the kept dim's tensor.dim
+// CHECK-LABEL: func.func @argmax_dyn_non_axis
+// CHECK-SAME:    (%[[ARG0:.*]]: tensor<3x?xi8>)
+// CHECK:         %[[C1:.*]] = arith.constant 1 : index
+// CHECK-NEXT:    %[[DYN:.*]] = tensor.dim %[[ARG0]], %[[C1]] : tensor<3x?xi8>
+// CHECK-NEXT:    %[[IDX_INIT:.*]] = tensor.empty(%[[DYN]]) : tensor<?xi32>
+// CHECK-NEXT:    %[[IDX_MIN:.*]] = arith.constant 0 : i32
+// CHECK-NEXT:    %[[IDX_FILL:.*]] = linalg.fill ins(%[[IDX_MIN]] : i32) outs(%[[IDX_INIT]] : tensor<?xi32>)
+// CHECK:         %[[DYN2:.*]] = tensor.dim %[[ARG0]], %{{.*}} : tensor<3x?xi8>
+// CHECK-NEXT:    %[[VAL_INIT:.*]] = tensor.empty(%[[DYN2]]) : tensor<?xi8>
+// CHECK-NEXT:    %[[VAL_MIN:.*]] = arith.constant -128 : i8
+// CHECK-NEXT:    %[[VAL_FILL:.*]] = linalg.fill ins(%[[VAL_MIN]] : i8) outs(%[[VAL_INIT]] : tensor<?xi8>)
+// CHECK:         linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d1)>], iterator_types = ["reduction", "parallel"]} ins(%[[ARG0]] : tensor<3x?xi8>) outs(%[[IDX_FILL]], %[[VAL_FILL]] : tensor<?xi32>, tensor<?xi8>)
+func.func @argmax_dyn_non_axis(%arg0: tensor<3x?xi8>) -> tensor<?xi32> {
+  %0 = tosa.argmax %arg0 {axis = 0 : i32} : (tensor<3x?xi8>) -> tensor<?xi32>
+  return %0 : tensor<?xi32>
+}
+
+// as upstream's argmax_dyn_axis: reducing the dynamic dim leaves static accumulators
+// CHECK-LABEL: func.func @argmax_dyn_axis
+// CHECK-SAME:    (%[[ARG0:.*]]: tensor<3x?xi8>)
+// CHECK:         %[[IDX_INIT:.*]] = tensor.empty() : tensor<3xi32>
+// CHECK:         %[[VAL_INIT:.*]] = tensor.empty() : tensor<3xi8>
+// CHECK:         linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%[[ARG0]] : tensor<3x?xi8>)
+func.func @argmax_dyn_axis(%arg0: tensor<3x?xi8>) -> tensor<3xi32> {
+  %0 = tosa.argmax %arg0 {axis = 1 : i32} : (tensor<3x?xi8>) -> tensor<3xi32>
+  return %0 : tensor<3xi32>
 }

@@ -8,28 +8,59 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from xdsl.builder import Builder
+from xdsl.dialects import arith, tensor
 from xdsl.ir import Operation
 from xdsl.ir.affine import AffineDimExpr, AffineExpr
 from xdsl.rewriter import Rewriter
 
 from tosa_xdsl.dialects.tosa.ops.data_layout import ReverseOp, TileOp
 from tosa_xdsl.lowering import linalg_build as lb
-from tosa_xdsl.lowering.preconditions import checked_axis
-from tosa_xdsl.lowering.tosa_to_linalg.common import PASS, fail, prop, shape_values
+from tosa_xdsl.lowering.preconditions import EVERY_DIM, DynamicDims, checked_axis
+from tosa_xdsl.lowering.tosa_to_linalg.common import PASS, cidx, fail, index, prop, shape_values
 from tosa_xdsl.lowering.tosa_to_tensor import erase_dead_const_shapes
 
 
 def lower_reverse(op: ReverseOp) -> None:
     x = op.input1
-    shape = lb.shape_of(x)
+    shape = lb.dims_of(x)
     rank = len(shape)
     axis = checked_axis(op, prop(op, "axis"), rank, PASS)
+    if any(d < 0 for d in shape):
+        _lower_reverse_dynamic(op, x, shape, axis)
+        return
     exprs: list[AffineExpr] = [AffineDimExpr(d) for d in range(rank)]
     exprs[axis] = AffineDimExpr(axis) * -1 + (shape[axis] - 1)
     init = lb.empty(shape, lb.element_type(x))
     gen = lb.generic([x], [init.tensor], [lb.map_of(rank, exprs), lb.identity(rank)], lb.parallel(rank),
                      lambda b, a: [a[0]])
     Rewriter.replace_op(op, [init, gen], [gen.res[0]])
+
+
+def _lower_reverse_dynamic(op: ReverseOp, x, shape, axis: int) -> None:
+    """Upstream's form (reverse_dyn): tensor.empty(tensor.dim of the input) and a generic with
+    only an output that tensor.extracts x at (dim_axis - 1) - index on the axis (the dim is a
+    run-time value, so no affine map can say it); a static axis keeps the affine map."""
+    rank = len(shape)
+    ops: list[Operation] = []
+    init = lb.dynamic_empty(shape, lb.element_type(x), lambda d: lb.dim(x, d, ops), ops)
+    elem = lb.element_type(x)
+    if shape[axis] >= 0:
+        exprs: list[AffineExpr] = [AffineDimExpr(d) for d in range(rank)]
+        exprs[axis] = AffineDimExpr(axis) * -1 + (shape[axis] - 1)
+        gen = lb.generic([x], [init], [lb.map_of(rank, exprs), lb.identity(rank)], lb.parallel(rank),
+                         lambda b, a: [a[0]])
+    else:
+        size = lb.dim(x, axis, ops)
+
+        def body(b: Builder, args):
+            idx = [index(b, d) for d in range(rank)]
+            last = b.insert(arith.SubiOp(size, cidx(b, 1))).result
+            idx[axis] = b.insert(arith.SubiOp(last, idx[axis])).result
+            return [b.insert(tensor.ExtractOp(x, idx, elem)).result]
+
+        gen = lb.generic([], [init], [lb.identity(rank)], lb.parallel(rank), body)
+    Rewriter.replace_op(op, [*ops, gen], [gen.res[0]])
 
 
 def lower_tile(op: TileOp) -> None:
@@ -54,3 +85,6 @@ LOWERINGS: dict[type[Operation], Callable[[Operation], None]] = {
     ReverseOp: lower_reverse,
     TileOp: lower_tile,
 }
+
+# REVERSE: every dim may be dynamic (upstream's reverse_dyn)
+DYNAMIC: dict[type[Operation], DynamicDims] = {ReverseOp: EVERY_DIM}
