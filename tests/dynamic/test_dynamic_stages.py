@@ -94,6 +94,23 @@ func.func @main(%x: tensor<?x3x?xi8>, %t: tensor<256xi8>, %f: tensor<?x?xf32>, %
   %8 = tosa.reverse %7 {axis = 0 : i32} : (tensor<?x2xi16>) -> tensor<?x2xi16>
   return %0, %1, %2, %3, %4, %5, %8 : tensor<?x3x?xi8>, tensor<?x3x?xi8>, tensor<?x3x?xi8>, tensor<?x?xi32>, tensor<?xi32>, tensor<?x2xi32>, tensor<?x2xi16>
 }""", [("N3K", "i8"), ((256,), "i8"), ("MB", "f32"), ("H2", "i16"), ((513,), "table16")], True),
+    ("avg_pool_depthwise_dynamic_batch", """
+func.func @main(%x: tensor<?x4x5x2xf32>, %q: tensor<?x4x5x2xi8>) -> (tensor<?x3x3x2xf32>, tensor<?x3x3x2xi8>, tensor<?x4x4x6xf32>, tensor<?x3x4x4xi32>) {
+  %zf = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %izp = "tosa.const"() <{values = dense<-3> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %ozp = "tosa.const"() <{values = dense<5> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %z8 = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %w = "tosa.const"() <{values = dense<[[[[-1.5, -1.0, -0.5], [0.0, 0.5, 1.0]], [[1.5, -1.5, -1.0], [-0.5, 0.0, 0.5]]], [[[1.0, 1.5, -1.5], [-1.0, -0.5, 0.0]], [[0.5, 1.0, 1.5], [-1.5, -1.0, -0.5]]]]> : tensor<2x2x2x3xf32>}> : () -> tensor<2x2x2x3xf32>
+  %bias = "tosa.const"() <{values = dense<[0.5, 1.0, -2.0, 0.25, 0.0, 3.0]> : tensor<6xf32>}> : () -> tensor<6xf32>
+  %wq = "tosa.const"() <{values = dense<[[[[-7, 3], [2, 9]], [[5, -1], [0, 4]]], [[[8, -6], [-2, 1]], [[3, 3], [-5, 7]]]]> : tensor<2x2x2x2xi8>}> : () -> tensor<2x2x2x2xi8>
+  %bq = "tosa.const"() <{values = dense<[100, -50, 7, 0]> : tensor<4xi32>}> : () -> tensor<4xi32>
+  %wzp = "tosa.const"() <{values = dense<1> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %0 = tosa.avg_pool2d %x, %zf, %zf {acc_type = f32, kernel = array<i64: 2, 3>, pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 2, 2>} : (tensor<?x4x5x2xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<?x3x3x2xf32>
+  %1 = tosa.avg_pool2d %q, %izp, %ozp {acc_type = i32, kernel = array<i64: 2, 3>, pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 2, 2>} : (tensor<?x4x5x2xi8>, tensor<1xi8>, tensor<1xi8>) -> tensor<?x3x3x2xi8>
+  %2 = tosa.depthwise_conv2d %x, %w, %bias, %zf, %zf {acc_type = f32, dilation = array<i64: 1, 1>, pad = array<i64: 1, 0, 0, 0>, stride = array<i64: 1, 1>} : (tensor<?x4x5x2xf32>, tensor<2x2x2x3xf32>, tensor<6xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<?x4x4x6xf32>
+  %3 = tosa.depthwise_conv2d %q, %wq, %bq, %izp, %wzp {acc_type = i32, dilation = array<i64: 1, 2>, pad = array<i64: 0, 0, 1, 0>, stride = array<i64: 1, 1>} : (tensor<?x4x5x2xi8>, tensor<2x2x2x2xi8>, tensor<4xi32>, tensor<1xi8>, tensor<1xi8>) -> tensor<?x3x4x4xi32>
+  return %0, %1, %2, %3 : tensor<?x3x3x2xf32>, tensor<?x3x3x2xi8>, tensor<?x4x4x6xf32>, tensor<?x3x4x4xi32>
+}""", [("N452", "f32"), ("B452", "i8")], False),
 ]
 
 SHIFT = '%s = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>\n'

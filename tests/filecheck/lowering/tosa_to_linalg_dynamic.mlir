@@ -15,6 +15,10 @@
 // MLIR:       linalg.conv_2d_nhwc_fhwc {{.*}} -> tensor<?x5x5x3xf32>
 // MLIR-LABEL: func.func @reverse_dyn
 // MLIR:       tensor.extract %{{.*}}[%{{.*}}] : tensor<?xi32>
+// MLIR-LABEL: func.func @avg_pool_dyn
+// MLIR:       linalg.pooling_nhwc_sum {{.*}} -> tensor<?x5x33x62xf32>
+// MLIR-LABEL: func.func @depthwise_conv2d_dyn
+// MLIR:       linalg.depthwise_conv_2d_nhwc_hwcm {{.*}} -> tensor<?x5x5x3x11xf32>
 
 // as upstream's test_abs_1d_dynamic
 // CHECK-LABEL: func.func @abs_1d_dynamic
@@ -240,4 +244,45 @@ func.func @argmax_dyn_non_axis(%arg0: tensor<3x?xi8>) -> tensor<?xi32> {
 func.func @argmax_dyn_axis(%arg0: tensor<3x?xi8>) -> tensor<3xi32> {
   %0 = tosa.argmax %arg0 {axis = 1 : i32} : (tensor<3x?xi8>) -> tensor<3xi32>
   return %0 : tensor<3xi32>
+}
+
+// as upstream's avg_pool_dyn: the pad keeps the dynamic batch, the sum's and the divide's
+// inits take the input's dim 0
+// CHECK-LABEL: func.func @avg_pool_dyn
+// CHECK-SAME:    (%[[ARG0:.*]]: tensor<?x6x34x62xf32>)
+// CHECK:         %[[PAD:.*]] = tensor.pad %[[ARG0]] low[0, 1, 1, 0] high[0, 1, 1, 0]
+// CHECK:         } : tensor<?x6x34x62xf32> to tensor<?x8x36x62xf32>
+// CHECK:         %[[BATCH:.*]] = tensor.dim %[[ARG0]], %{{.*}} : tensor<?x6x34x62xf32>
+// CHECK-NEXT:    %[[POOLINIT:.*]] = tensor.empty(%[[BATCH]]) : tensor<?x5x33x62xf32>
+// CHECK:         %[[FILL:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%[[POOLINIT]] : tensor<?x5x33x62xf32>)
+// CHECK-NEXT:    %[[KERNEL:.*]] = tensor.empty() : tensor<4x4xf32>
+// CHECK-NEXT:    %[[POOL:.*]] = linalg.pooling_nhwc_sum {{.*}} ins(%[[PAD]], %[[KERNEL]] : tensor<?x8x36x62xf32>, tensor<4x4xf32>) outs(%[[FILL]] : tensor<?x5x33x62xf32>)
+// CHECK:         %[[BATCH2:.*]] = tensor.dim %[[ARG0]], %{{.*}} : tensor<?x6x34x62xf32>
+// CHECK-NEXT:    %[[INIT:.*]] = tensor.empty(%[[BATCH2]]) : tensor<?x5x33x62xf32>
+// CHECK-NEXT:    linalg.generic {{.*}} ins(%[[POOL]] : tensor<?x5x33x62xf32>) outs(%[[INIT]] : tensor<?x5x33x62xf32>)
+// CHECK:           arith.divf
+func.func @avg_pool_dyn(%arg0: tensor<?x6x34x62xf32>) -> tensor<?x5x33x62xf32> {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %0 = tosa.avg_pool2d %arg0, %zp, %zp {acc_type = f32, kernel = array<i64: 4, 4>, pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 1, 1>} : (tensor<?x6x34x62xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<?x5x33x62xf32>
+  return %0 : tensor<?x5x33x62xf32>
+}
+
+// as upstream's depthwise_conv2d_dyn: the (N, H, W, C, M) accumulator and the bias add's
+// init take the input's batch; the collapse keeps it dynamic
+// CHECK-LABEL: func.func @depthwise_conv2d_dyn
+// CHECK-SAME:    (%[[ARG0:.*]]: tensor<?x7x5x3xf32>, %[[W:.*]]: tensor<3x1x3x11xf32>, %[[B:.*]]: tensor<33xf32>)
+// CHECK:         %[[C0:.*]] = arith.constant 0 : index
+// CHECK-NEXT:    %[[BATCH:.*]] = tensor.dim %[[ARG0]], %[[C0]] : tensor<?x7x5x3xf32>
+// CHECK-NEXT:    %[[INIT:.*]] = tensor.empty(%[[BATCH]]) : tensor<?x5x5x3x11xf32>
+// CHECK:         %[[FILL:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%[[INIT]] : tensor<?x5x5x3x11xf32>)
+// CHECK-NEXT:    %[[DEPTH:.*]] = linalg.depthwise_conv_2d_nhwc_hwcm {{.*}} ins(%[[ARG0]], %[[W]] : tensor<?x7x5x3xf32>, tensor<3x1x3x11xf32>) outs(%[[FILL]] : tensor<?x5x5x3x11xf32>)
+// CHECK-NEXT:    %[[COLLAPSED:.*]] = tensor.collapse_shape %[[DEPTH]] {{\[\[}}0 : i64], [1 : i64], [2 : i64], [3 : i64, 4 : i64]] : tensor<?x5x5x3x11xf32> into tensor<?x5x5x33xf32>
+// CHECK:         %[[BATCH2:.*]] = tensor.dim %[[ARG0]], %{{.*}} : tensor<?x7x5x3xf32>
+// CHECK-NEXT:    %[[OUT:.*]] = tensor.empty(%[[BATCH2]]) : tensor<?x5x5x33xf32>
+// CHECK-NEXT:    linalg.generic {{.*}} ins(%[[COLLAPSED]], %[[B]] : tensor<?x5x5x33xf32>, tensor<33xf32>) outs(%[[OUT]] : tensor<?x5x5x33xf32>)
+// CHECK:           arith.addf
+func.func @depthwise_conv2d_dyn(%arg0: tensor<?x7x5x3xf32>, %arg1: tensor<3x1x3x11xf32>, %arg2: tensor<33xf32>) -> tensor<?x5x5x33xf32> {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %0 = tosa.depthwise_conv2d %arg0, %arg1, %arg2, %zp, %zp {acc_type = f32, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>, dilation = array<i64: 1, 1>} : (tensor<?x7x5x3xf32>, tensor<3x1x3x11xf32>, tensor<33xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<?x5x5x33xf32>
+  return %0 : tensor<?x5x5x33xf32>
 }
