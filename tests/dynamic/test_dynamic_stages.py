@@ -111,6 +111,16 @@ func.func @main(%x: tensor<?x4x5x2xf32>, %q: tensor<?x4x5x2xi8>) -> (tensor<?x3x
   %3 = tosa.depthwise_conv2d %q, %wq, %bq, %izp, %wzp {acc_type = i32, dilation = array<i64: 1, 2>, pad = array<i64: 0, 0, 1, 0>, stride = array<i64: 1, 1>} : (tensor<?x4x5x2xi8>, tensor<2x2x2x2xi8>, tensor<4xi32>, tensor<1xi8>, tensor<1xi8>) -> tensor<?x3x4x4xi32>
   return %0, %1, %2, %3 : tensor<?x3x3x2xf32>, tensor<?x3x3x2xi8>, tensor<?x4x4x6xf32>, tensor<?x3x4x4xi32>
 }""", [("N452", "f32"), ("B452", "i8")], False),
+    ("pad_dynamic_input", """
+func.func @main(%x: tensor<?x2x?xf32>, %q: tensor<?x3xi8>) -> (tensor<?x5x?xf32>, tensor<?x6xi8>) {
+  %p = tosa.const_shape {values = dense<[0, 0, 1, 2, 3, 0]> : tensor<6xindex>} : () -> !tosa.shape<6>
+  %c = "tosa.const"() <{values = dense<-2.5> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %pq = tosa.const_shape {values = dense<[2, 1, 0, 3]> : tensor<4xindex>} : () -> !tosa.shape<4>
+  %cq = "tosa.const"() <{values = dense<-7> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %0 = tosa.pad %x, %p, %c : (tensor<?x2x?xf32>, !tosa.shape<6>, tensor<1xf32>) -> tensor<?x5x?xf32>
+  %1 = tosa.pad %q, %pq, %cq : (tensor<?x3xi8>, !tosa.shape<4>, tensor<1xi8>) -> tensor<?x6xi8>
+  return %0, %1 : tensor<?x5x?xf32>, tensor<?x6xi8>
+}""", [("N2K", "f32"), ("M3", "i8")], True),
 ]
 
 SHIFT = '%s = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>\n'

@@ -32,6 +32,7 @@ from xdsl.dialects.builtin import (
     i64,
 )
 from xdsl.dialects.builtin import DYNAMIC_INDEX
+from xdsl.dialects.linalg.ops import IndexOp
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
@@ -39,6 +40,7 @@ from xdsl.rewriter import Rewriter
 from tosa_xdsl.dialects.tosa.ops.data_layout import ConcatOp, PadOp, ReshapeOp, SliceOp
 from tosa_xdsl.dialects.tosa.ops.shape import ConstShapeOp
 from tosa_xdsl.lowering import preconditions
+from tosa_xdsl.lowering import linalg_build as lb
 from tosa_xdsl.lowering.linalg_build import tensor_type
 from tosa_xdsl.lowering.preconditions import cannot_lower, checked_axis
 
@@ -196,8 +198,10 @@ def lower_concat(op: ConcatOp) -> None:
 
 
 def lower_pad(op: PadOp) -> None:
-    in_shape = static_shape(op, op.input1, "input1")
-    out_shape = static_shape(op, op.output, "the result")
+    # a dynamic input dim stays dynamic in the result (upstream's pad_dyn_input): tensor.pad's
+    # sizes are the source's + low + high at run time
+    in_shape = _dims(op, op.input1, "input1")
+    out_shape = _dims(op, op.output, "the result")
     pc_shape = static_shape(op, op.pad_const, "pad_const")
     padding = const_shape_values(op, op.padding, "padding")
     rank = len(in_shape)
@@ -206,15 +210,70 @@ def lower_pad(op: PadOp) -> None:
     low, high = padding[0::2], padding[1::2]
     if any(p < 0 for p in padding):
         raise fail(op, f"negative padding {padding} is not supported")
-    if tuple(s + lo + hi for s, lo, hi in zip(in_shape, low, high)) != out_shape:
+    if tuple(s + lo + hi if s >= 0 else -1 for s, lo, hi in zip(in_shape, low, high)) != out_shape:
         raise fail(op, f"padding {padding} of {in_shape} does not give the result shape {out_shape}")
     elem = op.output.type.element_type
     zero_ops, zeros = index_zeros(len(pc_shape))
     value = tensor.ExtractOp(op.pad_const, zeros, elem)
+    if any(d < 0 for d in in_shape[1:]):
+        _lower_pad_generic(op, in_shape, low, high, [*zero_ops, value], value.result)
+        return
     block = Block(arg_types=[IndexType()] * rank)
     block.add_op(tensor.YieldOp(value.result))
     pad = tensor.PadOp(op.input1, [], [], Region(block), low, high, op.output.type)
     Rewriter.replace_op(op, [*zero_ops, value, pad], [pad.result])
+
+
+def _lower_pad_generic(op: PadOp, in_shape: Sequence[int], low: Sequence[int], high: Sequence[int],
+                       ops: list[Operation], pad_value: SSAValue) -> None:
+    """PAD with a dynamic dim inside the outermost: one linalg.generic over the result that
+    reads input1 by tensor.extract at `index - low` (clamped into the input) and yields it
+    where that is inside, pad_const elsewhere. (tensor.pad is upstream's form and ours for a
+    dynamic batch; its buffer form copies into a view whose strides would be run-time values
+    here, which the later stages do not handle.)"""
+    x = op.input1
+    rank = len(in_shape)
+    elem = op.output.type.element_type
+    # the run-time sizes the result's dynamic dims and the range checks need
+    sizes = {d: lb.dim(x, d, ops) for d in range(rank) if in_shape[d] < 0 or low[d] or high[d]}
+
+    def out_size(d: int) -> SSAValue:
+        grow = low[d] + high[d]
+        if not grow:
+            return sizes[d]
+        a = arith.AddiOp(sizes[d], lb.index_constant(grow, ops))
+        ops.append(a)
+        return a.result
+
+    init = lb.dynamic_empty(list(op.output.type.get_shape()), elem, out_size, ops)
+
+    def body(b, args):
+        zero = one = None
+        idx: list[SSAValue] = []
+        valid: SSAValue | None = None
+        for d in range(rank):
+            i = b.insert(IndexOp(d)).result
+            if not low[d] and not high[d]:
+                idx.append(i)
+                continue
+            if zero is None:
+                zero = b.insert(arith.ConstantOp(IntegerAttr(0, IndexType()))).result
+                one = b.insert(arith.ConstantOp(IntegerAttr(1, IndexType()))).result
+            j = b.insert(arith.SubiOp(i, b.insert(arith.ConstantOp(IntegerAttr(low[d], IndexType()))).result)).result
+            ok = b.insert(arith.AndIOp(b.insert(arith.CmpiOp(j, zero, "sge")).result,
+                                       b.insert(arith.CmpiOp(j, sizes[d], "slt")).result)).result
+            valid = ok if valid is None else b.insert(arith.AndIOp(valid, ok)).result
+            # clamped into the input: the read never leaves it, the select drops it
+            last = b.insert(arith.SubiOp(sizes[d], one)).result
+            j = b.insert(arith.MaxSIOp(b.insert(arith.MinSIOp(j, last)).result, zero)).result
+            idx.append(j)
+        v = b.insert(tensor.ExtractOp(x, idx, elem)).result
+        if valid is None:
+            return [v]
+        return [b.insert(arith.SelectOp(valid, v, pad_value)).result]
+
+    gen = lb.generic([], [init], [lb.identity(rank)], lb.parallel(rank), body)
+    Rewriter.replace_op(op, [*ops, gen], [gen.res[0]])
 
 
 def _dims(op: Operation, value: SSAValue, what: str) -> tuple[int, ...]:
@@ -345,8 +404,11 @@ def lower_slice(op: SliceOp) -> None:
 LOWERINGS = {ConcatOp: lower_concat, PadOp: lower_pad, ReshapeOp: lower_reshape, SliceOp: lower_slice}
 
 # RESHAPE and CONCAT lower any dynamic dim (collapse to 1-D, divsi, expand; tensor.dim-sized
-# insert_slices); PAD and SLICE are static-only (a located error names the operand)
-DYNAMIC = {ReshapeOp: preconditions.EVERY_DIM, ConcatOp: preconditions.EVERY_DIM}
+# insert_slices); PAD any dim of input1 and the result (pad_const is a static [1]); SLICE is
+# static-only (a located error names the operand)
+DYNAMIC = {ReshapeOp: preconditions.EVERY_DIM, ConcatOp: preconditions.EVERY_DIM,
+           PadOp: preconditions.DynamicDims("input1 and the result (pad_const stays static)",
+                                            {("operand", 0): None, ("result", 0): None})}
 
 
 def erase_dead_const_shapes(candidates: Sequence[Operation]) -> None:

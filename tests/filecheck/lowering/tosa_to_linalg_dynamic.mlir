@@ -19,6 +19,8 @@
 // MLIR:       linalg.pooling_nhwc_sum {{.*}} -> tensor<?x5x33x62xf32>
 // MLIR-LABEL: func.func @depthwise_conv2d_dyn
 // MLIR:       linalg.depthwise_conv_2d_nhwc_hwcm {{.*}} -> tensor<?x5x5x3x11xf32>
+// MLIR-LABEL: func.func @pad_dyn_inner
+// MLIR:       tensor.empty(%{{.*}}) : tensor<2x?xf32>
 
 // as upstream's test_abs_1d_dynamic
 // CHECK-LABEL: func.func @abs_1d_dynamic
@@ -285,4 +287,46 @@ func.func @depthwise_conv2d_dyn(%arg0: tensor<?x7x5x3xf32>, %arg1: tensor<3x1x3x
   %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
   %0 = tosa.depthwise_conv2d %arg0, %arg1, %arg2, %zp, %zp {acc_type = f32, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>, dilation = array<i64: 1, 1>} : (tensor<?x7x5x3xf32>, tensor<3x1x3x11xf32>, tensor<33xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<?x5x5x33xf32>
   return %0 : tensor<?x5x5x33xf32>
+}
+
+// as upstream's pad_dyn_input: tensor.pad keeps the dynamic batch, the padding value is
+// extracted before it
+// CHECK-LABEL: func.func @pad_dyn_input
+// CHECK-SAME:    (%[[ARG0:.*]]: tensor<?x2xf32>)
+// CHECK:         %[[CST:.*]] = tensor.extract %{{.*}}[%{{.*}}] : tensor<1xf32>
+// CHECK-NEXT:    tensor.pad %[[ARG0]] low[1, 3] high[2, 4] {
+// CHECK:           tensor.yield %[[CST]] : f32
+// CHECK-NEXT:    } : tensor<?x2xf32> to tensor<?x9xf32>
+func.func @pad_dyn_input(%arg0: tensor<?x2xf32>) -> tensor<?x9xf32> {
+  %p = tosa.const_shape {values = dense<[1, 2, 3, 4]> : tensor<4xindex>} : () -> !tosa.shape<4>
+  %c = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %0 = tosa.pad %arg0, %p, %c : (tensor<?x2xf32>, !tosa.shape<4>, tensor<1xf32>) -> tensor<?x9xf32>
+  return %0 : tensor<?x9xf32>
+}
+
+// a dynamic inner dim (our difference, docs/lowering.md): the result is dim + low + high and
+// one generic reads the input at index - low (clamped), the pad value outside it
+// CHECK-LABEL: func.func @pad_dyn_inner
+// CHECK-SAME:    (%[[ARG0:.*]]: tensor<2x?xf32>)
+// CHECK:         %[[CST:.*]] = tensor.extract %{{.*}}[%{{.*}}] : tensor<1xf32>
+// CHECK:         %[[DIM:.*]] = tensor.dim %[[ARG0]], %{{.*}} : tensor<2x?xf32>
+// CHECK-NEXT:    %[[C7:.*]] = arith.constant 7 : index
+// CHECK-NEXT:    %[[SIZE:.*]] = arith.addi %[[DIM]], %[[C7]] : index
+// CHECK-NEXT:    %[[INIT:.*]] = tensor.empty(%[[SIZE]]) : tensor<2x?xf32>
+// CHECK-NEXT:    linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} outs(%[[INIT]] : tensor<2x?xf32>)
+// CHECK:           %[[I0:.*]] = linalg.index 0 : index
+// CHECK-NEXT:      %[[I1:.*]] = linalg.index 1 : index
+// CHECK:           %[[C3:.*]] = arith.constant 3 : index
+// CHECK-NEXT:      %[[J:.*]] = arith.subi %[[I1]], %[[C3]] : index
+// CHECK-NEXT:      %[[GE:.*]] = arith.cmpi sge, %[[J]], %{{.*}} : index
+// CHECK-NEXT:      %[[LT:.*]] = arith.cmpi slt, %[[J]], %[[DIM]] : index
+// CHECK-NEXT:      %[[IN:.*]] = arith.andi %[[GE]], %[[LT]] : i1
+// CHECK:           %[[X:.*]] = tensor.extract %[[ARG0]][%[[I0]], %{{.*}}] : tensor<2x?xf32>
+// CHECK-NEXT:      %[[R:.*]] = arith.select %[[IN]], %[[X]], %[[CST]] : f32
+// CHECK-NEXT:      linalg.yield %[[R]] : f32
+func.func @pad_dyn_inner(%arg0: tensor<2x?xf32>) -> tensor<2x?xf32> {
+  %p = tosa.const_shape {values = dense<[0, 0, 3, 4]> : tensor<4xindex>} : () -> !tosa.shape<4>
+  %c = "tosa.const"() <{values = dense<1.5> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %0 = tosa.pad %arg0, %p, %c : (tensor<2x?xf32>, !tosa.shape<4>, tensor<1xf32>) -> tensor<2x?xf32>
+  return %0 : tensor<2x?xf32>
 }
