@@ -121,6 +121,16 @@ func.func @main(%x: tensor<?x2x?xf32>, %q: tensor<?x3xi8>) -> (tensor<?x5x?xf32>
   %1 = tosa.pad %q, %pq, %cq : (tensor<?x3xi8>, !tosa.shape<4>, tensor<1xi8>) -> tensor<?x6xi8>
   return %0, %1 : tensor<?x5x?xf32>, tensor<?x6xi8>
 }""", [("N2K", "f32"), ("M3", "i8")], True),
+    ("slice_dynamic_input", """
+func.func @main(%x: tensor<?x4xi32>, %y: tensor<3x?x2xf32>) -> (tensor<1x2xi32>, tensor<2x1x2xf32>) {
+  %s0 = tosa.const_shape {values = dense<[0, 1]> : tensor<2xindex>} : () -> !tosa.shape<2>
+  %z0 = tosa.const_shape {values = dense<[1, 2]> : tensor<2xindex>} : () -> !tosa.shape<2>
+  %s1 = tosa.const_shape {values = dense<[1, 0, 0]> : tensor<3xindex>} : () -> !tosa.shape<3>
+  %z1 = tosa.const_shape {values = dense<[2, 1, 2]> : tensor<3xindex>} : () -> !tosa.shape<3>
+  %0 = tosa.slice %x, %s0, %z0 : (tensor<?x4xi32>, !tosa.shape<2>, !tosa.shape<2>) -> tensor<1x2xi32>
+  %1 = tosa.slice %y, %s1, %z1 : (tensor<3x?x2xf32>, !tosa.shape<3>, !tosa.shape<3>) -> tensor<2x1x2xf32>
+  return %0, %1 : tensor<1x2xi32>, tensor<2x1x2xf32>
+}""", [("N4", "i32"), ("3M2", "f32")], True),
 ]
 
 SHIFT = '%s = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>\n'

@@ -383,7 +383,50 @@ def lower_reshape(op: ReshapeOp) -> None:
     Rewriter.replace_op(op, new_ops, [src])
 
 
+def _lower_slice_dynamic(op: SliceOp, in_shape: tuple[int, ...], out_shape: tuple[int, ...]) -> None:
+    """A slice of a dynamically shaped input. TOSA 1.0.1's start and size are static and
+    positive (upstream MLIR's size -1, the rest of a dynamic dim, is not TOSA 1.0.1: the
+    verifier rejects it), so the result is static and the run-time shape only has to hold
+    it (a REQUIRE the interpreter checks). Upstream's form, one tensor.extract_slice, when
+    only the outermost dim is dynamic; a dynamic dim inside it would make the buffer view's
+    strides run-time values, which the later stages do not handle: such slices read the
+    input in one generic instead (as PAD)."""
+    start = const_shape_values(op, op.start, "start")
+    size = const_shape_values(op, op.size, "size")
+    rank = len(in_shape)
+    if len(start) != rank or len(size) != rank:
+        raise fail(op, f"start {start} / size {size} must have {rank} values")
+    for n, st, sz in zip(in_shape, start, size):
+        if st < 0 or sz < 1 or (n >= 0 and st + sz > n):
+            raise fail(op, f"slice start {start} size {size} is out of bounds of {list(in_shape)}")
+    if tuple(size) != out_shape:
+        raise fail(op, f"size {size} does not match the result shape {list(out_shape)}")
+    if not any(d < 0 for d in in_shape[1:]):
+        new = tensor.ExtractSliceOp(op.input1, start, size, [1] * rank, op.output.type)
+        Rewriter.replace_op(op, [new], [new.result])
+        return
+    x = op.input1
+    elem = op.output.type.element_type
+    init = lb.empty(size, elem)
+
+    def body(b, args):
+        idx = []
+        for d in range(rank):
+            i = b.insert(IndexOp(d)).result
+            if start[d]:
+                c = b.insert(arith.ConstantOp(IntegerAttr(start[d], IndexType()))).result
+                i = b.insert(arith.AddiOp(i, c)).result
+            idx.append(i)
+        return [b.insert(tensor.ExtractOp(x, idx, elem)).result]
+
+    gen = lb.generic([], [init.tensor], [lb.identity(rank)], lb.parallel(rank), body)
+    Rewriter.replace_op(op, [init, gen], [gen.res[0]])
+
+
 def lower_slice(op: SliceOp) -> None:
+    if any(d < 0 for d in _dims(op, op.input1, "input1")):
+        _lower_slice_dynamic(op, _dims(op, op.input1, "input1"), _dims(op, op.output, "the result"))
+        return
     in_shape = static_shape(op, op.input1, "input1")
     out_shape = static_shape(op, op.output, "the result")
     start = const_shape_values(op, op.start, "start")
@@ -404,11 +447,12 @@ def lower_slice(op: SliceOp) -> None:
 LOWERINGS = {ConcatOp: lower_concat, PadOp: lower_pad, ReshapeOp: lower_reshape, SliceOp: lower_slice}
 
 # RESHAPE and CONCAT lower any dynamic dim (collapse to 1-D, divsi, expand; tensor.dim-sized
-# insert_slices); PAD any dim of input1 and the result (pad_const is a static [1]); SLICE is
-# static-only (a located error names the operand)
+# insert_slices); PAD and SLICE any dim of input1 and the result (pad_const, start, size static)
 DYNAMIC = {ReshapeOp: preconditions.EVERY_DIM, ConcatOp: preconditions.EVERY_DIM,
            PadOp: preconditions.DynamicDims("input1 and the result (pad_const stays static)",
-                                            {("operand", 0): None, ("result", 0): None})}
+                                            {("operand", 0): None, ("result", 0): None}),
+           SliceOp: preconditions.DynamicDims("input1 (start and size, hence the result, are static)",
+                                              {("operand", 0): None})}
 
 
 def erase_dead_const_shapes(candidates: Sequence[Operation]) -> None:
@@ -429,6 +473,8 @@ class TosaToTensorPass(ModulePass):
         shapes: list[Operation] = []
         for o in todo:
             shapes.extend(v.owner for v in o.operands if isinstance(v.owner, ConstShapeOp))
+            # the dynamic dims the op's lowering handles, or a located error naming the operand
+            preconditions.require_static(o, PASS, DYNAMIC[type(o)])
             LOWERINGS[type(o)](o)
         erase_dead_const_shapes(list(dict.fromkeys(shapes)))
 

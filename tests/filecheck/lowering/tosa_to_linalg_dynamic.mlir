@@ -330,3 +330,34 @@ func.func @pad_dyn_inner(%arg0: tensor<2x?xf32>) -> tensor<2x?xf32> {
   %0 = tosa.pad %arg0, %p, %c : (tensor<2x?xf32>, !tosa.shape<4>, tensor<1xf32>) -> tensor<2x?xf32>
   return %0 : tensor<2x?xf32>
 }
+
+// SLICE of a dynamic batch: upstream's one tensor.extract_slice with the static start and size
+// (TOSA 1.0.1's sizes are positive: the result is static)
+// CHECK-LABEL: func.func @slice_dyn_batch
+// CHECK-SAME:    (%[[ARG0:.*]]: tensor<?x4xf32>)
+// CHECK-NEXT:    %[[S:.*]] = tensor.extract_slice %[[ARG0]][1, 1] [1, 2] [1, 1] : tensor<?x4xf32> to tensor<1x2xf32>
+// CHECK-NEXT:    func.return %[[S]] : tensor<1x2xf32>
+func.func @slice_dyn_batch(%arg0: tensor<?x4xf32>) -> tensor<1x2xf32> {
+  %0 = tosa.const_shape {values = dense<[1, 1]> : tensor<2xindex>} : () -> !tosa.shape<2>
+  %1 = tosa.const_shape {values = dense<[1, 2]> : tensor<2xindex>} : () -> !tosa.shape<2>
+  %2 = tosa.slice %arg0, %0, %1 : (tensor<?x4xf32>, !tosa.shape<2>, !tosa.shape<2>) -> tensor<1x2xf32>
+  return %2 : tensor<1x2xf32>
+}
+
+// a dynamic inner dim (our difference, as PAD): one generic reads the input at index + start
+// CHECK-LABEL: func.func @slice_dyn_inner
+// CHECK-SAME:    (%[[ARG0:.*]]: tensor<3x?xf32>)
+// CHECK-NEXT:    %[[INIT:.*]] = tensor.empty() : tensor<2x1xf32>
+// CHECK-NEXT:    linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} outs(%[[INIT]] : tensor<2x1xf32>)
+// CHECK:           %[[I0:.*]] = linalg.index 0 : index
+// CHECK-NEXT:      %[[C1:.*]] = arith.constant 1 : index
+// CHECK-NEXT:      %[[Y:.*]] = arith.addi %[[I0]], %[[C1]] : index
+// CHECK-NEXT:      %[[I1:.*]] = linalg.index 1 : index
+// CHECK-NEXT:      %[[X:.*]] = tensor.extract %[[ARG0]][%[[Y]], %[[I1]]] : tensor<3x?xf32>
+// CHECK-NEXT:      linalg.yield %[[X]] : f32
+func.func @slice_dyn_inner(%arg0: tensor<3x?xf32>) -> tensor<2x1xf32> {
+  %0 = tosa.const_shape {values = dense<[1, 0]> : tensor<2xindex>} : () -> !tosa.shape<2>
+  %1 = tosa.const_shape {values = dense<[2, 1]> : tensor<2xindex>} : () -> !tosa.shape<2>
+  %2 = tosa.slice %arg0, %0, %1 : (tensor<3x?xf32>, !tosa.shape<2>, !tosa.shape<2>) -> tensor<2x1xf32>
+  return %2 : tensor<2x1xf32>
+}
