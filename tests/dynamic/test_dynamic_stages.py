@@ -131,6 +131,15 @@ func.func @main(%x: tensor<?x4xi32>, %y: tensor<3x?x2xf32>) -> (tensor<1x2xi32>,
   %1 = tosa.slice %y, %s1, %z1 : (tensor<3x?x2xf32>, !tosa.shape<3>, !tosa.shape<3>) -> tensor<2x1x2xf32>
   return %0, %1 : tensor<1x2xi32>, tensor<2x1x2xf32>
 }""", [("N4", "i32"), ("3M2", "f32")], True),
+    ("tile_gather_dynamic", """
+func.func @main(%x: tensor<?x3xi8>, %v: tensor<?x4x2xf32>, %i: tensor<?x?xi32>) -> (tensor<?x3xi8>, tensor<?x6xi8>, tensor<?x?x2xf32>) {
+  %m0 = tosa.const_shape {values = dense<[2, 1]> : tensor<2xindex>} : () -> !tosa.shape<2>
+  %m1 = tosa.const_shape {values = dense<[3, 2]> : tensor<2xindex>} : () -> !tosa.shape<2>
+  %0 = tosa.tile %x, %m0 : (tensor<?x3xi8>, !tosa.shape<2>) -> tensor<?x3xi8>
+  %1 = tosa.tile %x, %m1 : (tensor<?x3xi8>, !tosa.shape<2>) -> tensor<?x6xi8>
+  %2 = tosa.gather %v, %i : (tensor<?x4x2xf32>, tensor<?x?xi32>) -> tensor<?x?x2xf32>
+  return %0, %1, %2 : tensor<?x3xi8>, tensor<?x6xi8>, tensor<?x?x2xf32>
+}""", [("B3", "i8"), ("N42", "f32"), ("NM", "index4")], True),
 ]
 
 SHIFT = '%s = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>\n'
@@ -155,6 +164,8 @@ def _inputs(templates, rng) -> list[np.ndarray]:
             out.append(rng.random(shape) < 0.5)
         elif dtype == "i32":
             out.append(rng.integers(-1000, 1000, shape).astype(np.int32))
+        elif dtype == "index4":  # GATHER indices into K = 4
+            out.append(rng.integers(0, 4, shape).astype(np.int32))
         elif dtype == "table16":  # adjacent entries differ by less than 2**15 (apply_lookup_s' REQUIRE)
             out.append(rng.integers(-(1 << 14), 1 << 14, shape).astype(np.int16))
         elif dtype in ("i8", "i16"):  # the type's full range (TABLE reads every entry)

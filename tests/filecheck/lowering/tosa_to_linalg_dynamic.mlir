@@ -21,6 +21,10 @@
 // MLIR:       linalg.depthwise_conv_2d_nhwc_hwcm {{.*}} -> tensor<?x5x5x3x11xf32>
 // MLIR-LABEL: func.func @pad_dyn_inner
 // MLIR:       tensor.empty(%{{.*}}) : tensor<2x?xf32>
+// MLIR-LABEL: func.func @tile_dyn_input
+// MLIR:       arith.remui
+// MLIR-LABEL: func.func @gather_float_dyn
+// MLIR:       tensor.empty(%{{.*}}, %{{.*}}) : tensor<?x?x2xf32>
 
 // as upstream's test_abs_1d_dynamic
 // CHECK-LABEL: func.func @abs_1d_dynamic
@@ -360,4 +364,53 @@ func.func @slice_dyn_inner(%arg0: tensor<3x?xf32>) -> tensor<2x1xf32> {
   %1 = tosa.const_shape {values = dense<[2, 1]> : tensor<2xindex>} : () -> !tosa.shape<2>
   %2 = tosa.slice %arg0, %0, %1 : (tensor<3x?xf32>, !tosa.shape<2>, !tosa.shape<2>) -> tensor<2x1xf32>
   return %2 : tensor<2x1xf32>
+}
+
+// as upstream's tile_dyn_input: the result's dynamic dim is the input's tensor.dim times the
+// multiple; a repeated dynamic dim is read at index mod dim (a run-time value: tensor.extract)
+// CHECK-LABEL: func.func @tile_dyn_input
+// CHECK-SAME:    (%[[ARG0:.*]]: tensor<?x3xi8>)
+// CHECK:         %[[DYN:.*]] = tensor.dim %[[ARG0]], %{{.*}} : tensor<?x3xi8>
+// CHECK-NEXT:    %[[C2:.*]] = arith.constant 2 : index
+// CHECK-NEXT:    %[[SIZE:.*]] = arith.muli %[[DYN]], %[[C2]] : index
+// CHECK-NEXT:    %[[INIT:.*]] = tensor.empty(%[[SIZE]]) : tensor<?x3xi8>
+// CHECK:         %[[D:.*]] = tensor.dim %[[ARG0]], %{{.*}} : tensor<?x3xi8>
+// CHECK-NEXT:    linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} outs(%[[INIT]] : tensor<?x3xi8>)
+// CHECK:           %[[I0:.*]] = linalg.index 0 : index
+// CHECK-NEXT:      %[[R:.*]] = arith.remui %[[I0]], %[[D]] : index
+// CHECK-NEXT:      %[[I1:.*]] = linalg.index 1 : index
+// CHECK-NEXT:      %[[X:.*]] = tensor.extract %[[ARG0]][%[[R]], %[[I1]]] : tensor<?x3xi8>
+// CHECK-NEXT:      linalg.yield %[[X]] : i8
+func.func @tile_dyn_input(%arg0: tensor<?x3xi8>) -> tensor<?x3xi8> {
+  %m = tosa.const_shape {values = dense<[2, 1]> : tensor<2xindex>} : () -> !tosa.shape<2>
+  %0 = tosa.tile %arg0, %m : (tensor<?x3xi8>, !tosa.shape<2>) -> tensor<?x3xi8>
+  return %0 : tensor<?x3xi8>
+}
+
+// a dynamic batch repeated once, a static dim repeated: the affine map (d1 mod 3)
+// CHECK-LABEL: func.func @tile_dyn_batch_static_repeat
+// CHECK:         %[[N:.*]] = tensor.dim %{{.*}}, %{{.*}} : tensor<?x3xi8>
+// CHECK-NEXT:    %[[INIT:.*]] = tensor.empty(%[[N]]) : tensor<?x6xi8>
+// CHECK-NEXT:    linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, (d1 mod 3))>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%{{.*}} : tensor<?x3xi8>) outs(%[[INIT]] : tensor<?x6xi8>)
+func.func @tile_dyn_batch_static_repeat(%arg0: tensor<?x3xi8>) -> tensor<?x6xi8> {
+  %m = tosa.const_shape {values = dense<[1, 2]> : tensor<2xindex>} : () -> !tosa.shape<2>
+  %0 = tosa.tile %arg0, %m : (tensor<?x3xi8>, !tosa.shape<2>) -> tensor<?x6xi8>
+  return %0 : tensor<?x6xi8>
+}
+
+// as upstream's gather_float_dyn / gather_float_all_dynamic (N and W): the init takes N from
+// the values' dim 0 and W from the indices' dim 1
+// CHECK-LABEL: func.func @gather_float_dyn
+// CHECK-SAME:    (%[[ARG0:.*]]: tensor<?x3x2xf32>, %[[ARG1:.*]]: tensor<?x?xi32>)
+// CHECK:         %[[C0:.*]] = arith.constant 0 : index
+// CHECK-NEXT:    %[[BATCH:.*]] = tensor.dim %[[ARG0]], %[[C0]] : tensor<?x3x2xf32>
+// CHECK-NEXT:    %[[C1:.*]] = arith.constant 1 : index
+// CHECK-NEXT:    %[[INDEX:.*]] = tensor.dim %[[ARG1]], %[[C1]] : tensor<?x?xi32>
+// CHECK-NEXT:    %[[INIT:.*]] = tensor.empty(%[[BATCH]], %[[INDEX]]) : tensor<?x?x2xf32>
+// CHECK-NEXT:    linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%[[ARG1]] : tensor<?x?xi32>) outs(%[[INIT]] : tensor<?x?x2xf32>)
+// CHECK:           %[[X:.*]] = tensor.extract %[[ARG0]][%{{.*}}, %{{.*}}, %{{.*}}] : tensor<?x3x2xf32>
+// CHECK-NEXT:      linalg.yield %[[X]] : f32
+func.func @gather_float_dyn(%arg0: tensor<?x3x2xf32>, %arg1: tensor<?x?xi32>) -> tensor<?x?x2xf32> {
+  %0 = tosa.gather %arg0, %arg1 : (tensor<?x3x2xf32>, tensor<?x?xi32>) -> tensor<?x?x2xf32>
+  return %0 : tensor<?x?x2xf32>
 }

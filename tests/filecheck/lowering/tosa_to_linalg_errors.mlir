@@ -45,3 +45,12 @@ func.func @unranked(%a: tensor<*xf32>) -> tensor<*xf32> {
   %0 = tosa.sigmoid %a : (tensor<*xf32>) -> tensor<*xf32>
   return %0 : tensor<*xf32>
 }
+
+// -----
+
+func.func @gather_dynamic_k(%v: tensor<2x?x3xf32>, %i: tensor<2x4xi32>) -> tensor<2x4x3xf32> {
+  // N and W may be dynamic, K may not (it bounds the clamped index)
+  // expected-error @+1 {{cannot lower 'tosa.gather': operand #0 has a dynamic dimension 1 (tensor<2x?x3xf32>); 'tosa.gather' lowers dynamic sizes only in N and W (values dim 0, indices dims 0 and 1, output dims 0 and 1)}}
+  %0 = tosa.gather %v, %i : (tensor<2x?x3xf32>, tensor<2x4xi32>) -> tensor<2x4x3xf32>
+  return %0 : tensor<2x4x3xf32>
+}
