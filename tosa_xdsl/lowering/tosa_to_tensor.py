@@ -7,7 +7,9 @@
              expand when no single reassociation exists); an identity reshape is dropped
   slice   -> tensor.extract_slice (static offsets/sizes from the tosa.const_shape operands)
 
-Static shapes are required, and every `!tosa.shape` operand must come from a tosa.const_shape;
+Dynamic dims are lowered where the `DYNAMIC` table below says (upstream's forms; PAD and SLICE
+of a dynamic inner dim become one linalg.generic reading by tensor.extract, see
+docs/lowering.md), and every `!tosa.shape` operand must come from a tosa.const_shape;
 otherwise the pass stops with a located diagnostic naming the op. tosa.const_shape ops that
 this pass leaves without uses are erased.
 """
