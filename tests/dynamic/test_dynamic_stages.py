@@ -74,7 +74,7 @@ func.func @main(%a: tensor<?x3x3x2xf32>, %b: tensor<?x3x3x2xf32>, %c: tensor<?x3
   return %1, %2, %3 : tensor<?x3x3x3xf32>, tensor<?x3x3x2xf32>, tensor<?x2x3x3xf32>
 }""", [("B332", "f32"), ("N332", "f32"), ("B331", "f32")], False),
     ("rescale_table_reverse_argmax", """
-func.func @main(%x: tensor<?x3x?xi8>, %t: tensor<256xi8>, %f: tensor<?x?xf32>, %w: tensor<?x2xi16>, %t16: tensor<513xi16>) -> (tensor<?x3x?xi8>, tensor<?x3x?xi8>, tensor<?x3x?xi8>, tensor<?x?xi32>, tensor<?xi32>, tensor<?x2xi32>, tensor<?x2xi16>) {
+func.func @main(%x: tensor<?x3x?xi8>, %t: tensor<256xi8>, %f: tensor<?x?xf32>, %w: tensor<?x2xi16>, %t16: tensor<513xi16>) -> (tensor<?x3x?xi8>, tensor<?x3x?xi8>, tensor<?x3x?xi8>, tensor<?x?xi32>, tensor<?xi32>, tensor<?x2xi32>, tensor<?x2xi32>, tensor<?x2xi16>, tensor<?x2xi8>) {
   %m = "tosa.const"() <{values = dense<19689> : tensor<1xi16>}> : () -> tensor<1xi16>
   %sh = "tosa.const"() <{values = dense<15> : tensor<1xi8>}> : () -> tensor<1xi8>
   %izp = "tosa.const"() <{values = dense<17> : tensor<1xi8>}> : () -> tensor<1xi8>
@@ -92,7 +92,11 @@ func.func @main(%x: tensor<?x3x?xi8>, %t: tensor<256xi8>, %f: tensor<?x?xf32>, %
   %6 = tosa.table %w, %t16 : (tensor<?x2xi16>, tensor<513xi16>) -> tensor<?x2xi32>
   %7 = tosa.reverse %w {axis = 1 : i32} : (tensor<?x2xi16>) -> tensor<?x2xi16>
   %8 = tosa.reverse %7 {axis = 0 : i32} : (tensor<?x2xi16>) -> tensor<?x2xi16>
-  return %0, %1, %2, %3, %4, %5, %8 : tensor<?x3x?xi8>, tensor<?x3x?xi8>, tensor<?x3x?xi8>, tensor<?x?xi32>, tensor<?xi32>, tensor<?x2xi32>, tensor<?x2xi16>
+  %pm = "tosa.const"() <{values = dense<[1073741824, 1518500250]> : tensor<2xi32>}> : () -> tensor<2xi32>
+  %ps = "tosa.const"() <{values = dense<[33, 40]> : tensor<2xi8>}> : () -> tensor<2xi8>
+  %z8 = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %9 = tosa.rescale %w, %pm, %ps, %z16, %z8 {scale32 = true, rounding_mode = SINGLE_ROUND, per_channel = true, input_unsigned = false, output_unsigned = false} : (tensor<?x2xi16>, tensor<2xi32>, tensor<2xi8>, tensor<1xi16>, tensor<1xi8>) -> tensor<?x2xi8>
+  return %0, %1, %2, %3, %4, %5, %6, %8, %9 : tensor<?x3x?xi8>, tensor<?x3x?xi8>, tensor<?x3x?xi8>, tensor<?x?xi32>, tensor<?xi32>, tensor<?x2xi32>, tensor<?x2xi32>, tensor<?x2xi16>, tensor<?x2xi8>
 }""", [("N3K", "i8"), ((256,), "i8"), ("MB", "f32"), ("H2", "i16"), ((513,), "table16")], True),
     ("avg_pool_depthwise_dynamic_batch", """
 func.func @main(%x: tensor<?x4x5x2xf32>, %q: tensor<?x4x5x2xi8>) -> (tensor<?x3x3x2xf32>, tensor<?x3x3x2xi8>, tensor<?x4x4x6xf32>, tensor<?x3x4x4xi32>) {
