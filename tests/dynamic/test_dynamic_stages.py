@@ -314,3 +314,22 @@ def test_bufferized_dynamic_results_are_returned_and_owned_by_the_caller():
         xs = [rng.standard_normal((2, 3, 4)).astype(np.float32), rng.integers(-9, 9, (5, 3)).astype(np.int32)]
         _close(session.call(xs), run(parse(src), xs), False, "bufferized")
         assert session.interpreter.allocations.live_allocations == 0
+
+
+def test_native_slice_reads_stay_inside_a_too_small_input():
+    """A run-time input smaller than the static slice breaks a REQUIRE the interpreter
+    reports; native code cannot, but its reads stay inside the input (clamped indices)."""
+    from tosa_xdsl.interpreter.errors import TosaRunError
+
+    src = """
+func.func @main(%x: tensor<3x?xf32>) -> tensor<2x2xf32> {
+  %s = tosa.const_shape {values = dense<[1, 1]> : tensor<2xindex>} : () -> !tosa.shape<2>
+  %z = tosa.const_shape {values = dense<[2, 2]> : tensor<2xindex>} : () -> !tosa.shape<2>
+  %0 = tosa.slice %x, %s, %z : (tensor<3x?xf32>, !tosa.shape<2>, !tosa.shape<2>) -> tensor<2x2xf32>
+  return %0 : tensor<2x2xf32>
+}"""
+    x = np.arange(6, dtype=np.float32).reshape(3, 2)  # needs 3 columns
+    with pytest.raises(TosaRunError):
+        run(parse(src), [x])
+    (got,) = NativeModule(parse(src), pipeline=LLVM).call([x])
+    np.testing.assert_array_equal(got, x[1:3][:, [1, 1]])  # column 2 clamped to column 1

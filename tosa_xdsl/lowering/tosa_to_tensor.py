@@ -409,7 +409,17 @@ def _lower_slice_dynamic(op: SliceOp, in_shape: tuple[int, ...], out_shape: tupl
         return
     x = op.input1
     elem = op.output.type.element_type
+    ops: list[Operation] = []
+    # a run-time dim too small for the slice breaks a REQUIRE (the interpreter reports it);
+    # native reads stay inside the input: index + start clamped to dim - 1 (minui)
+    last: dict[int, SSAValue] = {}
+    for d in range(rank):
+        if in_shape[d] < 0:
+            sub = arith.SubiOp(lb.dim(x, d, ops), lb.index_constant(1, ops))
+            ops.append(sub)
+            last[d] = sub.result
     init = lb.empty(size, elem)
+    ops.append(init)
 
     def body(b, args):
         idx = []
@@ -418,11 +428,13 @@ def _lower_slice_dynamic(op: SliceOp, in_shape: tuple[int, ...], out_shape: tupl
             if start[d]:
                 c = b.insert(arith.ConstantOp(IntegerAttr(start[d], IndexType()))).result
                 i = b.insert(arith.AddiOp(i, c)).result
+            if d in last:
+                i = b.insert(arith.MinUIOp(i, last[d])).result
             idx.append(i)
         return [b.insert(tensor.ExtractOp(x, idx, elem)).result]
 
     gen = lb.generic([], [init.tensor], [lb.identity(rank)], lb.parallel(rank), body)
-    Rewriter.replace_op(op, [init, gen], [gen.res[0]])
+    Rewriter.replace_op(op, [*ops, gen], [gen.res[0]])
 
 
 def lower_slice(op: SliceOp) -> None:

@@ -348,16 +348,22 @@ func.func @slice_dyn_batch(%arg0: tensor<?x4xf32>) -> tensor<1x2xf32> {
   return %2 : tensor<1x2xf32>
 }
 
-// a dynamic inner dim (our difference, as PAD): one generic reads the input at index + start
+// a dynamic inner dim (our difference, as PAD): one generic reads the input at index + start,
+// a dynamic dim's index clamped to dim - 1 (a too small run-time input is a REQUIRE failure;
+// native reads stay inside it)
 // CHECK-LABEL: func.func @slice_dyn_inner
 // CHECK-SAME:    (%[[ARG0:.*]]: tensor<3x?xf32>)
+// CHECK:         %[[DIM:.*]] = tensor.dim %[[ARG0]], %{{.*}} : tensor<3x?xf32>
+// CHECK-NEXT:    %[[ONE:.*]] = arith.constant 1 : index
+// CHECK-NEXT:    %[[LAST:.*]] = arith.subi %[[DIM]], %[[ONE]] : index
 // CHECK-NEXT:    %[[INIT:.*]] = tensor.empty() : tensor<2x1xf32>
 // CHECK-NEXT:    linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} outs(%[[INIT]] : tensor<2x1xf32>)
 // CHECK:           %[[I0:.*]] = linalg.index 0 : index
 // CHECK-NEXT:      %[[C1:.*]] = arith.constant 1 : index
 // CHECK-NEXT:      %[[Y:.*]] = arith.addi %[[I0]], %[[C1]] : index
 // CHECK-NEXT:      %[[I1:.*]] = linalg.index 1 : index
-// CHECK-NEXT:      %[[X:.*]] = tensor.extract %[[ARG0]][%[[Y]], %[[I1]]] : tensor<3x?xf32>
+// CHECK-NEXT:      %[[XI:.*]] = arith.minui %[[I1]], %[[LAST]] : index
+// CHECK-NEXT:      %[[X:.*]] = tensor.extract %[[ARG0]][%[[Y]], %[[XI]]] : tensor<3x?xf32>
 // CHECK-NEXT:      linalg.yield %[[X]] : f32
 func.func @slice_dyn_inner(%arg0: tensor<3x?xf32>) -> tensor<2x1xf32> {
   %0 = tosa.const_shape {values = dense<[1, 0]> : tensor<2xindex>} : () -> !tosa.shape<2>
