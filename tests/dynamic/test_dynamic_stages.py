@@ -30,7 +30,8 @@ STAGES = (
 )
 LLVM = "tosa-to-llvm" + NOVAL  # run natively
 
-# (name, source, input templates: (dims with letters for run-time sizes, dtype), exact floats?)
+# (name, source, input templates: (dims with letters for run-time sizes, or a tuple of sizes, dtype),
+# exact floats?)
 PROGRAMS = [
     ("add_broadcast_both_dynamic", """
 func.func @main(%a: tensor<?x?xf32>, %b: tensor<?x4xf32>) -> tensor<?x4xf32> {
@@ -72,6 +73,77 @@ func.func @main(%a: tensor<?x3x3x2xf32>, %b: tensor<?x3x3x2xf32>, %c: tensor<?x3
   %3 = tosa.max_pool2d %1 {kernel = array<i64: 2, 2>, pad = array<i64: 1, 0, 0, 1>, stride = array<i64: 2, 1>} : (tensor<?x3x3x3xf32>) -> tensor<?x2x3x3xf32>
   return %1, %2, %3 : tensor<?x3x3x3xf32>, tensor<?x3x3x2xf32>, tensor<?x2x3x3xf32>
 }""", [("B332", "f32"), ("N332", "f32"), ("B331", "f32")], False),
+    ("rescale_table_reverse_argmax", """
+func.func @main(%x: tensor<?x3x?xi8>, %t: tensor<256xi8>, %f: tensor<?x?xf32>, %w: tensor<?x2xi16>, %t16: tensor<513xi16>) -> (tensor<?x3x?xi8>, tensor<?x3x?xi8>, tensor<?x3x?xi8>, tensor<?x?xi32>, tensor<?xi32>, tensor<?x2xi32>, tensor<?x2xi32>, tensor<?x2xi16>, tensor<?x2xi8>) {
+  %m = "tosa.const"() <{values = dense<19689> : tensor<1xi16>}> : () -> tensor<1xi16>
+  %sh = "tosa.const"() <{values = dense<15> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %izp = "tosa.const"() <{values = dense<17> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %ozp = "tosa.const"() <{values = dense<-22> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %m32 = "tosa.const"() <{values = dense<1376784203> : tensor<1xi32>}> : () -> tensor<1xi32>
+  %sh38 = "tosa.const"() <{values = dense<38> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %z16 = "tosa.const"() <{values = dense<0> : tensor<1xi16>}> : () -> tensor<1xi16>
+  %z32 = "tosa.const"() <{values = dense<0> : tensor<1xi32>}> : () -> tensor<1xi32>
+  %0 = tosa.rescale %x, %m, %sh, %izp, %ozp {scale32 = false, rounding_mode = SINGLE_ROUND, per_channel = false, input_unsigned = false, output_unsigned = false} : (tensor<?x3x?xi8>, tensor<1xi16>, tensor<1xi8>, tensor<1xi8>, tensor<1xi8>) -> tensor<?x3x?xi8>
+  %1 = tosa.table %x, %t : (tensor<?x3x?xi8>, tensor<256xi8>) -> tensor<?x3x?xi8>
+  %2 = tosa.reverse %1 {axis = 2 : i32} : (tensor<?x3x?xi8>) -> tensor<?x3x?xi8>
+  %3 = tosa.argmax %x {axis = 1 : i32} : (tensor<?x3x?xi8>) -> tensor<?x?xi32>
+  %4 = tosa.argmax %f {axis = 0 : i32} : (tensor<?x?xf32>) -> tensor<?xi32>
+  %5 = tosa.rescale %w, %m32, %sh38, %z16, %z32 {scale32 = true, rounding_mode = DOUBLE_ROUND, per_channel = false, input_unsigned = false, output_unsigned = false} : (tensor<?x2xi16>, tensor<1xi32>, tensor<1xi8>, tensor<1xi16>, tensor<1xi32>) -> tensor<?x2xi32>
+  %6 = tosa.table %w, %t16 : (tensor<?x2xi16>, tensor<513xi16>) -> tensor<?x2xi32>
+  %7 = tosa.reverse %w {axis = 1 : i32} : (tensor<?x2xi16>) -> tensor<?x2xi16>
+  %8 = tosa.reverse %7 {axis = 0 : i32} : (tensor<?x2xi16>) -> tensor<?x2xi16>
+  %pm = "tosa.const"() <{values = dense<[1073741824, 1518500250]> : tensor<2xi32>}> : () -> tensor<2xi32>
+  %ps = "tosa.const"() <{values = dense<[33, 40]> : tensor<2xi8>}> : () -> tensor<2xi8>
+  %z8 = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %9 = tosa.rescale %w, %pm, %ps, %z16, %z8 {scale32 = true, rounding_mode = SINGLE_ROUND, per_channel = true, input_unsigned = false, output_unsigned = false} : (tensor<?x2xi16>, tensor<2xi32>, tensor<2xi8>, tensor<1xi16>, tensor<1xi8>) -> tensor<?x2xi8>
+  return %0, %1, %2, %3, %4, %5, %6, %8, %9 : tensor<?x3x?xi8>, tensor<?x3x?xi8>, tensor<?x3x?xi8>, tensor<?x?xi32>, tensor<?xi32>, tensor<?x2xi32>, tensor<?x2xi32>, tensor<?x2xi16>, tensor<?x2xi8>
+}""", [("N3K", "i8"), ((256,), "i8"), ("MB", "f32"), ("H2", "i16"), ((513,), "table16")], True),
+    ("avg_pool_depthwise_dynamic_batch", """
+func.func @main(%x: tensor<?x4x5x2xf32>, %q: tensor<?x4x5x2xi8>) -> (tensor<?x3x3x2xf32>, tensor<?x3x3x2xi8>, tensor<?x4x4x6xf32>, tensor<?x3x4x4xi32>) {
+  %zf = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %izp = "tosa.const"() <{values = dense<-3> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %ozp = "tosa.const"() <{values = dense<5> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %z8 = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %w = "tosa.const"() <{values = dense<[[[[-1.5, -1.0, -0.5], [0.0, 0.5, 1.0]], [[1.5, -1.5, -1.0], [-0.5, 0.0, 0.5]]], [[[1.0, 1.5, -1.5], [-1.0, -0.5, 0.0]], [[0.5, 1.0, 1.5], [-1.5, -1.0, -0.5]]]]> : tensor<2x2x2x3xf32>}> : () -> tensor<2x2x2x3xf32>
+  %bias = "tosa.const"() <{values = dense<[0.5, 1.0, -2.0, 0.25, 0.0, 3.0]> : tensor<6xf32>}> : () -> tensor<6xf32>
+  %wq = "tosa.const"() <{values = dense<[[[[-7, 3], [2, 9]], [[5, -1], [0, 4]]], [[[8, -6], [-2, 1]], [[3, 3], [-5, 7]]]]> : tensor<2x2x2x2xi8>}> : () -> tensor<2x2x2x2xi8>
+  %bq = "tosa.const"() <{values = dense<[100, -50, 7, 0]> : tensor<4xi32>}> : () -> tensor<4xi32>
+  %wzp = "tosa.const"() <{values = dense<1> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %0 = tosa.avg_pool2d %x, %zf, %zf {acc_type = f32, kernel = array<i64: 2, 3>, pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 2, 2>} : (tensor<?x4x5x2xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<?x3x3x2xf32>
+  %1 = tosa.avg_pool2d %q, %izp, %ozp {acc_type = i32, kernel = array<i64: 2, 3>, pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 2, 2>} : (tensor<?x4x5x2xi8>, tensor<1xi8>, tensor<1xi8>) -> tensor<?x3x3x2xi8>
+  %2 = tosa.depthwise_conv2d %x, %w, %bias, %zf, %zf {acc_type = f32, dilation = array<i64: 1, 1>, pad = array<i64: 1, 0, 0, 0>, stride = array<i64: 1, 1>} : (tensor<?x4x5x2xf32>, tensor<2x2x2x3xf32>, tensor<6xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<?x4x4x6xf32>
+  %3 = tosa.depthwise_conv2d %q, %wq, %bq, %izp, %wzp {acc_type = i32, dilation = array<i64: 1, 2>, pad = array<i64: 0, 0, 1, 0>, stride = array<i64: 1, 1>} : (tensor<?x4x5x2xi8>, tensor<2x2x2x2xi8>, tensor<4xi32>, tensor<1xi8>, tensor<1xi8>) -> tensor<?x3x4x4xi32>
+  return %0, %1, %2, %3 : tensor<?x3x3x2xf32>, tensor<?x3x3x2xi8>, tensor<?x4x4x6xf32>, tensor<?x3x4x4xi32>
+}""", [("N452", "f32"), ("B452", "i8")], False),
+    ("pad_dynamic_input", """
+func.func @main(%x: tensor<?x2x?xf32>, %q: tensor<?x3xi8>) -> (tensor<?x5x?xf32>, tensor<?x6xi8>) {
+  %p = tosa.const_shape {values = dense<[0, 0, 1, 2, 3, 0]> : tensor<6xindex>} : () -> !tosa.shape<6>
+  %c = "tosa.const"() <{values = dense<-2.5> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %pq = tosa.const_shape {values = dense<[2, 1, 0, 3]> : tensor<4xindex>} : () -> !tosa.shape<4>
+  %cq = "tosa.const"() <{values = dense<-7> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %0 = tosa.pad %x, %p, %c : (tensor<?x2x?xf32>, !tosa.shape<6>, tensor<1xf32>) -> tensor<?x5x?xf32>
+  %1 = tosa.pad %q, %pq, %cq : (tensor<?x3xi8>, !tosa.shape<4>, tensor<1xi8>) -> tensor<?x6xi8>
+  return %0, %1 : tensor<?x5x?xf32>, tensor<?x6xi8>
+}""", [("N2K", "f32"), ("M3", "i8")], True),
+    ("slice_dynamic_input", """
+func.func @main(%x: tensor<?x4xi32>, %y: tensor<3x?x2xf32>) -> (tensor<1x2xi32>, tensor<2x1x2xf32>) {
+  %s0 = tosa.const_shape {values = dense<[0, 1]> : tensor<2xindex>} : () -> !tosa.shape<2>
+  %z0 = tosa.const_shape {values = dense<[1, 2]> : tensor<2xindex>} : () -> !tosa.shape<2>
+  %s1 = tosa.const_shape {values = dense<[1, 0, 0]> : tensor<3xindex>} : () -> !tosa.shape<3>
+  %z1 = tosa.const_shape {values = dense<[2, 1, 2]> : tensor<3xindex>} : () -> !tosa.shape<3>
+  %0 = tosa.slice %x, %s0, %z0 : (tensor<?x4xi32>, !tosa.shape<2>, !tosa.shape<2>) -> tensor<1x2xi32>
+  %1 = tosa.slice %y, %s1, %z1 : (tensor<3x?x2xf32>, !tosa.shape<3>, !tosa.shape<3>) -> tensor<2x1x2xf32>
+  return %0, %1 : tensor<1x2xi32>, tensor<2x1x2xf32>
+}""", [("N4", "i32"), ("3M2", "f32")], True),
+    ("tile_gather_dynamic", """
+func.func @main(%x: tensor<?x3xi8>, %v: tensor<?x4x2xf32>, %i: tensor<?x?xi32>) -> (tensor<?x3xi8>, tensor<?x6xi8>, tensor<?x?x2xf32>) {
+  %m0 = tosa.const_shape {values = dense<[2, 1]> : tensor<2xindex>} : () -> !tosa.shape<2>
+  %m1 = tosa.const_shape {values = dense<[3, 2]> : tensor<2xindex>} : () -> !tosa.shape<2>
+  %0 = tosa.tile %x, %m0 : (tensor<?x3xi8>, !tosa.shape<2>) -> tensor<?x3xi8>
+  %1 = tosa.tile %x, %m1 : (tensor<?x3xi8>, !tosa.shape<2>) -> tensor<?x6xi8>
+  %2 = tosa.gather %v, %i : (tensor<?x4x2xf32>, tensor<?x?xi32>) -> tensor<?x?x2xf32>
+  return %0, %1, %2 : tensor<?x3xi8>, tensor<?x6xi8>, tensor<?x?x2xf32>
+}""", [("B3", "i8"), ("N42", "f32"), ("NM", "index4")], True),
 ]
 
 SHIFT = '%s = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>\n'
@@ -91,11 +163,18 @@ def _inputs(templates, rng) -> list[np.ndarray]:
         sizes["N"] = 1
     out = []
     for dims, dtype in templates:
-        shape = tuple(sizes[c] if c.isalpha() else int(c) for c in dims)
+        shape = tuple(sizes[c] if isinstance(c, str) and c.isalpha() else int(c) for c in dims)
         if dtype == "bool":
             out.append(rng.random(shape) < 0.5)
         elif dtype == "i32":
             out.append(rng.integers(-1000, 1000, shape).astype(np.int32))
+        elif dtype == "index4":  # GATHER indices into K = 4
+            out.append(rng.integers(0, 4, shape).astype(np.int32))
+        elif dtype == "table16":  # adjacent entries differ by less than 2**15 (apply_lookup_s' REQUIRE)
+            out.append(rng.integers(-(1 << 14), 1 << 14, shape).astype(np.int16))
+        elif dtype in ("i8", "i16"):  # the type's full range (TABLE reads every entry)
+            info = np.iinfo(dtype.replace("i", "int"))
+            out.append(rng.integers(info.min, info.max + 1, shape).astype(dtype.replace("i", "int")))
         else:
             out.append((rng.standard_normal(shape) * 4).astype(np.float32))
     return out
@@ -201,13 +280,13 @@ def test_docs_list_the_dynamic_operators():
 
 def test_static_only_operator_names_the_operand():
     src = """
-func.func @main(%x: tensor<?x4xf32>) -> tensor<?x4xf32> {
-  %0 = tosa.reverse %x {axis = 0 : i32} : (tensor<?x4xf32>) -> tensor<?x4xf32>
-  return %0 : tensor<?x4xf32>
+func.func @main(%x: tensor<?x4x4xf32>) -> tensor<?x4x4xf32> {
+  %0, %1 = tosa.fft2d %x, %x inverse(false) : (tensor<?x4x4xf32>, tensor<?x4x4xf32>) -> (tensor<?x4x4xf32>, tensor<?x4x4xf32>)
+  return %0 : tensor<?x4x4xf32>
 }"""
     from tosa_xdsl.diagnostics import LocatedError
 
-    with pytest.raises(LocatedError, match=r"cannot lower 'tosa.reverse': operand #0 has a dynamic dimension"):
+    with pytest.raises(LocatedError, match=r"cannot lower 'tosa.fft2d': operand #0 has a dynamic dimension"):
         lower(src, STAGES[0])
 
 
@@ -235,3 +314,22 @@ def test_bufferized_dynamic_results_are_returned_and_owned_by_the_caller():
         xs = [rng.standard_normal((2, 3, 4)).astype(np.float32), rng.integers(-9, 9, (5, 3)).astype(np.int32)]
         _close(session.call(xs), run(parse(src), xs), False, "bufferized")
         assert session.interpreter.allocations.live_allocations == 0
+
+
+def test_native_slice_reads_stay_inside_a_too_small_input():
+    """A run-time input smaller than the static slice breaks a REQUIRE the interpreter
+    reports; native code cannot, but its reads stay inside the input (clamped indices)."""
+    from tosa_xdsl.interpreter.errors import TosaRunError
+
+    src = """
+func.func @main(%x: tensor<3x?xf32>) -> tensor<2x2xf32> {
+  %s = tosa.const_shape {values = dense<[1, 1]> : tensor<2xindex>} : () -> !tosa.shape<2>
+  %z = tosa.const_shape {values = dense<[2, 2]> : tensor<2xindex>} : () -> !tosa.shape<2>
+  %0 = tosa.slice %x, %s, %z : (tensor<3x?xf32>, !tosa.shape<2>, !tosa.shape<2>) -> tensor<2x2xf32>
+  return %0 : tensor<2x2xf32>
+}"""
+    x = np.arange(6, dtype=np.float32).reshape(3, 2)  # needs 3 columns
+    with pytest.raises(TosaRunError):
+        run(parse(src), [x])
+    (got,) = NativeModule(parse(src), pipeline=LLVM).call([x])
+    np.testing.assert_array_equal(got, x[1:3][:, [1, 1]])  # column 2 clamped to column 1

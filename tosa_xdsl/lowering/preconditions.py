@@ -35,14 +35,18 @@ def checked_axis(op: Operation, axis: int, rank: int, pass_name: str) -> int:
 @dataclass(frozen=True)
 class DynamicDims:
     """Which dynamic (`?`) dims an op's lowering handles (EXT-DYNAMIC): `dims` maps
-    ("operand" | "result", index) to the dim positions that may be dynamic; None = every dim
-    of every operand and result. `where` says it in words (diagnostics, docs/lowering.md)."""
+    ("operand" | "result", index) to the dim positions that may be dynamic (None: all of that
+    value's dims); `dims` None = every dim of every operand and result. `where` says it in
+    words (diagnostics, docs/lowering.md)."""
 
     where: str
-    dims: Mapping[tuple[str, int], frozenset[int]] | None = None
+    dims: Mapping[tuple[str, int], frozenset[int] | None] | None = None
 
     def allows(self, kind: str, index: int, dim: int) -> bool:
-        return self.dims is None or dim in self.dims.get((kind, index), frozenset())
+        if self.dims is None:
+            return True
+        allowed = self.dims.get((kind, index), frozenset())
+        return allowed is None or dim in allowed
 
 
 EVERY_DIM = DynamicDims("every dimension")

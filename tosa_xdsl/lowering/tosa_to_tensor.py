@@ -7,7 +7,9 @@
              expand when no single reassociation exists); an identity reshape is dropped
   slice   -> tensor.extract_slice (static offsets/sizes from the tosa.const_shape operands)
 
-Static shapes are required, and every `!tosa.shape` operand must come from a tosa.const_shape;
+Dynamic dims are lowered where the `DYNAMIC` table below says (upstream's forms; PAD and SLICE
+of a dynamic inner dim become one linalg.generic reading by tensor.extract, see
+docs/lowering.md), and every `!tosa.shape` operand must come from a tosa.const_shape;
 otherwise the pass stops with a located diagnostic naming the op. tosa.const_shape ops that
 this pass leaves without uses are erased.
 """
@@ -32,6 +34,7 @@ from xdsl.dialects.builtin import (
     i64,
 )
 from xdsl.dialects.builtin import DYNAMIC_INDEX
+from xdsl.dialects.linalg.ops import IndexOp
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
@@ -39,6 +42,7 @@ from xdsl.rewriter import Rewriter
 from tosa_xdsl.dialects.tosa.ops.data_layout import ConcatOp, PadOp, ReshapeOp, SliceOp
 from tosa_xdsl.dialects.tosa.ops.shape import ConstShapeOp
 from tosa_xdsl.lowering import preconditions
+from tosa_xdsl.lowering import linalg_build as lb
 from tosa_xdsl.lowering.linalg_build import tensor_type
 from tosa_xdsl.lowering.preconditions import cannot_lower, checked_axis
 
@@ -196,8 +200,10 @@ def lower_concat(op: ConcatOp) -> None:
 
 
 def lower_pad(op: PadOp) -> None:
-    in_shape = static_shape(op, op.input1, "input1")
-    out_shape = static_shape(op, op.output, "the result")
+    # a dynamic input dim stays dynamic in the result (upstream's pad_dyn_input): tensor.pad's
+    # sizes are the source's + low + high at run time
+    in_shape = _dims(op, op.input1, "input1")
+    out_shape = _dims(op, op.output, "the result")
     pc_shape = static_shape(op, op.pad_const, "pad_const")
     padding = const_shape_values(op, op.padding, "padding")
     rank = len(in_shape)
@@ -206,15 +212,70 @@ def lower_pad(op: PadOp) -> None:
     low, high = padding[0::2], padding[1::2]
     if any(p < 0 for p in padding):
         raise fail(op, f"negative padding {padding} is not supported")
-    if tuple(s + lo + hi for s, lo, hi in zip(in_shape, low, high)) != out_shape:
+    if tuple(s + lo + hi if s >= 0 else -1 for s, lo, hi in zip(in_shape, low, high)) != out_shape:
         raise fail(op, f"padding {padding} of {in_shape} does not give the result shape {out_shape}")
     elem = op.output.type.element_type
     zero_ops, zeros = index_zeros(len(pc_shape))
     value = tensor.ExtractOp(op.pad_const, zeros, elem)
+    if any(d < 0 for d in in_shape[1:]):
+        _lower_pad_generic(op, in_shape, low, high, [*zero_ops, value], value.result)
+        return
     block = Block(arg_types=[IndexType()] * rank)
     block.add_op(tensor.YieldOp(value.result))
     pad = tensor.PadOp(op.input1, [], [], Region(block), low, high, op.output.type)
     Rewriter.replace_op(op, [*zero_ops, value, pad], [pad.result])
+
+
+def _lower_pad_generic(op: PadOp, in_shape: Sequence[int], low: Sequence[int], high: Sequence[int],
+                       ops: list[Operation], pad_value: SSAValue) -> None:
+    """PAD with a dynamic dim inside the outermost: one linalg.generic over the result that
+    reads input1 by tensor.extract at `index - low` (clamped into the input) and yields it
+    where that is inside, pad_const elsewhere. (tensor.pad is upstream's form and ours for a
+    dynamic batch; its buffer form copies into a view whose strides would be run-time values
+    here, which the later stages do not handle.)"""
+    x = op.input1
+    rank = len(in_shape)
+    elem = op.output.type.element_type
+    # the run-time sizes the result's dynamic dims and the range checks need
+    sizes = {d: lb.dim(x, d, ops) for d in range(rank) if in_shape[d] < 0 or low[d] or high[d]}
+
+    def out_size(d: int) -> SSAValue:
+        grow = low[d] + high[d]
+        if not grow:
+            return sizes[d]
+        a = arith.AddiOp(sizes[d], lb.index_constant(grow, ops))
+        ops.append(a)
+        return a.result
+
+    init = lb.dynamic_empty(list(op.output.type.get_shape()), elem, out_size, ops)
+
+    def body(b, args):
+        zero = one = None
+        idx: list[SSAValue] = []
+        valid: SSAValue | None = None
+        for d in range(rank):
+            i = b.insert(IndexOp(d)).result
+            if not low[d] and not high[d]:
+                idx.append(i)
+                continue
+            if zero is None:
+                zero = b.insert(arith.ConstantOp(IntegerAttr(0, IndexType()))).result
+                one = b.insert(arith.ConstantOp(IntegerAttr(1, IndexType()))).result
+            j = b.insert(arith.SubiOp(i, b.insert(arith.ConstantOp(IntegerAttr(low[d], IndexType()))).result)).result
+            ok = b.insert(arith.AndIOp(b.insert(arith.CmpiOp(j, zero, "sge")).result,
+                                       b.insert(arith.CmpiOp(j, sizes[d], "slt")).result)).result
+            valid = ok if valid is None else b.insert(arith.AndIOp(valid, ok)).result
+            # clamped into the input: the read never leaves it, the select drops it
+            last = b.insert(arith.SubiOp(sizes[d], one)).result
+            j = b.insert(arith.MaxSIOp(b.insert(arith.MinSIOp(j, last)).result, zero)).result
+            idx.append(j)
+        v = b.insert(tensor.ExtractOp(x, idx, elem)).result
+        if valid is None:
+            return [v]
+        return [b.insert(arith.SelectOp(valid, v, pad_value)).result]
+
+    gen = lb.generic([], [init], [lb.identity(rank)], lb.parallel(rank), body)
+    Rewriter.replace_op(op, [*ops, gen], [gen.res[0]])
 
 
 def _dims(op: Operation, value: SSAValue, what: str) -> tuple[int, ...]:
@@ -324,7 +385,62 @@ def lower_reshape(op: ReshapeOp) -> None:
     Rewriter.replace_op(op, new_ops, [src])
 
 
+def _lower_slice_dynamic(op: SliceOp, in_shape: tuple[int, ...], out_shape: tuple[int, ...]) -> None:
+    """A slice of a dynamically shaped input. TOSA 1.0.1's start and size are static and
+    positive (upstream MLIR's size -1, the rest of a dynamic dim, is not TOSA 1.0.1: the
+    verifier rejects it), so the result is static and the run-time shape only has to hold
+    it (a REQUIRE the interpreter checks). Upstream's form, one tensor.extract_slice, when
+    only the outermost dim is dynamic; a dynamic dim inside it would make the buffer view's
+    strides run-time values, which the later stages do not handle: such slices read the
+    input in one generic instead (as PAD)."""
+    start = const_shape_values(op, op.start, "start")
+    size = const_shape_values(op, op.size, "size")
+    rank = len(in_shape)
+    if len(start) != rank or len(size) != rank:
+        raise fail(op, f"start {start} / size {size} must have {rank} values")
+    for n, st, sz in zip(in_shape, start, size):
+        if st < 0 or sz < 1 or (n >= 0 and st + sz > n):
+            raise fail(op, f"slice start {start} size {size} is out of bounds of {list(in_shape)}")
+    if tuple(size) != out_shape:
+        raise fail(op, f"size {size} does not match the result shape {list(out_shape)}")
+    if not any(d < 0 for d in in_shape[1:]):
+        new = tensor.ExtractSliceOp(op.input1, start, size, [1] * rank, op.output.type)
+        Rewriter.replace_op(op, [new], [new.result])
+        return
+    x = op.input1
+    elem = op.output.type.element_type
+    ops: list[Operation] = []
+    # a run-time dim too small for the slice breaks a REQUIRE (the interpreter reports it);
+    # native reads stay inside the input: index + start clamped to dim - 1 (minui)
+    last: dict[int, SSAValue] = {}
+    for d in range(rank):
+        if in_shape[d] < 0:
+            sub = arith.SubiOp(lb.dim(x, d, ops), lb.index_constant(1, ops))
+            ops.append(sub)
+            last[d] = sub.result
+    init = lb.empty(size, elem)
+    ops.append(init)
+
+    def body(b, args):
+        idx = []
+        for d in range(rank):
+            i = b.insert(IndexOp(d)).result
+            if start[d]:
+                c = b.insert(arith.ConstantOp(IntegerAttr(start[d], IndexType()))).result
+                i = b.insert(arith.AddiOp(i, c)).result
+            if d in last:
+                i = b.insert(arith.MinUIOp(i, last[d])).result
+            idx.append(i)
+        return [b.insert(tensor.ExtractOp(x, idx, elem)).result]
+
+    gen = lb.generic([], [init.tensor], [lb.identity(rank)], lb.parallel(rank), body)
+    Rewriter.replace_op(op, [*ops, gen], [gen.res[0]])
+
+
 def lower_slice(op: SliceOp) -> None:
+    if any(d < 0 for d in _dims(op, op.input1, "input1")):
+        _lower_slice_dynamic(op, _dims(op, op.input1, "input1"), _dims(op, op.output, "the result"))
+        return
     in_shape = static_shape(op, op.input1, "input1")
     out_shape = static_shape(op, op.output, "the result")
     start = const_shape_values(op, op.start, "start")
@@ -345,8 +461,12 @@ def lower_slice(op: SliceOp) -> None:
 LOWERINGS = {ConcatOp: lower_concat, PadOp: lower_pad, ReshapeOp: lower_reshape, SliceOp: lower_slice}
 
 # RESHAPE and CONCAT lower any dynamic dim (collapse to 1-D, divsi, expand; tensor.dim-sized
-# insert_slices); PAD and SLICE are static-only (a located error names the operand)
-DYNAMIC = {ReshapeOp: preconditions.EVERY_DIM, ConcatOp: preconditions.EVERY_DIM}
+# insert_slices); PAD and SLICE any dim of input1 and the result (pad_const, start, size static)
+DYNAMIC = {ReshapeOp: preconditions.EVERY_DIM, ConcatOp: preconditions.EVERY_DIM,
+           PadOp: preconditions.DynamicDims("input1 and the result (pad_const stays static)",
+                                            {("operand", 0): None, ("result", 0): None}),
+           SliceOp: preconditions.DynamicDims("input1 (start and size, hence the result, are static)",
+                                              {("operand", 0): None})}
 
 
 def erase_dead_const_shapes(candidates: Sequence[Operation]) -> None:
@@ -367,6 +487,8 @@ class TosaToTensorPass(ModulePass):
         shapes: list[Operation] = []
         for o in todo:
             shapes.extend(v.owner for v in o.operands if isinstance(v.owner, ConstShapeOp))
+            # the dynamic dims the op's lowering handles, or a located error naming the operand
+            preconditions.require_static(o, PASS, DYNAMIC[type(o)])
             LOWERINGS[type(o)](o)
         erase_dead_const_shapes(list(dict.fromkeys(shapes)))
 

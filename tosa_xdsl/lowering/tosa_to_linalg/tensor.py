@@ -24,7 +24,7 @@ from tosa_xdsl.dialects.tosa.ops.tensor import ArgMaxOp, FFT2DOp, RFFT2DOp
 from tosa_xdsl.interpreter.common import tname
 from tosa_xdsl.lowering import linalg_build as lb
 from tosa_xdsl.lowering import numerics_ir as nir
-from tosa_xdsl.lowering.preconditions import checked_axis
+from tosa_xdsl.lowering.preconditions import EVERY_DIM, DynamicDims, checked_axis
 from tosa_xdsl.lowering.tosa_to_linalg.common import (
     PASS,
     cidx,
@@ -41,7 +41,7 @@ from tosa_xdsl.lowering.tosa_to_linalg.common import (
 
 def lower_argmax(op: ArgMaxOp) -> None:
     x = op.input
-    shape = lb.shape_of(x)
+    shape = lb.dims_of(x)
     axis = checked_axis(op, prop(op, "axis"), len(shape), PASS)
     elem = lb.element_type(x)
     fp = is_float(elem)
@@ -165,3 +165,7 @@ LOWERINGS: dict[type[Operation], Callable[[Operation], None]] = {
     FFT2DOp: lower_fft2d,
     RFFT2DOp: lower_rfft2d,
 }
+
+# ARGMAX: every dim may be dynamic (upstream's argmax_dyn_non_axis / argmax_dyn_axis): the
+# accumulators' tensor.empty takes the input's tensor.dim of the kept dims
+DYNAMIC: dict[type[Operation], DynamicDims] = {ArgMaxOp: EVERY_DIM}

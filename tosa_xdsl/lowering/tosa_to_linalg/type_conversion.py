@@ -18,6 +18,7 @@ from xdsl.rewriter import Rewriter
 from tosa_xdsl.dialects.tosa.ops.type_conversion import RescaleOp
 from tosa_xdsl.lowering import linalg_build as lb
 from tosa_xdsl.lowering import numerics_ir as nir
+from tosa_xdsl.lowering.preconditions import DynamicDims
 from tosa_xdsl.lowering.tosa_to_linalg.common import fail, prop, signless_int
 
 
@@ -40,7 +41,7 @@ def _scalar_or_input(op, value: SSAValue, what: str, per_channel: bool, rank: in
 
 def lower_rescale(op: RescaleOp) -> None:
     x = op.input
-    shape = lb.shape_of(x)
+    shape = lb.dims_of(x)
     rank = len(shape)
     in_t = signless_int(op, lb.element_type(x), "input")
     out_t = signless_int(op, lb.element_type(op.output), "output")
@@ -51,6 +52,10 @@ def lower_rescale(op: RescaleOp) -> None:
     out_u = bool(prop(op, "output_unsigned", False))
     if per_channel and rank < 1:
         raise fail(op, "per_channel needs an input of rank >= 1")
+    if per_channel and shape[-1] < 0:
+        # the per-channel parameters are static: a run-time channel count could read past them
+        raise fail(op, f"operand #0 has a dynamic dimension {rank - 1} ({x.type}); 'tosa.rescale' "
+                   "lowers a dynamic channel dim only with per_channel = false")
     if scale32 and in_t.width.data == 48:
         raise fail(op, "scale32 with an i48 input (ERROR_IF)")
     if not scale32 and rounding == "DOUBLE_ROUND":
@@ -111,9 +116,22 @@ def lower_rescale(op: RescaleOp) -> None:
             return [nir.sign_extend(b, result, out_t)]
         return [nir.saturate_s(b, result, out_t, unsigned=out_u)]
 
-    init = lb.empty(shape, out_t)
-    gen = lb.generic(inputs, [init.tensor], maps + [lb.identity(rank)], lb.parallel(rank), body)
-    Rewriter.replace_op(op, [init, gen], [gen.res[0]])
+    ops: list[Operation] = []
+    if any(d < 0 for d in shape):  # upstream's form: tensor.empty(tensor.dim of the input)
+        init_v = lb.dynamic_empty(shape, out_t, lambda d: lb.dim(x, d, ops), ops)
+    else:
+        init = lb.empty(shape, out_t)
+        ops.append(init)
+        init_v = init.tensor
+    gen = lb.generic(inputs, [init_v], maps + [lb.identity(rank)], lb.parallel(rank), body)
+    Rewriter.replace_op(op, [*ops, gen], [gen.res[0]])
 
 
 LOWERINGS: dict[type[Operation], Callable[[Operation], None]] = {RescaleOp: lower_rescale}
+
+# every dim of the input and output may be dynamic (upstream's rescale_i8_dyn_batch, rescale_dyn);
+# the parameters (rank-1, per channel or per tensor) stay static, and so does the channel dim
+# of a per-channel rescale (the lowering names it)
+DYNAMIC: dict[type[Operation], DynamicDims] = {RescaleOp: DynamicDims(
+    "input and output (the parameters stay static; per_channel: the channel dim too)",
+    {("operand", 0): None, ("result", 0): None})}

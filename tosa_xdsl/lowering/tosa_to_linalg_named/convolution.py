@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 from xdsl.builder import Builder
 from xdsl.dialects import arith, tensor
-from xdsl.dialects.builtin import ArrayAttr, IntegerAttr, TensorType, i64
+from xdsl.dialects.builtin import ArrayAttr, IntegerAttr, i64
 from xdsl.dialects.linalg.abstract_ops import NamedOperation
 from xdsl.dialects.linalg.ops import Conv2DNhwc_FhwcOp, Conv2DNhwc_HwcfOp, IndexOp
 from xdsl.ir import Attribute, Operation, SSAValue
@@ -185,25 +185,26 @@ def lower_depthwise_conv2d(op: DepthwiseConv2DOp) -> None:
     """Spec 2.3.5 order: acc from 0, static_cast<out_t>(acc), then apply_add_s(out, bias)."""
     new_ops: list[Operation] = []
     parts = _conv_common(op, 2, new_ops)
-    n, oh, ow, ocm = shape_of(op.output)
+    n, oh, ow, ocm = lb.dims_of(op.output)  # only the batch may be dynamic (DYNAMIC below)
     kh, kw, c, m = shape_of(op.weight)
     if c * m != ocm:
         raise fail(op, f"output channels {ocm} != C * M = {c * m}")
-    acc_init = filled([n, oh, ow, c, m], parts.acc_t, 0, new_ops)
+    # a dynamic batch: every init takes the input's dim 0 (upstream's depthwise_conv2d_dyn)
+    acc_init = filled([n, oh, ow, c, m], parts.acc_t, 0, new_ops, op.input)
     acc = _conv_named(named.DepthwiseConv2DNhwcHwcmOp, named.DepthwiseConv2DNhwcHwcmQOp, parts,
                       op.weight, acc_init, int_array(op, "stride"), int_array(op, "dilation"), new_ops)
     acc = _convert_tensor(acc, parts.out_t, new_ops)
     collapse = tensor.CollapseShapeOp(
-        operands=[acc], result_types=[TensorType(parts.out_t, [n, oh, ow, ocm])],
+        operands=[acc], result_types=[lb.tensor_type(parts.out_t, [n, oh, ow, ocm])],
         properties={"reassociation": _reassoc([[0], [1], [2], [3, 4]])})
     new_ops.append(collapse)
     bias = op.bias
-    out_init = empty([n, oh, ow, ocm], parts.out_t)
+    out_init = _empty_like([n, oh, ow, ocm], parts.out_t, op.input, new_ops)
     bmap = map_of(4, [AffineConstantExpr(0) if shape_of(bias)[0] == 1 and ocm != 1 else 3])
     add = arith.AddfOp if is_float(parts.out_t) else arith.AddiOp
-    gen = generic([collapse.result, bias], [out_init.tensor], [identity(4), bmap, identity(4)], parallel(4),
+    gen = generic([collapse.result, bias], [out_init], [identity(4), bmap, identity(4)], parallel(4),
                   lambda b, args: [b.insert(add(args[0], args[1])).result])
-    new_ops += [out_init, gen]
+    new_ops.append(gen)
     Rewriter.replace_op(op, new_ops, [gen.res[0]])
 
 
@@ -285,7 +286,7 @@ def lower_transpose_conv2d(op: TransposeConv2DOp) -> None:
 # the batch (N) may be dynamic, as upstream lowers it: sizes from the input's tensor.dim
 _BATCH = DynamicDims("the batch dimension (input and output dim 0)",
                      {("operand", 0): frozenset({0}), ("result", 0): frozenset({0})})
-DYNAMIC: dict[type[Operation], DynamicDims] = {Conv2DOp: _BATCH}
+DYNAMIC: dict[type[Operation], DynamicDims] = {Conv2DOp: _BATCH, DepthwiseConv2DOp: _BATCH}
 
 LOWERINGS: dict[type[Operation], Callable[[Operation], None]] = {
     Conv2DOp: lower_conv2d,

@@ -26,7 +26,9 @@ from tosa_xdsl.dialects.tosa.ops.tensor import AvgPool2DOp, MaxPool2DOp
 from tosa_xdsl.ir.enums import NanModeAttr
 from tosa_xdsl.lowering.linalg_build import (
     constant,
+    dim,
     dims_of,
+    dynamic_empty,
     element_type,
     empty,
     generic,
@@ -142,19 +144,23 @@ def lower_avg_pool2d(op: AvgPool2DOp) -> None:
     acc_t = acc_type(op)
     izp = zero_point(op, op.input_zp, "input_zp")
     ozp = zero_point(op, op.output_zp, "output_zp")
-    _, ih, iw, _ = shape_of(op.input)
-    out_shape = shape_of(op.output)
+    _, ih, iw, _ = dims_of(op.input)  # only the batch may be dynamic (DYNAMIC below)
+    out_shape = dims_of(op.output)
     new_ops: list[Operation] = []
     # pad with 0 and subtract count * input_zp afterwards: only the valid positions count
     x = padded(op.input, [0, pad[0], pad[2], 0], [0, pad[1], pad[3], 0], 0, new_ops)
-    init = filled(out_shape, acc_t, 0, new_ops)
+    init = filled(out_shape, acc_t, 0, new_ops, op.input)  # a dynamic batch: the input's
     window = empty(kernel, acc_t)
     new_ops.append(window)
     pool = named.PoolingNhwcSumOp([x, window.tensor], [init], [init.type],
                                   strides=i64_tensor(stride), dilations=i64_tensor([1, 1]))
     new_ops.append(pool)
-    out_init = empty(out_shape, in_t)
-    new_ops.append(out_init)
+    if out_shape[0] < 0:  # upstream's avg_pool_dyn: the divide's init takes the batch too
+        out_init_v = dynamic_empty(out_shape, in_t, lambda d: dim(op.input, d, new_ops), new_ops)
+    else:
+        out_init = empty(out_shape, in_t)
+        new_ops.append(out_init)
+        out_init_v = out_init.tensor
 
     if is_float(in_t):
         def body(b: Builder, args: Sequence[SSAValue]) -> list[SSAValue]:
@@ -185,7 +191,7 @@ def lower_avg_pool2d(op: AvgPool2DOp) -> None:
             acc = apply_clip_s(b, acc, lo, hi)
             return [static_cast(b, acc, in_t)]
 
-    gen = generic([pool.res[0]], [out_init.tensor], [identity(4)] * 2, parallel(4), body)
+    gen = generic([pool.res[0]], [out_init_v], [identity(4)] * 2, parallel(4), body)
     new_ops.append(gen)
     Rewriter.replace_op(op, new_ops, [gen.res[0]])
 
@@ -195,9 +201,11 @@ def _tname(t: Attribute) -> str:
     return f"i{t.width.data}"
 
 
-# MAX_POOL2D's batch may be dynamic (the init is sized by the input's dim 0; the pad keeps it)
-DYNAMIC: dict[type[Operation], DynamicDims] = {MaxPool2DOp: DynamicDims(
-    "the batch dimension (input and output dim 0)", {("operand", 0): frozenset({0}), ("result", 0): frozenset({0})})}
+# MAX_POOL2D's and AVG_POOL2D's batch may be dynamic (the inits are sized by the input's dim 0;
+# the pad keeps it), as upstream's max_pool_dyn / avg_pool_dyn
+_BATCH = DynamicDims("the batch dimension (input and output dim 0)",
+                     {("operand", 0): frozenset({0}), ("result", 0): frozenset({0})})
+DYNAMIC: dict[type[Operation], DynamicDims] = {MaxPool2DOp: _BATCH, AvgPool2DOp: _BATCH}
 
 LOWERINGS: dict[type[Operation], Callable[[Operation], None]] = {
     MaxPool2DOp: lower_max_pool2d,
