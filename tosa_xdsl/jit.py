@@ -209,6 +209,10 @@ class NativeModule:
         self._signature(tosa_module, entry)
         if self.dynamic:
             cache = None  # the cached entry's signature check knows static shapes only
+            # native code cannot check the graph's shape rules on run-time shapes: each new
+            # set of input shapes is checked on the TOSA graph first (`_check_shapes`)
+            self._tosa = tosa_module.clone()
+            self._checked: set[tuple[tuple[int, ...], ...]] = set()
         key = cache_key(tosa_module, pipeline, entry, opt_level) if cache is not None else None
         hit = _load_cached(cache, key, entry, self.memrefs) if key is not None else None
         self.cache_hit = hit is not None
@@ -270,6 +274,42 @@ class NativeModule:
         self.function(*args, *outs)
         return outs
 
+    def _check_shapes(self, args: list[np.ndarray]) -> None:
+        """The graph specialised to these input shapes (tosa-experimental-input-shape, then
+        tosa-infer-shapes) must verify: a GATHER whose values and indices disagree on N, a SLICE
+        past its input, broadcast dims that are neither equal nor 1, ... are refused here
+        (ValueError naming the rule), so the native code, which reads at the sizes it is given,
+        never runs on shapes the spec forbids. Zero-size dynamic dims are refused too (the
+        clamped reads of the dynamic lowering, `minui(i, dim - 1)`, need dim >= 1)."""
+        key = tuple(a.shape for a in args)
+        if key in self._checked:
+            return
+        from xdsl.utils.exceptions import DiagnosticException
+
+        from tosa_xdsl.context import make_context
+        from tosa_xdsl.diagnostics import LocatedError
+        from tosa_xdsl.passes.infer_shapes import TosaInferShapesPass
+        from tosa_xdsl.passes.input_shape import TosaInputShapePass
+
+        entries = []
+        for i, (a, t) in enumerate(zip(args, self.arg_types)):
+            if not _is_dynamic(t):
+                continue
+            if len(a.shape) != len(t.get_shape()) or 0 in a.shape:
+                raise ValueError(f"argument #{i} of @{self.entry} has shape {list(a.shape)}: native code "
+                                 f"runs {t} with every dim at least 1")
+            entries.append(f"arg{i}:" + "x".join(str(d) for d in a.shape) if a.shape else "")
+        module = self._tosa.clone()
+        try:
+            TosaInputShapePass(args=tuple(e for e in entries if e)).apply(make_context(), module)
+            TosaInferShapesPass().apply(make_context(), module)
+            module.verify()
+        except (DiagnosticException, LocatedError) as err:
+            text = str(err).strip().splitlines()
+            raise ValueError(f"input shapes {[list(k) for k in key]} break the graph's shape rules: "
+                             f"{text[0] if text else type(err).__name__}") from None
+        self._checked.add(key)
+
     def _call_dynamic(self, args: list[np.ndarray]) -> list[np.ndarray]:
         """The dynamic-shape convention (lowering/to_llvm/memref.py): each input's pointer is
         followed by its dynamic extents; results are caller-allocated out-params when all are
@@ -285,6 +325,7 @@ class NativeModule:
                                  f"{['?' if d < 0 else d for d in shape]}, got {list(a.shape)}")
             c_args.append(a)
             c_args += [int(s) for d, s in zip(shape, a.shape) if d < 0]
+        self._check_shapes(args)
         outs: list[np.ndarray | None] = []
         slots: list[np.ndarray] = []
         returned = any(_is_dynamic(t) for t in self.result_types)  # then every result is returned

@@ -266,7 +266,13 @@ def test_native_reads_stay_inside_mismatched_operands():
     b = np.arange(12, dtype=np.float32).reshape(3, 4)
     with pytest.raises(TosaRunError, match="broadcast_shape"):
         run(parse(src), [a, b])
-    (got,) = NativeModule(parse(src), pipeline=LLVM).call([a, b])
+    native = NativeModule(parse(src), pipeline=LLVM)
+    # NativeModule checks the run-time shapes on the graph first and refuses them ...
+    with pytest.raises(ValueError, match="break the graph's shape rules"):
+        native.call([a, b])
+    # ... and below that check the native reads themselves stay inside each operand
+    native._checked.add((a.shape, b.shape))
+    (got,) = native.call([a, b])
     np.testing.assert_array_equal(got, 1 + b[[0, 1, 2, 2]])  # row 3 of b clamped to row 2
 
 
@@ -331,5 +337,29 @@ func.func @main(%x: tensor<3x?xf32>) -> tensor<2x2xf32> {
     x = np.arange(6, dtype=np.float32).reshape(3, 2)  # needs 3 columns
     with pytest.raises(TosaRunError):
         run(parse(src), [x])
-    (got,) = NativeModule(parse(src), pipeline=LLVM).call([x])
+    native = NativeModule(parse(src), pipeline=LLVM)
+    with pytest.raises(ValueError, match="break the graph's shape rules"):
+        native.call([x])
+    native._checked.add((x.shape,))  # past the shape check: the reads themselves are clamped
+    (got,) = native.call([x])
     np.testing.assert_array_equal(got, x[1:3][:, [1, 1]])  # column 2 clamped to column 1
+
+
+def test_native_refuses_run_time_shapes_the_graph_forbids():
+    """tests/robustness's promise for dynamic shapes: GATHER with values and indices of
+    different N (spec 2.11.1's Arguments table: both [N,...]) and zero-size dynamic dims are
+    refused before any native code runs; valid shapes still run."""
+    src = """
+func.func @main(%v: tensor<?x5x3xf32>, %i: tensor<?x4xi32>) -> tensor<?x4x3xf32> {
+  %0 = tosa.gather %v, %i : (tensor<?x5x3xf32>, tensor<?x4xi32>) -> tensor<?x4x3xf32>
+  return %0 : tensor<?x4x3xf32>
+}"""
+    native = NativeModule(parse(src), pipeline=LLVM)
+    v = np.arange(2 * 5 * 3, dtype=np.float32).reshape(2, 5, 3)
+    i = np.array([[0, 4, 1, 1], [3, 2, 0, 4]], np.int32)
+    (got,) = native.call([v, i])
+    np.testing.assert_array_equal(got, np.take_along_axis(v, i[:, :, None].repeat(3, 2), 1))
+    with pytest.raises(ValueError, match="break the graph's shape rules"):
+        native.call([v, np.zeros((3, 4), np.int32)])  # N = 2 vs 3
+    with pytest.raises(ValueError, match="every dim at least 1"):
+        native.call([v[:0], i[:0]])
