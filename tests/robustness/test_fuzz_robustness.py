@@ -748,3 +748,13 @@ def test_unclosed_complex_element_in_a_dense_literal_is_mlirs_error():
     code, _, err = opt(text)
     # mlir-opt 22: "IN:2:41: error: expected ')' after complex elements"
     assert code == 1 and err.startswith("IN:2:41: error: expected ')' after complex elements"), err
+
+
+def test_missing_blob_is_named_as_the_file_spells_it_even_when_the_store_renamed_it():
+    # the blob store is per process: a second file using the name `blob1` gets the key
+    # `blob1_2` internally; the diagnostic must still say `blob1` (found when this file's
+    # test above ran after another test had declared `blob1`)
+    from tosa_xdsl.ir.resources import store
+
+    store().declare_resource("blob1")
+    test_arith_constant_without_its_blob_is_a_located_error_at_run_time()

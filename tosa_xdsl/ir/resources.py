@@ -303,9 +303,10 @@ def _checked(attr: DenseResourceAttr) -> tuple[Blob, Attribute, tuple[int, ...]]
     ty = cast(Any, attr.type)
     blob = get_blob(key)
     if blob is None:
+        name = store().preferred_name(key)  # as the file spells it (the store may rename)
         raise ResourceError(
-            f"dense_resource<{format_key(key)}> has no blob: the file's "
-            f"{{-# dialect_resources: {{ builtin: {{ ... }} }} #-}} section has no entry '{key}'"
+            f"dense_resource<{format_key(name)}> has no blob: the file's "
+            f"{{-# dialect_resources: {{ builtin: {{ ... }} }} #-}} section has no entry '{name}'"
         )
     if not hasattr(ty, "get_shape") or not hasattr(ty, "get_element_type"):
         raise ResourceError(f"dense_resource<{format_key(key)}> needs a ranked shaped type, got {ty}")
