@@ -758,3 +758,17 @@ def test_missing_blob_is_named_as_the_file_spells_it_even_when_the_store_renamed
 
     store().declare_resource("blob1")
     test_arith_constant_without_its_blob_is_a_located_error_at_run_time()
+
+
+def test_const_shape_values_disagreeing_with_its_type_reach_no_shape_rule():
+    # campaign seed 1860 case 8697: a const_shape holding 3 values typed !tosa.shape<1> fed a
+    # RESHAPE; the shared shape rule (dialects/tosa/shapes.py) saw rank 3 against the result's
+    # rank 1 and raised an internal ShapeConflict. Such values are "not known" to their users;
+    # const_shape's own verifier reports them.
+    text = ("func.func @reshape_unranked(%arg0: tensor<*xi8>) -> tensor<819xi8> {\n"
+            "  %0 = tosa.const_shape values(dense<819> : tensor<3xindex>) : () -> !tosa.shape<1>\n"
+            "  %1 = tosa.reshape %arg0, %0 : (tensor<*xi8>, !tosa.shape<1>) -> tensor<819xi8>\n"
+            "  return %1 : tensor<819xi8>\n}\n")
+    code, _, err = _run(tosa_opt, text, ["-p", "tosa-infer-shapes"])
+    assert code == 1
+    assert located_error(err) == "'tosa.const_shape' op has 3 values but its result is !tosa.shape<1>"

@@ -20,9 +20,13 @@ def const_shape_values(value: SSAValue) -> tuple[int, ...] | None:
     if isinstance(owner, ConstShapeOp):
         # a malformed const_shape (`values = [1, 2]`) reports itself; its users skip it
         try:
-            return tuple(int(v) for v in owner.shape_values())
+            values = tuple(int(v) for v in owner.shape_values())
         except Exception:
             return None
+        # values that disagree with their !tosa.shape<N> type: const_shape's own verifier
+        # reports that; for its users the value is not known
+        rank = getattr(getattr(value.type, "rank", None), "data", None)
+        return values if rank is None or rank == len(values) else None
     return None
 
 
