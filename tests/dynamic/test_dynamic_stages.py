@@ -115,6 +115,23 @@ func.func @main(%x: tensor<?x4x5x2xf32>, %q: tensor<?x4x5x2xi8>) -> (tensor<?x3x
   %3 = tosa.depthwise_conv2d %q, %wq, %bq, %izp, %wzp {acc_type = i32, dilation = array<i64: 1, 2>, pad = array<i64: 0, 0, 1, 0>, stride = array<i64: 1, 1>} : (tensor<?x4x5x2xi8>, tensor<2x2x2x2xi8>, tensor<4xi32>, tensor<1xi8>, tensor<1xi8>) -> tensor<?x3x4x4xi32>
   return %0, %1, %2, %3 : tensor<?x3x3x2xf32>, tensor<?x3x3x2xi8>, tensor<?x4x4x6xf32>, tensor<?x3x4x4xi32>
 }""", [("N452", "f32"), ("B452", "i8")], False),
+    ("conv_pool_dynamic_spatial", """
+func.func @main(%x: tensor<?x?x?x2xf32>, %q: tensor<?x?x?x2xi8>) -> (tensor<?x?x?x3xf32>, tensor<?x?x?x2xf32>, tensor<?x?x?x2xi8>, tensor<?x?x?x2xf32>, tensor<?x?x?x4xi32>) {
+  %zf = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %izp = "tosa.const"() <{values = dense<-3> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %ozp = "tosa.const"() <{values = dense<5> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %wzp = "tosa.const"() <{values = dense<1> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %w = "tosa.const"() <{values = dense<[[[[-1.5, 1.0], [0.5, 2.0]], [[0.25, -0.5], [1.5, -2.0]]], [[[1.0, 0.5], [-1.0, 0.75]], [[-0.25, 1.25], [0.0, 1.5]]], [[[2.0, -1.0], [0.5, 0.5]], [[-1.5, 0.25], [1.0, -0.75]]]]> : tensor<3x2x2x2xf32>}> : () -> tensor<3x2x2x2xf32>
+  %b = "tosa.const"() <{values = dense<[0.5, -1.0, 2.0]> : tensor<3xf32>}> : () -> tensor<3xf32>
+  %wq = "tosa.const"() <{values = dense<[[[[-7, 3], [2, 9]], [[5, -1], [0, 4]]], [[[8, -6], [-2, 1]], [[3, 3], [-5, 7]]]]> : tensor<2x2x2x2xi8>}> : () -> tensor<2x2x2x2xi8>
+  %bq = "tosa.const"() <{values = dense<[100, -50, 7, 0]> : tensor<4xi32>}> : () -> tensor<4xi32>
+  %0 = tosa.conv2d %x, %w, %b, %zf, %zf {acc_type = f32, dilation = array<i64: 1, 2>, pad = array<i64: 1, 0, 2, 1>, stride = array<i64: 2, 1>} : (tensor<?x?x?x2xf32>, tensor<3x2x2x2xf32>, tensor<3xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<?x?x?x3xf32>
+  %1 = tosa.avg_pool2d %x, %zf, %zf {acc_type = f32, kernel = array<i64: 2, 3>, pad = array<i64: 1, 0, 2, 0>, stride = array<i64: 2, 2>} : (tensor<?x?x?x2xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<?x?x?x2xf32>
+  %2 = tosa.avg_pool2d %q, %izp, %ozp {acc_type = i32, kernel = array<i64: 3, 2>, pad = array<i64: 2, 1, 1, 0>, stride = array<i64: 1, 2>} : (tensor<?x?x?x2xi8>, tensor<1xi8>, tensor<1xi8>) -> tensor<?x?x?x2xi8>
+  %3 = tosa.max_pool2d %x {kernel = array<i64: 2, 2>, pad = array<i64: 1, 0, 0, 1>, stride = array<i64: 2, 1>} : (tensor<?x?x?x2xf32>) -> tensor<?x?x?x2xf32>
+  %4 = tosa.depthwise_conv2d %q, %wq, %bq, %izp, %wzp {acc_type = i32, dilation = array<i64: 2, 1>, pad = array<i64: 1, 1, 0, 1>, stride = array<i64: 1, 2>} : (tensor<?x?x?x2xi8>, tensor<2x2x2x2xi8>, tensor<4xi32>, tensor<1xi8>, tensor<1xi8>) -> tensor<?x?x?x4xi32>
+  return %0, %1, %2, %3, %4 : tensor<?x?x?x3xf32>, tensor<?x?x?x2xf32>, tensor<?x?x?x2xi8>, tensor<?x?x?x2xf32>, tensor<?x?x?x4xi32>
+}""", [("NHK2", "f32"), ("BHK2", "i8")], False),
     ("pad_dynamic_input", """
 func.func @main(%x: tensor<?x2x?xf32>, %q: tensor<?x3xi8>) -> (tensor<?x5x?xf32>, tensor<?x6xi8>) {
   %p = tosa.const_shape {values = dense<[0, 0, 1, 2, 3, 0]> : tensor<6xindex>} : () -> !tosa.shape<6>
@@ -187,6 +204,9 @@ def _fix_broadcast(name: str, xs: list[np.ndarray]) -> list[np.ndarray]:
         if a.shape[0] != b.shape[0] and 1 not in (a.shape[0], b.shape[0]):
             b = b[:1]
         return [a, b]
+    if name == "conv_pool_dynamic_spatial":
+        # odd H and W: every stride-2 output-size numerator is then even (idiv_check)
+        return [x[:, :x.shape[1] - 1 + x.shape[1] % 2, :x.shape[2] - 1 + x.shape[2] % 2] for x in xs]
     return xs
 
 
