@@ -17,6 +17,8 @@
 // MLIR:       linalg.conv_2d_nhwc_fhwc {{.*}} -> tensor<1x?x?x3xf32>
 // MLIR-LABEL: func.func @max_pool_dyn_w_h
 // MLIR:       linalg.pooling_nhwc_max {{.*}} -> tensor<1x?x?x2xf32>
+// MLIR-LABEL: func.func @test_dynamic_rfft2d
+// MLIR:       tensor.empty(%{{.*}}, %{{.*}}, %{{.*}}) : tensor<?x?x?xf32>
 // MLIR-LABEL: func.func @reverse_dyn
 // MLIR:       tensor.extract %{{.*}}[%{{.*}}] : tensor<?xi32>
 // MLIR-LABEL: func.func @avg_pool_dyn
@@ -172,6 +174,29 @@ func.func @conv2d_dyn_w_h(%x: tensor<1x?x?x2xf32>, %w: tensor<3x3x2x2xf32>, %b: 
 func.func @max_pool_dyn_w_h(%x: tensor<1x?x?x2xf32>) -> tensor<1x?x?x2xf32> {
   %0 = tosa.max_pool2d %x {kernel = array<i64: 3, 2>, pad = array<i64: 0, 0, 1, 0>, stride = array<i64: 1, 2>} : (tensor<1x?x?x2xf32>) -> tensor<1x?x?x2xf32>
   return %0 : tensor<1x?x?x2xf32>
+}
+
+// as upstream's test_dynamic_rfft2d: the outputs are (N, H, W / 2 + 1) of the input's
+// tensor.dim (divui + addi); H and W are read in the body (the angle's ay / H, ax / W and the
+// imaginary-term test's H / 2, W / 2, here max(size / 2, 1))
+// CHECK-LABEL: func.func @test_dynamic_rfft2d
+// CHECK-SAME:    (%[[X:.*]]: tensor<?x?x?xf32>)
+// CHECK:         %[[C0:.*]] = arith.constant 0 : index
+// CHECK-NEXT:    %[[N:.*]] = tensor.dim %[[X]], %[[C0]] : tensor<?x?x?xf32>
+// CHECK-NEXT:    %[[C1:.*]] = arith.constant 1 : index
+// CHECK-NEXT:    %[[H:.*]] = tensor.dim %[[X]], %[[C1]] : tensor<?x?x?xf32>
+// CHECK-NEXT:    %[[C2:.*]] = arith.constant 2 : index
+// CHECK-NEXT:    %[[W:.*]] = tensor.dim %[[X]], %[[C2]] : tensor<?x?x?xf32>
+// CHECK-NEXT:    %[[TWO:.*]] = arith.constant 2 : index
+// CHECK-NEXT:    %[[ONE:.*]] = arith.constant 1 : index
+// CHECK-NEXT:    %[[HALF:.*]] = arith.divui %[[W]], %[[TWO]] : index
+// CHECK-NEXT:    %[[OW:.*]] = arith.addi %[[HALF]], %[[ONE]] : index
+// CHECK-NEXT:    %[[E:.*]] = tensor.empty(%[[N]], %[[H]], %[[OW]]) : tensor<?x?x?xf32>
+// CHECK:         linalg.generic {{.*}} ins(%[[X]] : tensor<?x?x?xf32>) outs(%{{.*}}, %{{.*}} : tensor<?x?x?xf32>, tensor<?x?x?xf32>)
+// CHECK:           arith.remui %{{.*}}, %{{.*}} : index
+func.func @test_dynamic_rfft2d(%arg0: tensor<?x?x?xf32>) -> (tensor<?x?x?xf32>, tensor<?x?x?xf32>) {
+  %real, %imag = tosa.rfft2d %arg0 : (tensor<?x?x?xf32>) -> (tensor<?x?x?xf32>, tensor<?x?x?xf32>)
+  return %real, %imag : tensor<?x?x?xf32>, tensor<?x?x?xf32>
 }
 
 // as upstream's test_reshape_5d_down_d2d_auto
