@@ -138,6 +138,17 @@ func.func @main(%re: tensor<?x?x?xf32>, %im: tensor<?x?x?xf32>) -> (tensor<?x?x?
   %2, %3 = tosa.rfft2d %re : (tensor<?x?x?xf32>) -> (tensor<?x?x?xf32>, tensor<?x?x?xf32>)
   return %0, %1, %2, %3 : tensor<?x?x?xf32>, tensor<?x?x?xf32>, tensor<?x?x?xf32>, tensor<?x?x?xf32>
 }""", [("NHK", "f32"), ("NHK", "f32")], False),
+    ("conv3d_transpose_conv_dynamic_batch", """
+func.func @main(%x: tensor<?x2x3x3x1xi8>, %y: tensor<?x2x2x1xi8>) -> (tensor<?x2x2x2x2xi32>, tensor<?x4x4x2xi32>) {
+  %izp = "tosa.const"() <{values = dense<-3> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %wzp = "tosa.const"() <{values = dense<1> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %w3 = "tosa.const"() <{values = dense<[[[[[-7], [3]], [[2], [9]]]], [[[[5], [-1]], [[0], [4]]]]]> : tensor<2x1x2x2x1xi8>}> : () -> tensor<2x1x2x2x1xi8>
+  %wt = "tosa.const"() <{values = dense<[[[[8], [-6]], [[-2], [1]]], [[[3], [3]], [[-5], [7]]]]> : tensor<2x2x2x1xi8>}> : () -> tensor<2x2x2x1xi8>
+  %b = "tosa.const"() <{values = dense<[100, -50]> : tensor<2xi32>}> : () -> tensor<2xi32>
+  %0 = tosa.conv3d %x, %w3, %b, %izp, %wzp {acc_type = i32, dilation = array<i64: 1, 1, 1>, pad = array<i64: 0, 0, 0, 0, 0, 0>, stride = array<i64: 1, 1, 1>} : (tensor<?x2x3x3x1xi8>, tensor<2x1x2x2x1xi8>, tensor<2xi32>, tensor<1xi8>, tensor<1xi8>) -> tensor<?x2x2x2x2xi32>
+  %1 = tosa.transpose_conv2d %y, %wt, %b, %izp, %wzp {acc_type = i32, out_pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 2, 2>} : (tensor<?x2x2x1xi8>, tensor<2x2x2x1xi8>, tensor<2xi32>, tensor<1xi8>, tensor<1xi8>) -> tensor<?x4x4x2xi32>
+  return %0, %1 : tensor<?x2x2x2x2xi32>, tensor<?x4x4x2xi32>
+}""", [("N2331", "i8"), ("B221", "i8")], True),
     ("pad_dynamic_input", """
 func.func @main(%x: tensor<?x2x?xf32>, %q: tensor<?x3xi8>) -> (tensor<?x5x?xf32>, tensor<?x6xi8>) {
   %p = tosa.const_shape {values = dense<[0, 0, 1, 2, 3, 0]> : tensor<6xindex>} : () -> !tosa.shape<6>

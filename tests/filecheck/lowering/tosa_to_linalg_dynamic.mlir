@@ -19,6 +19,10 @@
 // MLIR:       linalg.pooling_nhwc_max {{.*}} -> tensor<1x?x?x2xf32>
 // MLIR-LABEL: func.func @test_dynamic_rfft2d
 // MLIR:       tensor.empty(%{{.*}}, %{{.*}}, %{{.*}}) : tensor<?x?x?xf32>
+// MLIR-LABEL: func.func @conv3d_dynamic_batch
+// MLIR:       linalg.conv_3d_ndhwc_dhwcf {{.*}} -> tensor<?x3x4x5x3xf32>
+// MLIR-LABEL: func.func @transpose_conv2d_dynamic_batch
+// MLIR:       tensor.extract %{{.*}} : tensor<?x2x2x1xf32>
 // MLIR-LABEL: func.func @reverse_dyn
 // MLIR:       tensor.extract %{{.*}}[%{{.*}}] : tensor<?xi32>
 // MLIR-LABEL: func.func @avg_pool_dyn
@@ -197,6 +201,36 @@ func.func @max_pool_dyn_w_h(%x: tensor<1x?x?x2xf32>) -> tensor<1x?x?x2xf32> {
 func.func @test_dynamic_rfft2d(%arg0: tensor<?x?x?xf32>) -> (tensor<?x?x?xf32>, tensor<?x?x?xf32>) {
   %real, %imag = tosa.rfft2d %arg0 : (tensor<?x?x?xf32>) -> (tensor<?x?x?xf32>, tensor<?x?x?xf32>)
   return %real, %imag : tensor<?x?x?xf32>, tensor<?x?x?xf32>
+}
+
+// conv3d and transpose_conv2d with a dynamic batch: the bias init takes the input's dim 0
+// (as conv2d_dyn); the weights' transpose stays static
+// CHECK-LABEL: func.func @conv3d_dynamic_batch
+// CHECK-SAME:    (%[[X:.*]]: tensor<?x4x5x6x2xf32>
+// CHECK:         %[[C0:.*]] = arith.constant 0 : index
+// CHECK-NEXT:    %[[N:.*]] = tensor.dim %[[X]], %[[C0]] : tensor<?x4x5x6x2xf32>
+// CHECK-NEXT:    %[[INIT:.*]] = tensor.empty(%[[N]]) : tensor<?x3x4x5x3xf32>
+// CHECK:         %[[BIAS:.*]] = linalg.generic {{.*}} outs(%[[INIT]] : tensor<?x3x4x5x3xf32>)
+// CHECK:         %[[WT:.*]] = linalg.transpose ins(%{{.*}}:tensor<3x2x2x2x2xf32>) outs(%{{.*}}:tensor<2x2x2x2x3xf32>) permutation = [1, 2, 3, 4, 0]
+// CHECK-NEXT:    linalg.conv_3d_ndhwc_dhwcf {strides = dense<1> : tensor<3xi64>, dilations = dense<1> : tensor<3xi64>} ins(%[[X]], %[[WT]] : tensor<?x4x5x6x2xf32>, tensor<2x2x2x2x3xf32>) outs(%[[BIAS]] : tensor<?x3x4x5x3xf32>)
+func.func @conv3d_dynamic_batch(%x: tensor<?x4x5x6x2xf32>, %w: tensor<3x2x2x2x2xf32>, %b: tensor<3xf32>) -> tensor<?x3x4x5x3xf32> {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %0 = tosa.conv3d %x, %w, %b, %zp, %zp {acc_type = f32, dilation = array<i64: 1, 1, 1>, pad = array<i64: 0, 0, 0, 0, 0, 0>, stride = array<i64: 1, 1, 1>} : (tensor<?x4x5x6x2xf32>, tensor<3x2x2x2x2xf32>, tensor<3xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<?x3x4x5x3xf32>
+  return %0 : tensor<?x3x4x5x3xf32>
+}
+
+// CHECK-LABEL: func.func @transpose_conv2d_dynamic_batch
+// CHECK-SAME:    (%[[X:.*]]: tensor<?x2x2x1xf32>
+// CHECK:         %[[C0:.*]] = arith.constant 0 : index
+// CHECK-NEXT:    %[[N:.*]] = tensor.dim %[[X]], %[[C0]] : tensor<?x2x2x1xf32>
+// CHECK-NEXT:    %[[INIT:.*]] = tensor.empty(%[[N]]) : tensor<?x4x4x2xf32>
+// CHECK:         %[[BIAS:.*]] = linalg.generic {{.*}} outs(%[[INIT]] : tensor<?x4x4x2xf32>)
+// CHECK:         linalg.generic {{.*}} outs(%[[BIAS]] : tensor<?x4x4x2xf32>)
+// CHECK:           tensor.extract %[[X]][%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}] : tensor<?x2x2x1xf32>
+func.func @transpose_conv2d_dynamic_batch(%x: tensor<?x2x2x1xf32>, %w: tensor<2x2x2x1xf32>, %b: tensor<2xf32>) -> tensor<?x4x4x2xf32> {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %0 = tosa.transpose_conv2d %x, %w, %b, %zp, %zp {acc_type = f32, out_pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 2, 2>} : (tensor<?x2x2x1xf32>, tensor<2x2x2x1xf32>, tensor<2xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<?x4x4x2xf32>
+  return %0 : tensor<?x4x4x2xf32>
 }
 
 // as upstream's test_reshape_5d_down_d2d_auto

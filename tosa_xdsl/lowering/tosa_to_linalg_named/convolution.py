@@ -180,7 +180,8 @@ def lower_conv3d(op: Conv3DOp) -> None:
     """Spec 2.3.4, as conv2d; linalg has only the DHWCF weight layout, hence the transpose."""
     new_ops: list[Operation] = []
     parts = _conv_common(op, 3, new_ops)
-    init = _bias_init(op.bias, shape_of(op.output), parts.acc_t, new_ops)
+    # a dynamic batch: the init takes the input's dim 0 (as conv2d)
+    init = _bias_init(op.bias, lb.dims_of(op.output), parts.acc_t, new_ops, op.input)
     w = transposed(op.weight, [1, 2, 3, 4, 0], new_ops)  # OC,KD,KH,KW,IC -> KD,KH,KW,IC,OC
     acc = _conv_named(named.Conv3DNdhwcDhwcfOp, named.Conv3DNdhwcDhwcfQOp, parts, w, init,
                       int_array(op, "stride"), int_array(op, "dilation"), new_ops)
@@ -242,12 +243,12 @@ def lower_transpose_conv2d(op: TransposeConv2DOp) -> None:
     stride = int_array(op, "stride")
     if len(out_pad) != 4 or len(stride) != 2 or min(stride) < 1:
         raise fail(op, f"out_pad {out_pad} / stride {stride} are malformed")
-    n, ih, iw, ic = shape_of(op.input)
+    n, ih, iw, ic = lb.dims_of(op.input)  # only the batch may be dynamic (DYNAMIC below)
     oc, kh, kw, _ = shape_of(op.weight)
-    out_shape = shape_of(op.output)
+    out_shape = lb.dims_of(op.output)
     x = op.input
     in_t = element_type(op.input)
-    init = _bias_init(op.bias, out_shape, acc_t, new_ops)
+    init = _bias_init(op.bias, out_shape, acc_t, new_ops, op.input)  # a dynamic batch: the input's
     is_f = is_float(acc_t)
 
     def body(b: Builder, args: Sequence[SSAValue]) -> list[SSAValue]:
@@ -302,7 +303,11 @@ def lower_transpose_conv2d(op: TransposeConv2DOp) -> None:
 # through the spec's output-size rule (nhwc_output_sizes)
 _NHW = DynamicDims("the batch and spatial dimensions (input and output dims 0-2)",
                    {("operand", 0): frozenset({0, 1, 2}), ("result", 0): frozenset({0, 1, 2})})
-DYNAMIC: dict[type[Operation], DynamicDims] = {Conv2DOp: _NHW, DepthwiseConv2DOp: _NHW}
+# CONV3D and TRANSPOSE_CONV2D: the batch only (the init takes the input's dim 0)
+_BATCH = DynamicDims("the batch dimension (input and output dim 0)",
+                     {("operand", 0): frozenset({0}), ("result", 0): frozenset({0})})
+DYNAMIC: dict[type[Operation], DynamicDims] = {Conv2DOp: _NHW, DepthwiseConv2DOp: _NHW, Conv3DOp: _BATCH,
+                                               TransposeConv2DOp: _BATCH}
 
 LOWERINGS: dict[type[Operation], Callable[[Operation], None]] = {
     Conv2DOp: lower_conv2d,
