@@ -149,6 +149,14 @@ func.func @main(%x: tensor<?x2x3x3x1xi8>, %y: tensor<?x2x2x1xi8>) -> (tensor<?x2
   %1 = tosa.transpose_conv2d %y, %wt, %b, %izp, %wzp {acc_type = i32, out_pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 2, 2>} : (tensor<?x2x2x1xi8>, tensor<2x2x2x1xi8>, tensor<2xi32>, tensor<1xi8>, tensor<1xi8>) -> tensor<?x4x4x2xi32>
   return %0, %1 : tensor<?x2x2x2x2xi32>, tensor<?x4x4x2xi32>
 }""", [("N2331", "i8"), ("B221", "i8")], True),
+    ("resize_dynamic_batch", """
+func.func @main(%x: tensor<?x2x3x2xi8>, %y: tensor<?x2x3x2xf32>) -> (tensor<?x3x5x2xi32>, tensor<?x3x5x2xf32>) {
+  %s = tosa.const_shape {values = dense<[2, 1, 2, 1]> : tensor<4xindex>} : () -> !tosa.shape<4>
+  %o = tosa.const_shape {values = dense<0> : tensor<2xindex>} : () -> !tosa.shape<2>
+  %0 = tosa.resize %x, %s, %o, %o {mode = BILINEAR} : (tensor<?x2x3x2xi8>, !tosa.shape<4>, !tosa.shape<2>, !tosa.shape<2>) -> tensor<?x3x5x2xi32>
+  %1 = tosa.resize %y, %s, %o, %o {mode = NEAREST_NEIGHBOR} : (tensor<?x2x3x2xf32>, !tosa.shape<4>, !tosa.shape<2>, !tosa.shape<2>) -> tensor<?x3x5x2xf32>
+  return %0, %1 : tensor<?x3x5x2xi32>, tensor<?x3x5x2xf32>
+}""", [("N232", "i8"), ("B232", "f32")], True),
     ("pad_dynamic_input", """
 func.func @main(%x: tensor<?x2x?xf32>, %q: tensor<?x3xi8>) -> (tensor<?x5x?xf32>, tensor<?x6xi8>) {
   %p = tosa.const_shape {values = dense<[0, 0, 1, 2, 3, 0]> : tensor<6xindex>} : () -> !tosa.shape<6>
@@ -325,11 +333,11 @@ def test_docs_list_the_dynamic_operators():
 
 def test_static_only_operator_names_the_operand():
     src = """
-func.func @main(%x: tensor<?x2x2x1xf32>) -> tensor<?x3x3x1xf32> {
+func.func @main(%x: tensor<1x?x2x1xf32>) -> tensor<1x?x3x1xf32> {
   %s = tosa.const_shape {values = dense<[2, 1, 2, 1]> : tensor<4xindex>} : () -> !tosa.shape<4>
   %o = tosa.const_shape {values = dense<0> : tensor<2xindex>} : () -> !tosa.shape<2>
-  %0 = tosa.resize %x, %s, %o, %o {mode = NEAREST_NEIGHBOR} : (tensor<?x2x2x1xf32>, !tosa.shape<4>, !tosa.shape<2>, !tosa.shape<2>) -> tensor<?x3x3x1xf32>
-  return %0 : tensor<?x3x3x1xf32>
+  %0 = tosa.resize %x, %s, %o, %o {mode = NEAREST_NEIGHBOR} : (tensor<1x?x2x1xf32>, !tosa.shape<4>, !tosa.shape<2>, !tosa.shape<2>) -> tensor<1x?x3x1xf32>
+  return %0 : tensor<1x?x3x1xf32>
 }"""
     from tosa_xdsl.diagnostics import LocatedError
 

@@ -23,6 +23,8 @@
 // MLIR:       linalg.conv_3d_ndhwc_dhwcf {{.*}} -> tensor<?x3x4x5x3xf32>
 // MLIR-LABEL: func.func @transpose_conv2d_dynamic_batch
 // MLIR:       tensor.extract %{{.*}} : tensor<?x2x2x1xf32>
+// MLIR-LABEL: func.func @resize_dynamic_batch
+// MLIR:       tensor.empty(%{{.*}}) : tensor<?x3x5x2xf32>
 // MLIR-LABEL: func.func @reverse_dyn
 // MLIR:       tensor.extract %{{.*}}[%{{.*}}] : tensor<?xi32>
 // MLIR-LABEL: func.func @avg_pool_dyn
@@ -231,6 +233,23 @@ func.func @transpose_conv2d_dynamic_batch(%x: tensor<?x2x2x1xf32>, %w: tensor<2x
   %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
   %0 = tosa.transpose_conv2d %x, %w, %b, %zp, %zp {acc_type = f32, out_pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 2, 2>} : (tensor<?x2x2x1xf32>, tensor<2x2x2x1xf32>, tensor<2xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<?x4x4x2xf32>
   return %0 : tensor<?x4x4x2xf32>
+}
+
+// resize with a dynamic batch (as upstream's resize_*_dyn batch cases): the output's
+// tensor.empty takes the input's dim 0; the body reads the input at linalg.index 0
+// CHECK-LABEL: func.func @resize_dynamic_batch
+// CHECK-SAME:    (%[[X:.*]]: tensor<?x2x3x2xf32>)
+// CHECK:         %[[C0:.*]] = arith.constant 0 : index
+// CHECK-NEXT:    %[[N:.*]] = tensor.dim %[[X]], %[[C0]] : tensor<?x2x3x2xf32>
+// CHECK-NEXT:    %[[INIT:.*]] = tensor.empty(%[[N]]) : tensor<?x3x5x2xf32>
+// CHECK-NEXT:    linalg.generic {{.*}} outs(%[[INIT]] : tensor<?x3x5x2xf32>)
+// CHECK:           %[[I0:.*]] = linalg.index 0 : index
+// CHECK:           tensor.extract %[[X]][%[[I0]], %{{.*}}, %{{.*}}, %{{.*}}] : tensor<?x2x3x2xf32>
+func.func @resize_dynamic_batch(%x: tensor<?x2x3x2xf32>) -> tensor<?x3x5x2xf32> {
+  %s = tosa.const_shape {values = dense<[2, 1, 2, 1]> : tensor<4xindex>} : () -> !tosa.shape<4>
+  %o = tosa.const_shape {values = dense<0> : tensor<2xindex>} : () -> !tosa.shape<2>
+  %0 = tosa.resize %x, %s, %o, %o {mode = NEAREST_NEIGHBOR} : (tensor<?x2x3x2xf32>, !tosa.shape<4>, !tosa.shape<2>, !tosa.shape<2>) -> tensor<?x3x5x2xf32>
+  return %0 : tensor<?x3x5x2xf32>
 }
 
 // as upstream's test_reshape_5d_down_d2d_auto
