@@ -13,6 +13,18 @@
 // MLIR:       tensor.empty(%{{.*}}) : tensor<?xf32>
 // MLIR-LABEL: func.func @conv2d_dynamic_batch
 // MLIR:       linalg.conv_2d_nhwc_fhwc {{.*}} -> tensor<?x5x5x3xf32>
+// MLIR-LABEL: func.func @conv2d_dyn_w_h
+// MLIR:       linalg.conv_2d_nhwc_fhwc {{.*}} -> tensor<1x?x?x3xf32>
+// MLIR-LABEL: func.func @max_pool_dyn_w_h
+// MLIR:       linalg.pooling_nhwc_max {{.*}} -> tensor<1x?x?x2xf32>
+// MLIR-LABEL: func.func @test_dynamic_rfft2d
+// MLIR:       tensor.empty(%{{.*}}, %{{.*}}, %{{.*}}) : tensor<?x?x?xf32>
+// MLIR-LABEL: func.func @conv3d_dynamic_batch
+// MLIR:       linalg.conv_3d_ndhwc_dhwcf {{.*}} -> tensor<?x3x4x5x3xf32>
+// MLIR-LABEL: func.func @transpose_conv2d_dynamic_batch
+// MLIR:       tensor.extract %{{.*}} : tensor<?x2x2x1xf32>
+// MLIR-LABEL: func.func @resize_dynamic_batch
+// MLIR:       tensor.empty(%{{.*}}) : tensor<?x3x5x2xf32>
 // MLIR-LABEL: func.func @reverse_dyn
 // MLIR:       tensor.extract %{{.*}}[%{{.*}}] : tensor<?xi32>
 // MLIR-LABEL: func.func @avg_pool_dyn
@@ -118,6 +130,126 @@ func.func @conv2d_dynamic_batch(%x: tensor<?x5x5x2xf32>, %w: tensor<3x1x1x2xf32>
   %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
   %0 = tosa.conv2d %x, %w, %b, %zp, %zp {acc_type = f32, dilation = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>} : (tensor<?x5x5x2xf32>, tensor<3x1x1x2xf32>, tensor<3xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<?x5x5x3xf32>
   return %0 : tensor<?x5x5x3xf32>
+}
+
+// dynamic H and W (upstream's conv2d_dyn_w_h): each output size is the spec's
+// (I - 1 + pad_before + pad_after - (K - 1) * dilation) / stride + 1 on the input's tensor.dim
+// (upstream: the same value, (I + pads - ((K - 1) * dilation + 1)) / stride + 1, with divui)
+// CHECK-LABEL: func.func @conv2d_dyn_w_h
+// CHECK-SAME:    (%[[X:.*]]: tensor<1x?x?x2xf32>
+// CHECK:         %[[P:.*]] = tensor.pad %[[X]] low[0, 1, 0, 0] high[0, 2, 1, 0]
+// CHECK:         %[[C1:.*]] = arith.constant 1 : index
+// CHECK-NEXT:    %[[H:.*]] = tensor.dim %[[X]], %[[C1]] : tensor<1x?x?x2xf32>
+// CHECK-NEXT:    %[[ONE:.*]] = arith.constant 1 : index
+// CHECK-NEXT:    %[[HM1:.*]] = arith.subi %[[H]], %[[ONE]] : index
+// CHECK-NEXT:    %[[PB:.*]] = arith.constant 1 : index
+// CHECK-NEXT:    %[[H1:.*]] = arith.addi %[[HM1]], %[[PB]] : index
+// CHECK-NEXT:    %[[PA:.*]] = arith.constant 2 : index
+// CHECK-NEXT:    %[[H2:.*]] = arith.addi %[[H1]], %[[PA]] : index
+// CHECK-NEXT:    %[[KD:.*]] = arith.constant 4 : index
+// CHECK-NEXT:    %[[NUM:.*]] = arith.subi %[[H2]], %[[KD]] : index
+// CHECK-NEXT:    %[[S:.*]] = arith.constant 2 : index
+// CHECK-NEXT:    %[[Q:.*]] = arith.divsi %[[NUM]], %[[S]] : index
+// CHECK-NEXT:    %[[ONE2:.*]] = arith.constant 1 : index
+// CHECK-NEXT:    %[[OH:.*]] = arith.addi %[[Q]], %[[ONE2]] : index
+// CHECK-NEXT:    %[[C2:.*]] = arith.constant 2 : index
+// CHECK-NEXT:    %[[W:.*]] = tensor.dim %[[X]], %[[C2]] : tensor<1x?x?x2xf32>
+// CHECK:         %[[INIT:.*]] = tensor.empty(%[[OH]], %{{.*}}) : tensor<1x?x?x3xf32>
+// CHECK:         %[[BIAS:.*]] = linalg.generic {{.*}} outs(%[[INIT]] : tensor<1x?x?x3xf32>)
+// CHECK:         linalg.conv_2d_nhwc_fhwc {strides = dense<[2, 1]> : tensor<2xi64>, dilations = dense<[2, 1]> : tensor<2xi64>} ins(%[[P]], %{{.*}} : tensor<1x?x?x2xf32>, tensor<3x3x2x2xf32>) outs(%[[BIAS]] : tensor<1x?x?x3xf32>)
+func.func @conv2d_dyn_w_h(%x: tensor<1x?x?x2xf32>, %w: tensor<3x3x2x2xf32>, %b: tensor<3xf32>) -> tensor<1x?x?x3xf32> {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %0 = tosa.conv2d %x, %w, %b, %zp, %zp {acc_type = f32, dilation = array<i64: 2, 1>, pad = array<i64: 1, 2, 0, 1>, stride = array<i64: 2, 1>} : (tensor<1x?x?x2xf32>, tensor<3x3x2x2xf32>, tensor<3xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x?x?x3xf32>
+  return %0 : tensor<1x?x?x3xf32>
+}
+
+// dynamic H and W of a pooling (upstream's max_pool_dyn_w_h): (I + pad_before + pad_after -
+// kernel) / stride + 1, the init filled with the lowest value
+// CHECK-LABEL: func.func @max_pool_dyn_w_h
+// CHECK-SAME:    (%[[X:.*]]: tensor<1x?x?x2xf32>
+// CHECK:         %[[C1:.*]] = arith.constant 1 : index
+// CHECK-NEXT:    %[[H:.*]] = tensor.dim %[[X]], %[[C1]] : tensor<1x?x?x2xf32>
+// CHECK-NEXT:    %[[K:.*]] = arith.constant 3 : index
+// CHECK-NEXT:    %[[NUM:.*]] = arith.subi %[[H]], %[[K]] : index
+// CHECK-NEXT:    %[[ONE:.*]] = arith.constant 1 : index
+// CHECK-NEXT:    %[[OH:.*]] = arith.addi %[[NUM]], %[[ONE]] : index
+// CHECK:         arith.divsi %{{.*}}, %{{.*}} : index
+// CHECK:         %[[INIT:.*]] = tensor.empty(%[[OH]], %{{.*}}) : tensor<1x?x?x2xf32>
+// CHECK:         %[[FILL:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%[[INIT]] : tensor<1x?x?x2xf32>)
+// CHECK:         linalg.pooling_nhwc_max {{.*}} outs(%[[FILL]] : tensor<1x?x?x2xf32>)
+func.func @max_pool_dyn_w_h(%x: tensor<1x?x?x2xf32>) -> tensor<1x?x?x2xf32> {
+  %0 = tosa.max_pool2d %x {kernel = array<i64: 3, 2>, pad = array<i64: 0, 0, 1, 0>, stride = array<i64: 1, 2>} : (tensor<1x?x?x2xf32>) -> tensor<1x?x?x2xf32>
+  return %0 : tensor<1x?x?x2xf32>
+}
+
+// as upstream's test_dynamic_rfft2d: the outputs are (N, H, W / 2 + 1) of the input's
+// tensor.dim (divui + addi); H and W are read in the body (the angle's ay / H, ax / W and the
+// imaginary-term test's H / 2, W / 2, here max(size / 2, 1))
+// CHECK-LABEL: func.func @test_dynamic_rfft2d
+// CHECK-SAME:    (%[[X:.*]]: tensor<?x?x?xf32>)
+// CHECK:         %[[C0:.*]] = arith.constant 0 : index
+// CHECK-NEXT:    %[[N:.*]] = tensor.dim %[[X]], %[[C0]] : tensor<?x?x?xf32>
+// CHECK-NEXT:    %[[C1:.*]] = arith.constant 1 : index
+// CHECK-NEXT:    %[[H:.*]] = tensor.dim %[[X]], %[[C1]] : tensor<?x?x?xf32>
+// CHECK-NEXT:    %[[C2:.*]] = arith.constant 2 : index
+// CHECK-NEXT:    %[[W:.*]] = tensor.dim %[[X]], %[[C2]] : tensor<?x?x?xf32>
+// CHECK-NEXT:    %[[TWO:.*]] = arith.constant 2 : index
+// CHECK-NEXT:    %[[ONE:.*]] = arith.constant 1 : index
+// CHECK-NEXT:    %[[HALF:.*]] = arith.divui %[[W]], %[[TWO]] : index
+// CHECK-NEXT:    %[[OW:.*]] = arith.addi %[[HALF]], %[[ONE]] : index
+// CHECK-NEXT:    %[[E:.*]] = tensor.empty(%[[N]], %[[H]], %[[OW]]) : tensor<?x?x?xf32>
+// CHECK:         linalg.generic {{.*}} ins(%[[X]] : tensor<?x?x?xf32>) outs(%{{.*}}, %{{.*}} : tensor<?x?x?xf32>, tensor<?x?x?xf32>)
+// CHECK:           arith.remui %{{.*}}, %{{.*}} : index
+func.func @test_dynamic_rfft2d(%arg0: tensor<?x?x?xf32>) -> (tensor<?x?x?xf32>, tensor<?x?x?xf32>) {
+  %real, %imag = tosa.rfft2d %arg0 : (tensor<?x?x?xf32>) -> (tensor<?x?x?xf32>, tensor<?x?x?xf32>)
+  return %real, %imag : tensor<?x?x?xf32>, tensor<?x?x?xf32>
+}
+
+// conv3d and transpose_conv2d with a dynamic batch: the bias init takes the input's dim 0
+// (as conv2d_dyn); the weights' transpose stays static
+// CHECK-LABEL: func.func @conv3d_dynamic_batch
+// CHECK-SAME:    (%[[X:.*]]: tensor<?x4x5x6x2xf32>
+// CHECK:         %[[C0:.*]] = arith.constant 0 : index
+// CHECK-NEXT:    %[[N:.*]] = tensor.dim %[[X]], %[[C0]] : tensor<?x4x5x6x2xf32>
+// CHECK-NEXT:    %[[INIT:.*]] = tensor.empty(%[[N]]) : tensor<?x3x4x5x3xf32>
+// CHECK:         %[[BIAS:.*]] = linalg.generic {{.*}} outs(%[[INIT]] : tensor<?x3x4x5x3xf32>)
+// CHECK:         %[[WT:.*]] = linalg.transpose ins(%{{.*}}:tensor<3x2x2x2x2xf32>) outs(%{{.*}}:tensor<2x2x2x2x3xf32>) permutation = [1, 2, 3, 4, 0]
+// CHECK-NEXT:    linalg.conv_3d_ndhwc_dhwcf {strides = dense<1> : tensor<3xi64>, dilations = dense<1> : tensor<3xi64>} ins(%[[X]], %[[WT]] : tensor<?x4x5x6x2xf32>, tensor<2x2x2x2x3xf32>) outs(%[[BIAS]] : tensor<?x3x4x5x3xf32>)
+func.func @conv3d_dynamic_batch(%x: tensor<?x4x5x6x2xf32>, %w: tensor<3x2x2x2x2xf32>, %b: tensor<3xf32>) -> tensor<?x3x4x5x3xf32> {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %0 = tosa.conv3d %x, %w, %b, %zp, %zp {acc_type = f32, dilation = array<i64: 1, 1, 1>, pad = array<i64: 0, 0, 0, 0, 0, 0>, stride = array<i64: 1, 1, 1>} : (tensor<?x4x5x6x2xf32>, tensor<3x2x2x2x2xf32>, tensor<3xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<?x3x4x5x3xf32>
+  return %0 : tensor<?x3x4x5x3xf32>
+}
+
+// CHECK-LABEL: func.func @transpose_conv2d_dynamic_batch
+// CHECK-SAME:    (%[[X:.*]]: tensor<?x2x2x1xf32>
+// CHECK:         %[[C0:.*]] = arith.constant 0 : index
+// CHECK-NEXT:    %[[N:.*]] = tensor.dim %[[X]], %[[C0]] : tensor<?x2x2x1xf32>
+// CHECK-NEXT:    %[[INIT:.*]] = tensor.empty(%[[N]]) : tensor<?x4x4x2xf32>
+// CHECK:         %[[BIAS:.*]] = linalg.generic {{.*}} outs(%[[INIT]] : tensor<?x4x4x2xf32>)
+// CHECK:         linalg.generic {{.*}} outs(%[[BIAS]] : tensor<?x4x4x2xf32>)
+// CHECK:           tensor.extract %[[X]][%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}] : tensor<?x2x2x1xf32>
+func.func @transpose_conv2d_dynamic_batch(%x: tensor<?x2x2x1xf32>, %w: tensor<2x2x2x1xf32>, %b: tensor<2xf32>) -> tensor<?x4x4x2xf32> {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %0 = tosa.transpose_conv2d %x, %w, %b, %zp, %zp {acc_type = f32, out_pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 2, 2>} : (tensor<?x2x2x1xf32>, tensor<2x2x2x1xf32>, tensor<2xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<?x4x4x2xf32>
+  return %0 : tensor<?x4x4x2xf32>
+}
+
+// resize with a dynamic batch (as upstream's resize_*_dyn batch cases): the output's
+// tensor.empty takes the input's dim 0; the body reads the input at linalg.index 0
+// CHECK-LABEL: func.func @resize_dynamic_batch
+// CHECK-SAME:    (%[[X:.*]]: tensor<?x2x3x2xf32>)
+// CHECK:         %[[C0:.*]] = arith.constant 0 : index
+// CHECK-NEXT:    %[[N:.*]] = tensor.dim %[[X]], %[[C0]] : tensor<?x2x3x2xf32>
+// CHECK-NEXT:    %[[INIT:.*]] = tensor.empty(%[[N]]) : tensor<?x3x5x2xf32>
+// CHECK-NEXT:    linalg.generic {{.*}} outs(%[[INIT]] : tensor<?x3x5x2xf32>)
+// CHECK:           %[[I0:.*]] = linalg.index 0 : index
+// CHECK:           tensor.extract %[[X]][%[[I0]], %{{.*}}, %{{.*}}, %{{.*}}] : tensor<?x2x3x2xf32>
+func.func @resize_dynamic_batch(%x: tensor<?x2x3x2xf32>) -> tensor<?x3x5x2xf32> {
+  %s = tosa.const_shape {values = dense<[2, 1, 2, 1]> : tensor<4xindex>} : () -> !tosa.shape<4>
+  %o = tosa.const_shape {values = dense<0> : tensor<2xindex>} : () -> !tosa.shape<2>
+  %0 = tosa.resize %x, %s, %o, %o {mode = NEAREST_NEIGHBOR} : (tensor<?x2x3x2xf32>, !tosa.shape<4>, !tosa.shape<2>, !tosa.shape<2>) -> tensor<?x3x5x2xf32>
+  return %0 : tensor<?x3x5x2xf32>
 }
 
 // as upstream's test_reshape_5d_down_d2d_auto

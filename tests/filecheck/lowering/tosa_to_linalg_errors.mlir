@@ -12,10 +12,12 @@ func.func @custom(%a: tensor<10xi32>) -> tensor<10xi32> {
 
 // -----
 
-func.func @dynamic(%a: tensor<?x4x4xf32>) -> tensor<?x4x4xf32> {
-  // expected-error @+1 {{cannot lower 'tosa.fft2d': operand #0 has a dynamic dimension (tensor<?x4x4xf32>); static shapes are required}}
-  %0, %1 = tosa.fft2d %a, %a inverse(false) : (tensor<?x4x4xf32>, tensor<?x4x4xf32>) -> (tensor<?x4x4xf32>, tensor<?x4x4xf32>)
-  return %0 : tensor<?x4x4xf32>
+func.func @dynamic(%x: tensor<1x?x2x1xf32>) -> tensor<1x?x3x1xf32> {
+  %s = tosa.const_shape {values = dense<[2, 1, 2, 1]> : tensor<4xindex>} : () -> !tosa.shape<4>
+  %o = tosa.const_shape {values = dense<0> : tensor<2xindex>} : () -> !tosa.shape<2>
+  // expected-error @+1 {{cannot lower 'tosa.resize': operand #0 has a dynamic dimension 1 (tensor<1x?x2x1xf32>); 'tosa.resize' lowers dynamic sizes only in the batch dimension (input and output dim 0)}}
+  %0 = tosa.resize %x, %s, %o, %o {mode = NEAREST_NEIGHBOR} : (tensor<1x?x2x1xf32>, !tosa.shape<4>, !tosa.shape<2>, !tosa.shape<2>) -> tensor<1x?x3x1xf32>
+  return %0 : tensor<1x?x3x1xf32>
 }
 
 // -----

@@ -99,7 +99,11 @@ class LoweredMemrefFunctions(InterpreterFunctions):
 
     @impl(memref.CollapseShapeOp)
     def run_collapse_shape(self, interpreter, op, args):
-        return (self._reshaped(args[0], op.result.type.get_shape()),)
+        # each result dim is the product of its group of the actual source dims (several
+        # may be dynamic)
+        src = args[0]
+        groups = [[int(x.value.data) for x in g.data] for g in op.reassociation.data]
+        return (self._reshaped(src, [int(np.prod([src.shape[i] for i in g], dtype=np.int64)) for g in groups]),)
 
     @impl(memref.ExpandShapeOp)
     def run_expand_shape(self, interpreter, op, args):

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from xdsl.dialects import arith, memref, tensor
+from xdsl.dialects import arith, memref, scf, tensor
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     ArrayAttr,
@@ -30,7 +30,7 @@ from xdsl.dialects.builtin import (
     i64,
 )
 from xdsl.dialects.linalg import ops as linalg
-from xdsl.ir import Operation, SSAValue
+from xdsl.ir import Block, Operation, Region, SSAValue
 
 from tosa_xdsl.lowering.bufferize.common import buffer_type, fail, is_identity
 from tosa_xdsl.lowering.bufferize.in_place import Root
@@ -208,10 +208,51 @@ def _pad(c: Converter, op: tensor.PadOp) -> None:
     else:
         out = c.alloc(op.result.type)  # type: ignore[arg-type]
     c.emit(linalg.FillOp([value], [out], res=()))
-    view = _subview(c, op, out, low, src_shape, [1] * len(low), src_shape, src_sizes)
-    c.copy(c.buf(op.source), view)
+    if -1 in src_shape[1:]:
+        # an inner dynamic dim: the interior view would have run-time strides, which the
+        # buffer types here cannot describe (static strides only): copy with a loop nest
+        _copy_at_offset(c, c.buf(op.source), out, low, src_shape, src_sizes)
+    else:
+        view = _subview(c, op, out, low, src_shape, [1] * len(low), src_shape, src_sizes)
+        c.copy(c.buf(op.source), view)
     c.vmap[op.result] = out
     c.fresh_root(op.parent_block(), op.result)
+
+
+def _copy_at_offset(c: Converter, src: SSAValue, out: SSAValue, low: Sequence[int], src_shape: Sequence[int],
+                    src_sizes: Sequence[SSAValue]) -> None:
+    """out[i + low] = src[i] for every index i of `src` (sizes: static, or `src_sizes` in order
+    for the dynamic dims): an scf.for nest of memref.load / memref.store."""
+    dyn = iter(src_sizes)
+    zero = c.emit(_index_const(0)).results[0]
+    one = c.emit(_index_const(1)).results[0]
+    ubs = [next(dyn) if n < 0 else c.emit(_index_const(n)).results[0] for n in src_shape]
+    lows = [c.emit(_index_const(lo)).results[0] if lo else None for lo in low]
+    outer = Block()
+    block, ivs = outer, []
+    loops: list[tuple[Block, Operation]] = []
+    for ub in ubs:
+        body = Block(arg_types=[IndexType()])
+        loops.append((block, scf.ForOp(zero, ub, one, [], Region(body))))
+        ivs.append(body.args[0])
+        block = body
+    load = memref.LoadOp.get(src, ivs)
+    block.add_op(load)
+    out_idx = []
+    for iv, lo in zip(ivs, lows):
+        if lo is None:
+            out_idx.append(iv)
+        else:
+            add = arith.AddiOp(iv, lo)
+            block.add_op(add)
+            out_idx.append(add.result)
+    block.add_op(memref.StoreOp.get(load.res, out, out_idx))
+    for parent, loop in reversed(loops):
+        loop.body.block.add_op(scf.YieldOp())
+        parent.add_op(loop)
+    for o in list(outer.ops):
+        o.detach()
+        c.emit(o)
 
 
 # ------------------------------------------------------------------------------ reshapes, cast

@@ -17,6 +17,7 @@ from xdsl.rewriter import Rewriter
 from tosa_xdsl.dialects.tosa.ops.image import ResizeOp
 from tosa_xdsl.lowering import linalg_build as lb
 from tosa_xdsl.lowering import numerics_ir as nir
+from tosa_xdsl.lowering.preconditions import DynamicDims
 from tosa_xdsl.lowering.tosa_to_linalg.common import (
     fail,
     index,
@@ -31,8 +32,8 @@ from tosa_xdsl.lowering.tosa_to_tensor import erase_dead_const_shapes
 
 def lower_resize(op: ResizeOp) -> None:
     x = op.input
-    n, ih, iw, c = lb.shape_of(x)
-    out_shape = lb.shape_of(op.output)
+    n, ih, iw, c = lb.dims_of(x)  # only the batch may be dynamic (DYNAMIC below)
+    out_shape = lb.dims_of(op.output)
     scale = shape_values(op, op.scale, "scale")
     offset = shape_values(op, op.offset, "offset")
     border = shape_values(op, op.border, "border")
@@ -121,11 +122,23 @@ def lower_resize(op: ResizeOp) -> None:
         raise fail(op, f"unknown mode {mode}")
     if not fp and mode == "BILINEAR" and out_t.width.data <= in_t.width.data:
         raise fail(op, f"integer BILINEAR needs a wider output than {in_t}, got {out_t}")
-    init = lb.empty(out_shape, out_t)
+    new_ops: list[Operation] = []
+    if out_shape[0] < 0:  # a dynamic batch: the input's dim 0 (the body reads x at index 0)
+        init_v = lb.dynamic_empty(out_shape, out_t, lambda d: lb.dim(x, d, new_ops), new_ops)
+    else:
+        init = lb.empty(out_shape, out_t)
+        new_ops.append(init)
+        init_v = init.tensor
     shapes = [op.scale.owner, op.offset.owner, op.border.owner]
-    gen = lb.generic([], [init.tensor], [lb.identity(4)], lb.parallel(4), body)
-    Rewriter.replace_op(op, [init, gen], [gen.res[0]])
+    gen = lb.generic([], [init_v], [lb.identity(4)], lb.parallel(4), body)
+    new_ops.append(gen)
+    Rewriter.replace_op(op, new_ops, [gen.res[0]])
     erase_dead_const_shapes(list(dict.fromkeys(shapes)))
 
 
 LOWERINGS: dict[type[Operation], Callable[[Operation], None]] = {ResizeOp: lower_resize}
+
+# RESIZE: the batch may be dynamic (the output's tensor.empty takes the input's dim 0); H and W
+# stay static (the scale/offset/border index math uses them as constants)
+DYNAMIC: dict[type[Operation], DynamicDims] = {ResizeOp: DynamicDims(
+    "the batch dimension (input and output dim 0)", {("operand", 0): frozenset({0}), ("result", 0): frozenset({0})})}

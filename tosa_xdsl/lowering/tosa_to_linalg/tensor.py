@@ -83,12 +83,29 @@ def lower_argmax(op: ArgMaxOp) -> None:
 
 
 def _fft(op: Operation, real_in: SSAValue, imag_in: SSAValue | None, inverse: bool) -> None:
-    n, h, w = lb.shape_of(real_in)
-    out_shape = lb.shape_of(op.results[0])
+    n, h, w = lb.dims_of(real_in)
+    out_shape = lb.dims_of(op.results[0])
     elem = lb.element_type(real_in)
     if not isinstance(elem, Float32Type | Float16Type | BFloat16Type):
         raise fail(op, f"element type {elem} is not a float type")
     sign = -1.0 if inverse else 1.0
+    ops: list[Operation] = []
+    # a dynamic H or W (upstream's test_dynamic_fft2d / rfft2d): the input's tensor.dim, used
+    # in the body where a static size is a constant; RFFT2D's H/2 and W/2 as max(size / 2, 1)
+    # (size 1 leaves ay = 0, whose remainder is 0 either way: the term is skipped as the
+    # static `size > 1` test does, and no remainder by 0 is taken)
+    dyn: dict[int, tuple[SSAValue, SSAValue | None]] = {}
+    for d, size in ((1, h), (2, w)):
+        if size < 0:
+            v = lb.dim(real_in, d, ops)
+            half = None
+            if imag_in is None:
+                two, one = lb.index_constant(2, ops), lb.index_constant(1, ops)
+                q = arith.DivUIOp(v, two)
+                mx = arith.MaxUIOp(q.result, one)
+                ops += [q, mx]
+                half = mx.result
+            dyn[d] = (v, half)
 
     def body(b: Builder, args):
         # loops (n, oy, ox, iy, ix). The pseudocode's angle, in in_out_t as the spec writes
@@ -102,14 +119,20 @@ def _fft(op: Operation, real_in: SSAValue, imag_in: SSAValue | None, inverse: bo
         def bin_(cls, x, y):
             return b.insert(cls(x, y)).result
 
-        ay = bin_(arith.RemUIOp, bin_(arith.MuliOp, iy, oy), cidx(b, h))
-        ax = bin_(arith.RemUIOp, bin_(arith.MuliOp, ix, ox), cidx(b, w))
+        def size_v(d, size):
+            return dyn[d][0] if d in dyn else cidx(b, size)
 
-        def ratio(i, size):
-            f = b.insert(arith.SIToFPOp(b.insert(arith.IndexCastOp(i, i64)).result, elem)).result
-            return bin_(arith.DivfOp, f, nir.const(b, float(size), elem))
+        ay = bin_(arith.RemUIOp, bin_(arith.MuliOp, iy, oy), size_v(1, h))
+        ax = bin_(arith.RemUIOp, bin_(arith.MuliOp, ix, ox), size_v(2, w))
 
-        frac = bin_(arith.AddfOp, ratio(ay, h), ratio(ax, w))
+        def to_float(i):
+            return b.insert(arith.SIToFPOp(b.insert(arith.IndexCastOp(i, i64)).result, elem)).result
+
+        def ratio(i, d, size):
+            # a dynamic size is a power of two (ERROR_IF otherwise): exact in every float type
+            return bin_(arith.DivfOp, to_float(i), to_float(dyn[d][0]) if d in dyn else nir.const(b, float(size), elem))
+
+        frac = bin_(arith.AddfOp, ratio(ay, 1, h), ratio(ax, 2, w))
         two_pi = float(nx.round_to_nearest_float(np.float64(2 * pymath.pi), tname(elem)))
         factor = nir.const(b, sign * two_pi, elem)  # sign * 2 * pi(), pi() in in_out_t
         a = b.insert(arith.ExtFOp(bin_(arith.MulfOp, factor, frac), f64)).result
@@ -127,22 +150,27 @@ def _fft(op: Operation, real_in: SSAValue, imag_in: SSAValue | None, inverse: bo
             re = b.insert(arith.AddfOp(re, b.insert(arith.MulfOp(vi, sin)).result)).result
             im = b.insert(arith.AddfOp(im, b.insert(arith.MulfOp(vi, cos)).result)).result
         new_i = b.insert(arith.AddfOp(acc_i, im)).result
-        if imag_in is None and (h > 1 or w > 1):
+        if imag_in is None and (h > 1 or w > 1 or dyn):
             # RFFT2D adds the imaginary term only if (H > 1 && ay % (H/2) > 0) ||
             # (W > 1 && ax % (W/2) > 0): skipped, not multiplied by 0 (inf * 0 is NaN)
-            kept = [b.insert(arith.CmpiOp(bin_(arith.RemUIOp, v, cidx(b, size // 2)), cidx(b, 0), "ne")).result
-                    for v, size in ((ay, h), (ax, w)) if size > 1]
+            kept = [b.insert(arith.CmpiOp(bin_(arith.RemUIOp, v, dyn[d][1] if d in dyn else cidx(b, size // 2)),
+                                          cidx(b, 0), "ne")).result
+                    for v, d, size in ((ay, 1, h), (ax, 2, w)) if d in dyn or size > 1]
             cond = kept[0] if len(kept) == 1 else bin_(arith.OrIOp, kept[0], kept[1])
             new_i = b.insert(arith.SelectOp(cond, new_i, acc_i)).result
         return [b.insert(arith.AddfOp(acc_r, re)).result, new_i]
 
-    ops: list[Operation] = []
     outs = []
     for _ in range(2):
-        e = lb.empty(out_shape, elem)
+        if any(d < 0 for d in out_shape):
+            e_v = lb.dynamic_empty(out_shape, elem, lambda d: _fft_out_size(real_in, d, imag_in is None, ops), ops)
+        else:
+            e = lb.empty(out_shape, elem)
+            ops.append(e)
+            e_v = e.tensor
         z = lb.constant(0.0, elem)
-        f = lb.fill(z.result, e.tensor)
-        ops += [e, z, f]
+        f = lb.fill(z.result, e_v)
+        ops += [z, f]
         outs.append(f.res[0])
     ins = [real_in] + ([imag_in] if imag_in is not None else [])
     in_map = lb.map_of(5, [0, 3, 4])
@@ -150,6 +178,17 @@ def _fft(op: Operation, real_in: SSAValue, imag_in: SSAValue | None, inverse: bo
     gen = lb.generic(ins, outs, [in_map] * len(ins) + [out_map, out_map], lb.iterators("pppr" + "r"), body)
     ops.append(gen)
     Rewriter.replace_op(op, ops, list(gen.res))
+
+
+def _fft_out_size(real_in: SSAValue, d: int, real_only: bool, ops: list[Operation]) -> SSAValue:
+    """A dynamic output dim: the input's, RFFT2D's W is W / 2 + 1 (upstream's divui + addi)."""
+    v = lb.dim(real_in, d, ops)
+    if d == 2 and real_only:
+        q = arith.DivUIOp(v, lb.index_constant(2, ops))
+        add = arith.AddiOp(q.result, lb.index_constant(1, ops))
+        ops += [q, add]
+        return add.result
+    return v
 
 
 def lower_fft2d(op: FFT2DOp) -> None:
@@ -168,4 +207,6 @@ LOWERINGS: dict[type[Operation], Callable[[Operation], None]] = {
 
 # ARGMAX: every dim may be dynamic (upstream's argmax_dyn_non_axis / argmax_dyn_axis): the
 # accumulators' tensor.empty takes the input's tensor.dim of the kept dims
-DYNAMIC: dict[type[Operation], DynamicDims] = {ArgMaxOp: EVERY_DIM}
+# FFT2D / RFFT2D: N, H and W may be dynamic (upstream's test_dynamic_fft2d / rfft2d): the
+# outputs' tensor.empty from the input's tensor.dim (RFFT2D's W / 2 + 1), H and W read in the body
+DYNAMIC: dict[type[Operation], DynamicDims] = {ArgMaxOp: EVERY_DIM, FFT2DOp: EVERY_DIM, RFFT2DOp: EVERY_DIM}

@@ -6,7 +6,7 @@ linalg.fill / linalg.transpose scaffolding around the named ops.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import partial
 
 import numpy as np
@@ -26,6 +26,7 @@ from xdsl.dialects.linalg.ops import FillOp
 from xdsl.dialects.linalg.ops import TransposeOp as LinalgTransposeOp
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 
+from tosa_xdsl.dialects.tosa import shapes
 from tosa_xdsl.ir.access import is_float  # noqa: F401 -- shared by the per-op modules
 from tosa_xdsl.lowering.linalg_build import (
     const_values,
@@ -35,6 +36,7 @@ from tosa_xdsl.lowering.linalg_build import (
     dynamic_empty,
     element_type,
     empty,
+    index_constant,
     shape_of,
     tensor_type,
 )
@@ -108,11 +110,13 @@ def padded(x: SSAValue, low: Sequence[int], high: Sequence[int], value: int | fl
 
 
 def filled(shape: Sequence[int], elem: Attribute, value: int | float, new_ops: list[Operation],
-           source: SSAValue | None = None) -> SSAValue:
-    """A `linalg.fill`ed tensor.empty; a dynamic dim of `shape` is `source`'s tensor.dim there."""
+           source: SSAValue | Callable[[int], SSAValue] | None = None) -> SSAValue:
+    """A `linalg.fill`ed tensor.empty; a dynamic dim of `shape` is `source`'s tensor.dim there
+    (or `source(d)` when it is a sizer such as `nhwc_output_sizes`)."""
     if any(d < 0 for d in shape):
         assert source is not None, "a dynamic filled tensor needs the value that sizes it"
-        init_v = dynamic_empty(shape, elem, lambda d: dim(source, d, new_ops), new_ops)
+        size_of = source if callable(source) else lambda d: dim(source, d, new_ops)
+        init_v = dynamic_empty(shape, elem, size_of, new_ops)
         c = constant(value, elem)
         f = FillOp([c.result], [init_v], [init_v.type])
         new_ops += [c, f]
@@ -163,3 +167,65 @@ def acc_type(op: Operation) -> Attribute:
     if t is None:
         raise fail(op, "missing acc_type")
     return t
+
+
+class _IndexExpr:
+    """An index SSA value whose +, -, * and // (by a positive int) append arith ops to `ops`:
+    the output-size formulas of tosa/shapes.py, written for ints, then emit the same rule at
+    run time from tensor.dim values (one source of truth for static and dynamic sizes)."""
+
+    def __init__(self, value: SSAValue, ops: list[Operation]):
+        self.value, self.ops = value, ops
+
+    def _of(self, other: _IndexExpr | int) -> SSAValue:
+        return other.value if isinstance(other, _IndexExpr) else index_constant(other, self.ops)
+
+    def _emit(self, cls, lhs: SSAValue, rhs: SSAValue) -> _IndexExpr:
+        op = cls(lhs, rhs)
+        self.ops.append(op)
+        return _IndexExpr(op.result, self.ops)
+
+    def __add__(self, other):
+        return self if other == 0 else self._emit(arith.AddiOp, self.value, self._of(other))
+
+    def __sub__(self, other):
+        return self if other == 0 else self._emit(arith.SubiOp, self.value, self._of(other))
+
+    def __mul__(self, other):
+        return self if other == 1 else self._emit(arith.MuliOp, self.value, self._of(other))
+
+    def __floordiv__(self, other: int):
+        if other == 1:
+            return self
+        # signed division is floor division here: the shapes that reach native code passed
+        # infer-shapes + verify (numerators >= 0), see NativeModule
+        return self._emit(arith.DivSIOp, self.value, self._of(other))
+
+
+def nhwc_output_sizes(op: Operation, kernel: Sequence[int], stride: Sequence[int], pad: Sequence[int],
+                      dilation: Sequence[int] | None, new_ops: list[Operation]) -> Callable[[int], SSAValue]:
+    """size_of(d) for an NHWC convolution's or pooling's output: N is the input's dim 0, H and W
+    follow the spec's output-size rule (shapes.conv_numerator with `dilation`, else
+    shapes.pool_numerator; shapes.strided_size) on the input's run-time dims, C is the
+    output's static size. Each size is built once."""
+    x, out = op.operands[0], op.results[0]
+    cache: dict[int, SSAValue] = {}
+
+    def size_of(d: int) -> SSAValue:
+        if d in cache:
+            return cache[d]
+        if d in (1, 2) and dims_of(x)[d] < 0:
+            i = d - 1
+            size = _IndexExpr(dim(x, d, new_ops), new_ops)
+            if dilation is None:
+                num = shapes.pool_numerator(size, kernel[i], pad[2 * i], pad[2 * i + 1])
+            else:
+                num = shapes.conv_numerator(size, kernel[i], pad[2 * i], pad[2 * i + 1], dilation[i])
+            cache[d] = shapes.strided_size(num, stride[i]).value
+        elif d == 0 or dims_of(out)[d] < 0:
+            cache[d] = dim(x, d, new_ops)
+        else:
+            cache[d] = index_constant(dims_of(out)[d], new_ops)
+        return cache[d]
+
+    return size_of

@@ -57,6 +57,7 @@ from tosa_xdsl.lowering.tosa_to_linalg_named.common import (
     index_constants,
     int_array,
     is_float,
+    nhwc_output_sizes,
     padded,
     static_cast,
     transposed,
@@ -78,19 +79,22 @@ def _convert_tensor(v: SSAValue, to: Attribute, new_ops: list[Operation]) -> SSA
     return gen.res[0]
 
 
-def _empty_like(shape: Sequence[int], elem: Attribute, source: SSAValue, new_ops: list[Operation]) -> SSAValue:
-    """tensor.empty of `shape`; a dynamic dim (the batch) is `source`'s tensor.dim there."""
+def _empty_like(shape: Sequence[int], elem: Attribute, source: SSAValue | Callable[[int], SSAValue],
+                new_ops: list[Operation]) -> SSAValue:
+    """tensor.empty of `shape`; a dynamic dim is `source`'s tensor.dim there (or `source(d)`
+    when it is a sizer such as `nhwc_output_sizes`)."""
     if any(d < 0 for d in shape):
-        return lb.dynamic_empty(shape, elem, lambda d: lb.dim(source, d, new_ops), new_ops)
+        size_of = source if callable(source) else lambda d: lb.dim(source, d, new_ops)
+        return lb.dynamic_empty(shape, elem, size_of, new_ops)
     e = empty(shape, elem)
     new_ops.append(e)
     return e.tensor
 
 
 def _bias_init(bias: SSAValue, out_shape: Sequence[int], acc_t: Attribute, new_ops: list[Operation],
-               batch: SSAValue | None = None) -> SSAValue:
+               batch: SSAValue | Callable[[int], SSAValue] | None = None) -> SSAValue:
     """bias [BC] (BC = OC or 1) broadcast along the last dim of an acc_t tensor (converted);
-    a dynamic batch is `batch`'s (the input's) dim 0."""
+    dynamic dims are sized by `batch` (the input, or a sizer)."""
     rank = len(out_shape)
     init = _empty_like(out_shape, acc_t, batch if batch is not None else bias, new_ops)
     bmap = map_of(rank, [AffineConstantExpr(0) if shape_of(bias)[0] == 1 and out_shape[-1] != 1 else rank - 1])
@@ -157,7 +161,10 @@ def lower_conv2d(op: Conv2DOp, hwcf: bool = False) -> None:
     new_ops: list[Operation] = []
     parts = _conv_common(op, 2, new_ops)
     out_shape = lb.dims_of(op.output)
-    init = _bias_init(op.bias, out_shape, parts.acc_t, new_ops, op.input)
+    # dynamic N/H/W: sized by the spec's output-size rule on the input's run-time dims
+    # (upstream's conv2d_dyn / conv2d_dyn_w_h)
+    sizes = _conv_sizes(op, shape_of(op.weight)[1:3], new_ops)
+    init = _bias_init(op.bias, out_shape, parts.acc_t, new_ops, sizes)
     w: SSAValue = op.weight
     if hwcf:
         w = transposed(w, [1, 2, 3, 0], new_ops)
@@ -173,7 +180,8 @@ def lower_conv3d(op: Conv3DOp) -> None:
     """Spec 2.3.4, as conv2d; linalg has only the DHWCF weight layout, hence the transpose."""
     new_ops: list[Operation] = []
     parts = _conv_common(op, 3, new_ops)
-    init = _bias_init(op.bias, shape_of(op.output), parts.acc_t, new_ops)
+    # a dynamic batch: the init takes the input's dim 0 (as conv2d)
+    init = _bias_init(op.bias, lb.dims_of(op.output), parts.acc_t, new_ops, op.input)
     w = transposed(op.weight, [1, 2, 3, 4, 0], new_ops)  # OC,KD,KH,KW,IC -> KD,KH,KW,IC,OC
     acc = _conv_named(named.Conv3DNdhwcDhwcfOp, named.Conv3DNdhwcDhwcfQOp, parts, w, init,
                       int_array(op, "stride"), int_array(op, "dilation"), new_ops)
@@ -185,12 +193,14 @@ def lower_depthwise_conv2d(op: DepthwiseConv2DOp) -> None:
     """Spec 2.3.5 order: acc from 0, static_cast<out_t>(acc), then apply_add_s(out, bias)."""
     new_ops: list[Operation] = []
     parts = _conv_common(op, 2, new_ops)
-    n, oh, ow, ocm = lb.dims_of(op.output)  # only the batch may be dynamic (DYNAMIC below)
+    n, oh, ow, ocm = lb.dims_of(op.output)  # N, H, W may be dynamic (DYNAMIC below)
     kh, kw, c, m = shape_of(op.weight)
     if c * m != ocm:
         raise fail(op, f"output channels {ocm} != C * M = {c * m}")
-    # a dynamic batch: every init takes the input's dim 0 (upstream's depthwise_conv2d_dyn)
-    acc_init = filled([n, oh, ow, c, m], parts.acc_t, 0, new_ops, op.input)
+    # dynamic N/H/W: every init is sized by the output-size rule (upstream's
+    # depthwise_conv2d_dyn / depthwise_conv2d_dyn_w_h)
+    sizes = _conv_sizes(op, [kh, kw], new_ops)
+    acc_init = filled([n, oh, ow, c, m], parts.acc_t, 0, new_ops, sizes)
     acc = _conv_named(named.DepthwiseConv2DNhwcHwcmOp, named.DepthwiseConv2DNhwcHwcmQOp, parts,
                       op.weight, acc_init, int_array(op, "stride"), int_array(op, "dilation"), new_ops)
     acc = _convert_tensor(acc, parts.out_t, new_ops)
@@ -199,13 +209,19 @@ def lower_depthwise_conv2d(op: DepthwiseConv2DOp) -> None:
         properties={"reassociation": _reassoc([[0], [1], [2], [3, 4]])})
     new_ops.append(collapse)
     bias = op.bias
-    out_init = _empty_like([n, oh, ow, ocm], parts.out_t, op.input, new_ops)
+    # sized afresh (upstream's second tensor.dim of the input)
+    out_init = _empty_like([n, oh, ow, ocm], parts.out_t, _conv_sizes(op, [kh, kw], new_ops), new_ops)
     bmap = map_of(4, [AffineConstantExpr(0) if shape_of(bias)[0] == 1 and ocm != 1 else 3])
     add = arith.AddfOp if is_float(parts.out_t) else arith.AddiOp
     gen = generic([collapse.result, bias], [out_init], [identity(4), bmap, identity(4)], parallel(4),
                   lambda b, args: [b.insert(add(args[0], args[1])).result])
     new_ops.append(gen)
     Rewriter.replace_op(op, new_ops, [gen.res[0]])
+
+
+def _conv_sizes(op, kernel: Sequence[int], new_ops: list[Operation]) -> Callable[[int], SSAValue]:
+    return nhwc_output_sizes(op, kernel, int_array(op, "stride"), int_array(op, "pad"),
+                             int_array(op, "dilation"), new_ops)
 
 
 def _reassoc(groups: Sequence[Sequence[int]]) -> ArrayAttr:
@@ -227,12 +243,12 @@ def lower_transpose_conv2d(op: TransposeConv2DOp) -> None:
     stride = int_array(op, "stride")
     if len(out_pad) != 4 or len(stride) != 2 or min(stride) < 1:
         raise fail(op, f"out_pad {out_pad} / stride {stride} are malformed")
-    n, ih, iw, ic = shape_of(op.input)
+    n, ih, iw, ic = lb.dims_of(op.input)  # only the batch may be dynamic (DYNAMIC below)
     oc, kh, kw, _ = shape_of(op.weight)
-    out_shape = shape_of(op.output)
+    out_shape = lb.dims_of(op.output)
     x = op.input
     in_t = element_type(op.input)
-    init = _bias_init(op.bias, out_shape, acc_t, new_ops)
+    init = _bias_init(op.bias, out_shape, acc_t, new_ops, op.input)  # a dynamic batch: the input's
     is_f = is_float(acc_t)
 
     def body(b: Builder, args: Sequence[SSAValue]) -> list[SSAValue]:
@@ -283,10 +299,15 @@ def lower_transpose_conv2d(op: TransposeConv2DOp) -> None:
 
 # CONV2D's entry is the default (FHWC) kernel layout: the pass replaces it when its option
 # prefer-conv2d-kernel-layout-hwcf is set.
-# the batch (N) may be dynamic, as upstream lowers it: sizes from the input's tensor.dim
+# N, H and W may be dynamic, as upstream lowers them: sizes from the input's tensor.dim values
+# through the spec's output-size rule (nhwc_output_sizes)
+_NHW = DynamicDims("the batch and spatial dimensions (input and output dims 0-2)",
+                   {("operand", 0): frozenset({0, 1, 2}), ("result", 0): frozenset({0, 1, 2})})
+# CONV3D and TRANSPOSE_CONV2D: the batch only (the init takes the input's dim 0)
 _BATCH = DynamicDims("the batch dimension (input and output dim 0)",
                      {("operand", 0): frozenset({0}), ("result", 0): frozenset({0})})
-DYNAMIC: dict[type[Operation], DynamicDims] = {Conv2DOp: _BATCH, DepthwiseConv2DOp: _BATCH}
+DYNAMIC: dict[type[Operation], DynamicDims] = {Conv2DOp: _NHW, DepthwiseConv2DOp: _NHW, Conv3DOp: _BATCH,
+                                               TransposeConv2DOp: _BATCH}
 
 LOWERINGS: dict[type[Operation], Callable[[Operation], None]] = {
     Conv2DOp: lower_conv2d,

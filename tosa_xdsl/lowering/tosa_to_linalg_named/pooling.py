@@ -52,6 +52,7 @@ from tosa_xdsl.lowering.tosa_to_linalg_named.common import (
     index_constants,
     int_array,
     is_float,
+    nhwc_output_sizes,
     padded,
     static_cast,
     zero_point,
@@ -86,7 +87,8 @@ def lower_max_pool2d(op: MaxPool2DOp) -> None:
     new_ops: list[Operation] = []
     x = padded(op.input, [0, pad[0], pad[2], 0], [0, pad[1], pad[3], 0], fill_value, new_ops)
     out_shape = dims_of(op.output)
-    init = filled(out_shape, t, fill_value, new_ops, op.input)  # a dynamic batch: the input's
+    # dynamic N/H/W: sized from the input's run-time dims (upstream's max_pool_dyn_*)
+    init = filled(out_shape, t, fill_value, new_ops, nhwc_output_sizes(op, kernel, stride, pad, None, new_ops))
     window = empty(kernel, t)
     new_ops.append(window)
     if not ignore:
@@ -126,7 +128,7 @@ def _count_ops(b: Builder, kernel, stride, pad, in_hw) -> SSAValue:
         if p:
             start = b.insert(arith.SubiOp(start, c(p))).result
         end = b.insert(arith.AddiOp(start, c(k))).result
-        end = b.insert(arith.MinSIOp(end, c(size))).result
+        end = b.insert(arith.MinSIOp(end, size if isinstance(size, SSAValue) else c(size))).result
         start = b.insert(arith.MaxSIOp(start, c(0))).result
         extent = b.insert(arith.SubiOp(end, start)).result
         count = extent if count is None else b.insert(arith.MuliOp(count, extent)).result
@@ -144,19 +146,22 @@ def lower_avg_pool2d(op: AvgPool2DOp) -> None:
     acc_t = acc_type(op)
     izp = zero_point(op, op.input_zp, "input_zp")
     ozp = zero_point(op, op.output_zp, "output_zp")
-    _, ih, iw, _ = dims_of(op.input)  # only the batch may be dynamic (DYNAMIC below)
     out_shape = dims_of(op.output)
     new_ops: list[Operation] = []
+    # the window count clips at the input's H/W: its run-time size when dynamic
+    ih, iw = (d if d >= 0 else dim(op.input, i + 1, new_ops) for i, d in enumerate(dims_of(op.input)[1:3]))
     # pad with 0 and subtract count * input_zp afterwards: only the valid positions count
     x = padded(op.input, [0, pad[0], pad[2], 0], [0, pad[1], pad[3], 0], 0, new_ops)
-    init = filled(out_shape, acc_t, 0, new_ops, op.input)  # a dynamic batch: the input's
+    init = filled(out_shape, acc_t, 0, new_ops, nhwc_output_sizes(op, kernel, stride, pad, None, new_ops))
     window = empty(kernel, acc_t)
     new_ops.append(window)
     pool = named.PoolingNhwcSumOp([x, window.tensor], [init], [init.type],
                                   strides=i64_tensor(stride), dilations=i64_tensor([1, 1]))
     new_ops.append(pool)
-    if out_shape[0] < 0:  # upstream's avg_pool_dyn: the divide's init takes the batch too
-        out_init_v = dynamic_empty(out_shape, in_t, lambda d: dim(op.input, d, new_ops), new_ops)
+    if any(d < 0 for d in out_shape):  # upstream's avg_pool_dyn: the divide's init too,
+        # sized afresh there (upstream's second tensor.dim)
+        out_init_v = dynamic_empty(out_shape, in_t, nhwc_output_sizes(op, kernel, stride, pad, None, new_ops),
+                                   new_ops)
     else:
         out_init = empty(out_shape, in_t)
         new_ops.append(out_init)
@@ -201,11 +206,13 @@ def _tname(t: Attribute) -> str:
     return f"i{t.width.data}"
 
 
-# MAX_POOL2D's and AVG_POOL2D's batch may be dynamic (the inits are sized by the input's dim 0;
-# the pad keeps it), as upstream's max_pool_dyn / avg_pool_dyn
-_BATCH = DynamicDims("the batch dimension (input and output dim 0)",
-                     {("operand", 0): frozenset({0}), ("result", 0): frozenset({0})})
-DYNAMIC: dict[type[Operation], DynamicDims] = {MaxPool2DOp: _BATCH, AvgPool2DOp: _BATCH}
+# MAX_POOL2D's and AVG_POOL2D's N, H and W may be dynamic, as upstream's max_pool_dyn /
+# avg_pool_dyn: the inits are sized by nhwc_output_sizes (the spec's output-size rule on the
+# input's tensor.dim values), the pad keeps dynamic dims, AVG_POOL2D's count clips at the
+# input's run-time H/W
+_NHW = DynamicDims("the batch and spatial dimensions (input and output dims 0-2)",
+                   {("operand", 0): frozenset({0, 1, 2}), ("result", 0): frozenset({0, 1, 2})})
+DYNAMIC: dict[type[Operation], DynamicDims] = {MaxPool2DOp: _NHW, AvgPool2DOp: _NHW}
 
 LOWERINGS: dict[type[Operation], Callable[[Operation], None]] = {
     MaxPool2DOp: lower_max_pool2d,
