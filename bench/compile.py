@@ -20,10 +20,7 @@ compile figures are medians of --compile-repeat compilations:
 from __future__ import annotations
 
 import argparse
-import ctypes
-import json
 import os
-import shutil
 import statistics
 import subprocess
 import sys
@@ -34,34 +31,10 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import INPUT, MODEL, ROOT, machine, record, run_once  # noqa: E402
-
-MLIR_BIN = Path("/usr/lib/llvm-22/bin")
-EXPECTED = [ROOT / f"examples/face_detection_front.expected_{i}.npy" for i in range(2)]
-MLIR22_PIPELINE = (
-    "builtin.module(func.func(tosa-optional-decompositions,canonicalize,tosa-infer-shapes,"
-    "tosa-make-broadcastable,tosa-to-linalg-named,canonicalize,tosa-layerwise-constant-fold,"
-    "tosa-make-broadcastable,tosa-to-linalg,tosa-to-tensor,tosa-to-arith),"
-    "one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map},"
-    "buffer-results-to-out-params{modify-public-functions},func.func(convert-linalg-to-loops),lower-affine,convert-scf-to-cf,expand-strided-metadata,"
-    "finalize-memref-to-llvm,convert-func-to-llvm{use-bare-ptr-memref-call-conv},convert-to-llvm,"
-    "reconcile-unrealized-casts)")
-
-
-def max_diff(outputs) -> str:
-    diffs = [float(np.abs(np.asarray(o, np.float64) - np.load(e).astype(np.float64)).max())
-             for o, e in zip(outputs, EXPECTED)]
-    return ", ".join(f"{d:.1e}" for d in diffs)
-
-
-def per_call(fn, repeat: int) -> float:
-    fn()  # warm-up
-    times = []
-    for _ in range(repeat):
-        t = time.process_time()
-        fn()
-        times.append(time.process_time() - t)
-    return statistics.median(times)
+from common import INPUT, MODEL, machine, record, run_once  # noqa: E402
+# the rows' measurement is native.py's (one definition of each tool run); this script only
+# repeats the compilations and adds the cache and whole-process rows
+from native import EXPECTED, Model, iree, iree_compile, max_diff, mlir22, per_call, reference  # noqa: E402
 
 
 def ours(repeat: int, compile_repeat: int, tmp: Path) -> tuple[dict, dict]:
@@ -74,6 +47,7 @@ def ours(repeat: int, compile_repeat: int, tmp: Path) -> tuple[dict, dict]:
     from tosa_xdsl.jit import NativeModule
 
     module = Parser(make_context(), MODEL.read_text()).parse_module()
+    expected = [np.load(e) for e in EXPECTED]
     cold, warm = [], []
     for i in range(compile_repeat):
         cache = ModuleCache(tmp / f"cache{i}")
@@ -85,11 +59,10 @@ def ours(repeat: int, compile_repeat: int, tmp: Path) -> tuple[dict, dict]:
         warm.append(time.process_time() - t)
         assert again.cache_hit
     x = np.load(INPUT)
-    outputs, again_outputs = native.call([x]), again.call([x])
-    infer = per_call(lambda: native.call([x]), repeat)
-    return ({"compile": statistics.median(cold), "infer": infer, "check": max_diff(outputs)},
+    return ({"compile": statistics.median(cold), "infer": per_call(lambda: native.call([x]), repeat),
+             "check": max_diff(native.call([x]), expected)},
             {"compile": statistics.median(warm), "infer": per_call(lambda: again.call([x]), repeat),
-             "check": max_diff(again_outputs)})
+             "check": max_diff(again.call([x]), expected)})
 
 
 def tosa_run_process(tmp: Path, compile_repeat: int) -> dict:
@@ -111,82 +84,12 @@ def tosa_run_process(tmp: Path, compile_repeat: int) -> dict:
     return {"cold": statistics.median(cold), "warm": statistics.median(warm)}
 
 
-def iree(repeat: int, tmp: Path, keyword_model: Path, compile_repeat: int = 1) -> dict:
-    vmfb = tmp / "model.vmfb"
-    bindir = Path(sys.executable).parent
-    if not (bindir / "iree-compile").exists() and shutil.which("iree-compile"):
-        bindir = Path(shutil.which("iree-compile")).parent  # a venv layered over another's
-    cmd = [str(bindir / "iree-compile"), "--iree-input-type=tosa", "--iree-hal-target-device=local",
-           "--iree-hal-local-target-device-backends=llvm-cpu", "--iree-llvmcpu-target-cpu=host",
-           str(keyword_model), "-o", str(vmfb)]
-    cpus = []
-    for _ in range(compile_repeat):
-        cpu, _, code, last = run_once(cmd)
-        if code != 0:
-            return {"error": f"iree-compile: {last}"}
-        cpus.append(cpu)
-    cpu = statistics.median(cpus)
-    bench = Path(sys.executable).parent / "iree-benchmark-module"
-    if not bench.exists() and shutil.which("iree-benchmark-module"):
-        bench = Path(shutil.which("iree-benchmark-module"))
-    if not bench.exists():
-        return {"compile": cpu, "error": "iree-benchmark-module missing (pip install .[bench])"}
-    proc = subprocess.run([str(bench), f"--module={vmfb}", "--device=local-sync", "--function=main",
-                           f"--input=@{INPUT}", f"--benchmark_repetitions={repeat}", "--benchmark_format=json"],
-                          capture_output=True, text=True)
-    if proc.returncode != 0:
-        return {"compile": cpu, "error": f"iree-benchmark-module: {proc.stderr.strip().splitlines()[-1:]}"}
-    runs = [b for b in json.loads(proc.stdout)["benchmarks"] if b.get("aggregate_name") == "median"]
-    scale = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}[runs[0]["time_unit"]]
-    return {"compile": cpu, "infer": runs[0]["cpu_time"] * scale, "check": "(not read back)"}
-
-
-def mlir22(repeat: int, tmp: Path, attr_dict_model: Path, compile_repeat: int = 1) -> dict:
-    llvm_mlir, ll = tmp / "m22.llvm.mlir", tmp / "m22.ll"
-    processes = []  # mlir-opt + mlir-translate CPU, median over compile_repeat
-    for _ in range(compile_repeat):
-        c1, _, code, last = run_once([str(MLIR_BIN / "mlir-opt"), f"--pass-pipeline={MLIR22_PIPELINE}",
-                                      str(attr_dict_model), "-o", str(llvm_mlir)])
-        if code != 0:
-            return {"error": f"mlir-opt: {last}"}
-        c2, _, code, last = run_once([str(MLIR_BIN / "mlir-translate"), "--mlir-to-llvmir", str(llvm_mlir),
-                                      "-o", str(ll)])
-        if code != 0:
-            return {"error": f"mlir-translate: {last}"}
-        processes.append(c1 + c2)
-    import llvmlite.binding as llvm
-
-    t = time.process_time()
-    llvm.initialize_native_target()
-    llvm.initialize_native_asmprinter()
-    # MLIR's lowering calls memrefCopy from its C runner utilities for non-contiguous copies
-    llvm.load_library_permanently(str(MLIR_BIN.parent / "lib/libmlir_c_runner_utils.so.22.1"))
-    mod = llvm.parse_assembly(ll.read_text())
-    target = llvm.Target.from_default_triple().create_target_machine(opt=2)
-    pto = llvm.create_pipeline_tuning_options(speed_level=2)
-    llvm.create_pass_builder(target, pto).getModulePassManager().run(mod, llvm.create_pass_builder(target, pto))
-    engine = llvm.create_mcjit_compiler(mod, target)
-    engine.finalize_object()
-    jit_s = time.process_time() - t
-    # bare-pointer convention with out-params: main(ptr input, ptr out0, ptr out1)
-    main = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p)(
-        engine.get_function_address("main"))
-    x = np.ascontiguousarray(np.load(INPUT))
-    outs = [np.zeros(np.load(e).shape, np.float32) for e in EXPECTED]
-
-    def call():
-        main(x.ctypes.data, outs[0].ctypes.data, outs[1].ctypes.data)
-
-    call()
-    return {"compile": statistics.median(processes) + jit_s, "infer": per_call(call, repeat), "check": max_diff(outs),
-            "engine": engine}
-
-
-def reference(repeat: int) -> dict:
-    from interpreter import reference_model
-
-    t, err = reference_model(repeat)
-    return {"error": "; ".join(err or [])} if t is None else {"whole": t[0]}
+def median_compile(runs: list[dict]) -> dict:
+    """The last run's row with the median compile time of all `runs` (an error row if any failed)."""
+    failed = [r for r in runs if "compile" not in r or "error" in r]
+    if failed:
+        return failed[0]
+    return {**runs[-1], "compile": statistics.median(r["compile"] for r in runs)}
 
 
 def main() -> int:
@@ -202,6 +105,7 @@ def main() -> int:
         subprocess.run([str(bindir / "tosa-opt"), str(MODEL), "-o", str(keyword)], check=True)
         subprocess.run([str(bindir / "tosa-opt"), str(MODEL), "--tosa-syntax=attr-dict", "-o", str(attr_dict)],
                        check=True)
+        example = Model("example", MODEL, keyword, INPUT, [np.load(e) for e in EXPECTED], "reference outputs")
         results = {}
         try:
             cold, warm = ours(args.repeat, args.compile_repeat, tmp)
@@ -210,10 +114,19 @@ def main() -> int:
         results["tosa-xdsl --backend jit (cold)"] = cold
         results["tosa-xdsl, again (compiled-module cache)"] = warm
         process = tosa_run_process(tmp, args.compile_repeat)
+
+        def iree_row() -> dict:
+            compiled = [iree_compile(example, tmp) for _ in range(args.compile_repeat)]
+            vmfb, last = compiled[-1]
+            if vmfb is None:
+                return last
+            return median_compile([c for _, c in compiled[:-1]] + [iree(example, vmfb, last, args.repeat)])
+
         for name, fn in (
-                         ("IREE (llvm-cpu, local-sync)", lambda: iree(args.repeat, tmp, keyword, args.compile_repeat)),
-                         ("MLIR 22 pipeline + llvmlite", lambda: mlir22(args.repeat, tmp, attr_dict, args.compile_repeat)),
-                         ("tosa_reference_model", lambda: reference(min(args.repeat, 5)))):
+                ("IREE (llvm-cpu, local-sync)", iree_row),
+                ("MLIR 22 pipeline + llvmlite",
+                 lambda: median_compile([mlir22(args.repeat, tmp, attr_dict) for _ in range(args.compile_repeat)])),
+                ("tosa_reference_model", lambda: reference(min(args.repeat, 5)))):
             try:
                 results[name] = fn()
             except Exception as exc:  # noqa: BLE001 -- a failing row is reported, not fatal
