@@ -21,8 +21,8 @@ from tosa_xdsl.context import make_context
 from tosa_xdsl.dialects.tosa import shapes
 from tosa_xdsl.dialects.tosa.ops import SPEC_OPS
 from tosa_xdsl.dialects.tosa.ops.base import TosaOp
-from tosa_xdsl.dialects.tosa.ops.shape import ConstShapeOp
 from tosa_xdsl.ir.access import shape_of
+from tosa_xdsl.verification.constants import const_shape_values as _values
 
 CORPUS_DIR = Path(__file__).parents[1] / "filecheck" / "dialect"
 MODEL = Path(__file__).parents[2] / "examples" / "face_detection_front.tosa.mlir"
@@ -31,11 +31,6 @@ SPLIT = "// -----"
 # Operators without a shape rule: their results are what their regions / declaration say.
 NO_RULE = {"CONST", "CONST_SHAPE", "CUSTOM", "COND_IF", "WHILE_LOOP", "VARIABLE",
            "VARIABLE_WRITE", "VARIABLE_READ"}
-
-
-def _values(v):
-    owner = v.owner
-    return owner.shape_values() if isinstance(owner, ConstShapeOp) else None
 
 
 def _corpus_ops() -> list[TosaOp]:

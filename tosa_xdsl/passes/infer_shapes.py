@@ -55,6 +55,7 @@ from tosa_xdsl.dialects.tosa.ops.data_nodes import ConstOp
 from tosa_xdsl.dialects.tosa.ops.shape import ConstShapeOp
 from tosa_xdsl.dialects.tosa.shapes import ShapeConflict, fmt, merge
 from tosa_xdsl.ir.access import Shape, shape_of
+from tosa_xdsl.verification.constants import const_shape_values
 
 _merge_all = rules.merge_all
 
@@ -66,16 +67,6 @@ def with_shape(t: Attribute, shape: Shape) -> Attribute:
     if shape is None:
         return t if isinstance(t, UnrankedTensorType) else UnrankedTensorType(t.element_type)
     return TensorType(t.element_type, [d if d >= 0 else DYNAMIC_INDEX for d in shape])
-
-
-def _shape_operand(value: SSAValue) -> list[int] | None:
-    owner = value.owner
-    if isinstance(owner, ConstShapeOp):
-        try:
-            return owner.shape_values()
-        except Exception:  # noqa: BLE001 - a malformed const_shape is the verifier's business
-            return None
-    return None
 
 
 # ------------------------------------------------------------------------ the analysis
@@ -146,7 +137,7 @@ class _Inference:
 
     def run_tosa(self, op: TosaOp) -> None:
         try:
-            shapes = rules.result_shapes(op, self.shape, _shape_operand)
+            shapes = rules.result_shapes(op, self.shape, const_shape_values)
         except ShapeConflict as err:
             self.error(op, f"'{op.name}' op operand shapes are inconsistent: {err}")
             return

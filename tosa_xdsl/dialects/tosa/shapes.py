@@ -26,7 +26,7 @@ from functools import cache
 
 from xdsl.ir import Operation, SSAValue
 
-from tosa_xdsl.ir.access import DYNAMIC, Shape, prop
+from tosa_xdsl.ir.access import DYNAMIC, Shape, format_shape, prop
 
 DYN = DYNAMIC
 
@@ -327,8 +327,8 @@ class ArgumentBindings:
                 try:
                     merged = merge(other, dims)
                 except ShapeConflict:
-                    raise ShapeConflict(f"{label} shape {_fmt(dims)} does not match {first} "
-                                        f"shape {_fmt(other)}") from None
+                    raise ShapeConflict(f"{label} shape {format_shape(dims)} does not match {first} "
+                                        f"shape {format_shape(other)}") from None
                 self.wholes[text] = (first, merged)  # type: ignore[assignment]
             else:
                 self.wholes[text] = (label, tuple(dims))
@@ -361,10 +361,6 @@ class ArgumentBindings:
         if not text.startswith("["):
             return self.wholes[text][1] if text in self.wholes else None
         return tuple(self.value(e) for e in text[1:-1].split(","))
-
-
-def _fmt(dims: Sequence[int]) -> str:
-    return "[" + ", ".join("?" if d == DYN else str(d) for d in dims) + "]"
 
 
 def bind_arguments(op: Operation, shape: Callable[[SSAValue], Shape],
