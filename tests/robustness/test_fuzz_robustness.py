@@ -772,3 +772,19 @@ def test_const_shape_values_disagreeing_with_its_type_reach_no_shape_rule():
     code, _, err = _run(tosa_opt, text, ["-p", "tosa-infer-shapes"])
     assert code == 1
     assert located_error(err) == "'tosa.const_shape' op has 3 values but its result is !tosa.shape<1>"
+
+
+def test_every_cli_answers_an_escaped_bug_with_one_line(monkeypatch, tmp_path, capsys):
+    # tools/last_resort.py: the same last resort for the three CLIs (tosa-translate had none)
+    from tosa_xdsl.tools import tosa_translate
+
+    def broken(*_args, **_kwargs):
+        raise RuntimeError("a bug\nsecond line")
+
+    monkeypatch.setattr(tosa_translate, "translate", broken)
+    model = tmp_path / "m.mlir"
+    model.write_text(fn("  return %a : tensor<2xf32>", "%a: tensor<2xf32>", "tensor<2xf32>"))
+    code = tosa_translate.main([str(model), "--tosa-serialize", "-o", str(tmp_path / "m.tosa")])
+    err = capsys.readouterr().err
+    assert code == 1
+    assert err == "tosa-translate: internal error: RuntimeError: a bug\n"

@@ -26,6 +26,8 @@ import argparse
 import sys
 from typing import TYPE_CHECKING, NoReturn, TextIO
 
+from tosa_xdsl.tools.last_resort import LAST_RESORT, last_resort
+
 if TYPE_CHECKING:
     from xdsl.context import Context
     from xdsl.dialects.builtin import ModuleOp
@@ -322,22 +324,12 @@ def main(argv: list[str] | None = None) -> int:
             out.close()
     except BrokenPipeError:
         return 1
-    except KeyboardInterrupt:
-        return 130
     except OSError as err:  # disk full, I/O error: one line, not a traceback
         sys.stderr.write(f"{PROG}: error: cannot write output '{args.output_file}': "
                          f"{err.strerror or err}\n")
         return 1
-    except RecursionError:
-        sys.stderr.write(f"{PROG}: error: input nested too deeply (Python recursion limit reached)\n")
-        return 1
-    except MemoryError:
-        sys.stderr.write(f"{PROG}: error: out of memory\n")
-        return 1
-    except Exception as err:  # noqa: BLE001 - a bug of ours that escaped the driver: still no traceback
-        text = (str(err).strip().splitlines() or [""])[0][:500]
-        sys.stderr.write(f"{PROG}: internal error: {type(err).__name__}: {text}\n")
-        return 1
+    except LAST_RESORT as err:
+        return last_resort(PROG, err)
     finally:
         if out is not sys.stdout and out is not getattr(sys.stdout, "buffer", None):
             try:

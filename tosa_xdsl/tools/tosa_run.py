@@ -33,7 +33,9 @@ import sys
 # time, wall time unchanged). One BLAS thread, unless the user chose otherwise; set before
 # numpy is first imported (nothing above imports it).
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
-from typing import Any, NoReturn
+from typing import Any, NoReturn  # noqa: E402
+
+from tosa_xdsl.tools.last_resort import LAST_RESORT, last_resort  # noqa: E402
 
 PROG = "tosa-run"
 DEFAULT_MAX_INPUT_BYTES = 1 << 30  # 1 GiB per input file
@@ -470,28 +472,16 @@ def main(argv: list[str] | None = None) -> int:
         gc.disable()
     try:
         args = build_arg_parser().parse_args(argv)
-        from tosa_xdsl.xdsl_patches import quiet_emit_error
-
         from tosa_xdsl import progress
+        from tosa_xdsl.xdsl_patches import quiet_emit_error
 
         with quiet_emit_error(), progress.reporting(PROG, enabled=not args.quiet):
             return _run(args, cli)
     except UsageError as err:
         sys.stderr.write(f"{PROG}: error: {err}\n")
         return 2
-    except KeyboardInterrupt:
-        return 130
-    except BrokenPipeError:
-        return 1
-    except RecursionError:
-        sys.stderr.write(f"{PROG}: error: input nested too deeply (Python recursion limit reached)\n")
-        return 1
-    except MemoryError:
-        sys.stderr.write(f"{PROG}: error: out of memory\n")
-        return 1
-    except Exception as err:  # a bug of ours: still no traceback for the user
-        sys.stderr.write(f"{PROG}: internal error: {type(err).__name__}: {_one_line(err)}\n")
-        return 1
+    except LAST_RESORT as err:
+        return last_resort(PROG, err)
     finally:
         if gc_was_enabled:
             gc.enable()

@@ -28,6 +28,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, NoReturn
 
+from tosa_xdsl.tools.last_resort import LAST_RESORT, last_resort
+
 PROG = "tosa-translate"
 
 
@@ -200,6 +202,13 @@ def translate(t: Translation, data: bytes, name: str, args: argparse.Namespace) 
 
 
 def main(argv: list[str] | None = None) -> int:
+    try:
+        return _main(argv)
+    except LAST_RESORT as err:
+        return last_resort(PROG, err)
+
+
+def _main(argv: list[str] | None) -> int:
     global _schema_version
     argv = sys.argv[1:] if argv is None else argv
     try:
