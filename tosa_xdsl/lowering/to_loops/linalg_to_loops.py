@@ -389,14 +389,9 @@ def _emit_body(rw: Rewriter, fl: _Flavour, view: Structured, at: InsertPoint, iv
         if isinstance(body_op, linalg.IndexOp):
             mapping[body_op.result] = ivs[body_op.dim.value.data]
             continue
-        clone = body_op.clone(value_mapper=mapping)
-        rw.insert_op(clone, at)
-        # linalg.index nested in a region of a body op (scf.if in a generic body)
-        for inner in list(clone.walk()):
-            if isinstance(inner, linalg.IndexOp):
-                inner.result.replace_by(ivs[inner.dim.value.data])
-                inner.detach()
-                inner.erase()
+        # linalg.index only appears directly in the body (its verifier, as MLIR's, requires
+        # the linalg op as parent), so the mapping above covers every use inside regions too
+        rw.insert_op(body_op.clone(value_mapper=mapping), at)
     outputs = view.operands[view.num_inputs:]
     out_maps = view.maps[view.num_inputs:]
     for x, v, m in zip(yield_op.operands, outputs, out_maps):
