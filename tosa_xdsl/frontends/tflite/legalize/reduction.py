@@ -45,10 +45,25 @@ def reduce_axes(lg: Legalizer, cls, x: SSAValue, axes: list[int]) -> SSAValue:
     return x
 
 
+def _mul(lg: Legalizer, x: SSAValue, y: SSAValue) -> SSAValue:
+    """MUL with shift 0 (the only shift floats allow)."""
+    return lg.emit(eb.MulOp.create(operands=[x, y, lg.const(np.zeros(1, np.int8), i8)], result_types=[x.type])).results[0]
+
+
 def _mul_const(lg: Legalizer, x: SSAValue, value: float) -> SSAValue:
     rank = len(x.type.get_shape())  # type: ignore[attr-defined]
-    c = lg.const(np.array([value], np.float32).reshape([1] * rank), x.type.element_type)  # type: ignore[attr-defined]
-    return lg.emit(eb.MulOp.create(operands=[x, c, lg.const(np.zeros(1, np.int8), i8)], result_types=[x.type])).results[0]
+    return _mul(lg, x, lg.const(np.array([value], np.float32).reshape([1] * rank), x.type.element_type))  # type: ignore[attr-defined]
+
+
+def _share_of_row_sum(lg: Legalizer, e: SSAValue, k: int) -> SSAValue:
+    """Each row element's share of its row sum in units of 1/k, rounded to nearest:
+    INTDIV(e * k + sum / 2, sum), the softmax kernels' only rounding. `e` is [rows, depth] i32."""
+    s = reduce_axes(lg, rd.ReduceSumOp, e, [1])
+    half = lg.emit(eb.ArithmeticRightShiftOp.create(
+        operands=[s, lg.const(np.array([[1]]), i32)], result_types=[s.type],
+        properties={"round": _false()})).results[0]
+    num = lg.binary(eb.AddOp, _mul(lg, e, lg.const(np.array([[k]]), i32)), half, e.type)
+    return lg.emit(eb.IntDivOp.create(operands=[num, s], result_types=[e.type])).results[0]
 
 
 _REDUCERS = {"tfl.sum": rd.ReduceSumOp, "tfl.mean": rd.ReduceSumOp, "tfl.reduce_max": rd.ReduceMaxOp,
@@ -125,9 +140,7 @@ def softmax(lg: Legalizer) -> SSAValue:
         s = reduce_axes(lg, rd.ReduceSumOp, e, [axis])
         if lg.op.name == "tfl.log_softmax":
             return lg.binary(eb.SubOp, d, lg.unary(eu.LogOp, s), x.type)
-        r = lg.unary(eu.ReciprocalOp, s)
-        return lg.emit(eb.MulOp.create(operands=[e, r, lg.const(np.zeros(1, np.int8), i8)],
-                                       result_types=[x.type])).results[0]
+        return _mul(lg, e, lg.unary(eu.ReciprocalOp, s))
     if lg.op.name == "tfl.log_softmax":
         lg.fail("quantized log_softmax is not supported")
     if lg.q(x).width.data == 16:
@@ -161,14 +174,7 @@ def _softmax_int16(lg: Legalizer, x: SSAValue, shape: list[int], beta: float) ->
     table = lg.const(table_contents_16(np.exp, step, 32767, 1.0 / 32768.0, 0), i16)
     e = lg.emit(eb.TableOp.create(operands=[q16, table], result_types=[TensorType(i32, [rows, depth])])).results[0]
     e = lg.rescale(e, i32, 1.0 / 128.0, 0, 0)  # Q15 exp, >= 0
-    s = reduce_axes(lg, rd.ReduceSumOp, e, [1])
-    num = lg.emit(eb.MulOp.create(operands=[e, lg.const(np.array([[k]]), i32), lg.const(np.zeros(1, np.int8), i8)],
-                                  result_types=[e.type])).results[0]
-    half = lg.emit(eb.ArithmeticRightShiftOp.create(
-        operands=[s, lg.const(np.array([[1]]), i32)], result_types=[s.type],
-        properties={"round": _false()})).results[0]
-    num = lg.binary(eb.AddOp, num, half, e.type)
-    q = lg.emit(eb.IntDivOp.create(operands=[num, s], result_types=[e.type])).results[0]
+    q = _share_of_row_sum(lg, e, k)
     return lg.reshape(lg.rescale(q, qo.storage_type, 1.0, 0, 0), shape)
 
 
@@ -190,17 +196,10 @@ def _softmax_int8(lg: Legalizer, x: SSAValue, shape: list[int], beta: float) -> 
     idx = lg.reshape(neg_d, [1, rows * depth])
     e = lg.emit(sg.GatherOp.create(operands=[values, idx], result_types=[TensorType(i32, [1, rows * depth, 1])])).results[0]
     e = lg.reshape(e, [rows, depth])
-    s = reduce_axes(lg, rd.ReduceSumOp, e, [1])
     k = int(round(1.0 / so))
     if abs(k - 1.0 / so) > 1e-6 * k or k > 1 << 14:
         lg.fail(f"output scale {so} is not 1/K for a small integer K")
-    num = lg.emit(eb.MulOp.create(operands=[e, lg.const(np.array([[k]]), i32), lg.const(np.zeros(1, np.int8), i8)],
-                                  result_types=[e.type])).results[0]
-    half = lg.emit(eb.ArithmeticRightShiftOp.create(
-        operands=[s, lg.const(np.array([[1]]), i32)], result_types=[s.type],
-        properties={"round": _false()})).results[0]
-    num = lg.binary(eb.AddOp, num, half, e.type)
-    q = lg.emit(eb.IntDivOp.create(operands=[num, s], result_types=[e.type])).results[0]
+    q = _share_of_row_sum(lg, e, k)
     # + zero point, saturated to int8 (RESCALE by exactly 1 saturates; CLAMP takes no i32)
     return lg.reshape(lg.rescale(q, qo.storage_type, 1.0, 0, zo), shape)
 
