@@ -121,16 +121,19 @@ class ReshapeReshape(_P):
         rewriter.replace(op, dl.ReshapeOp(operands=[x, op.shape], result_types=[op.output.type]))
 
 
-class ReshapeSplatConst(_P):
-    """reshape(splat const) -> splat const of the (static) output type."""
-
-    root = dl.ReshapeOp
+class _SplatConstMoved(_P):
+    """A data-movement op of a splat constant -> the splat constant of the (static) output
+    type: moving equal elements around leaves them equal."""
 
     def rewrite(self, op, rewriter):
         s = splat_value(op.input1)
         if s is None or _has_dynamic(op.output):
             return
         rewriter.replace(op, make_const(np.asarray(s), op.output.type))
+
+
+class ReshapeSplatConst(_SplatConstMoved):
+    root = dl.ReshapeOp
 
 
 class TransposeIdentity(_P):
@@ -163,14 +166,8 @@ class TransposeTranspose(_P):
         rewriter.replace(op, make_transpose(x, composed, op.output.type))
 
 
-class TransposeSplatConst(_P):
+class TransposeSplatConst(_SplatConstMoved):
     root = dl.TransposeOp
-
-    def rewrite(self, op, rewriter):
-        s = splat_value(op.input1)
-        if s is None or _has_dynamic(op.output):
-            return
-        rewriter.replace(op, make_const(np.asarray(s), op.output.type))
 
 
 class SliceFull(_P):
