@@ -113,19 +113,23 @@ def _add_bias(acc: SSAValue, bias: SSAValue, ops: list[Operation]) -> SSAValue:
     return add.results[0]
 
 
-def _plain_1x1(op) -> bool:
-    w = static_shape(op.weight)
-    return (array_prop(op, "stride") == [1, 1] and array_prop(op, "pad") == [0, 0, 0, 0]
-            and w is not None)
+def _plain_1x1_shapes(op: Operation, cls: type[Operation]):
+    """The static (input, weight, output, bias) shapes of a `cls` convolution with unit
+    stride and no padding; None for any other op or when a shape is not static."""
+    if type(op) is not cls:
+        return None
+    if array_prop(op, "stride") != [1, 1] or array_prop(op, "pad") != [0, 0, 0, 0]:
+        return None
+    shapes = tuple(static_shape(v) for v in (op.input, op.weight, op.output, op.bias))  # type: ignore[attr-defined]
+    return None if None in shapes else shapes
 
 
 class DepthwiseConv1x1(RewritePattern):
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
-        if type(op) is not tn.DepthwiseConv2DOp or not _plain_1x1(op):
+        shapes = _plain_1x1_shapes(op, tn.DepthwiseConv2DOp)
+        if shapes is None:
             return
-        xs, ws, os_, bs = (static_shape(v) for v in (op.input, op.weight, op.output, op.bias))
-        if None in (xs, ws, os_, bs):
-            return
+        xs, ws, os_, bs = shapes
         kh, kw, c, m = ws
         n, h, w, c_in = xs
         if (kh, kw) != (1, 1) or c_in != c or tuple(os_) != (n, h, w, c * m) or bs[0] not in (1, c * m):
@@ -161,11 +165,10 @@ class DepthwiseConv1x1(RewritePattern):
 
 class Conv1x1ToMatMul(RewritePattern):
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
-        if type(op) is not tn.Conv2DOp or not _plain_1x1(op):
+        shapes = _plain_1x1_shapes(op, tn.Conv2DOp)
+        if shapes is None:
             return
-        xs, ws, os_, bs = (static_shape(v) for v in (op.input, op.weight, op.output, op.bias))
-        if None in (xs, ws, os_, bs):
-            return
+        xs, ws, os_, bs = shapes
         oc, kh, kw, ic = ws
         n, h, w, ic_in = xs
         if (kh, kw) != (1, 1) or ic != ic_in or tuple(os_) != (n, h, w, oc) or bs[0] not in (1, oc):
