@@ -46,6 +46,7 @@ CASES: dict[str, tuple[str, str]] = {
     "layout.slice": ("x: real[2,3,4];", "y = layout.slice{axes=[2], begin=[1], end=[3]}(x);"),
     "layout.pad": ("x: real[2,3];", "y = layout.pad{axes=[1], padding=[1, 2]}(x);"),
     "layout.concat": ("a: real[2,3]; b: real[2,2];", "y = layout.concat{axis=1}([a, b]);"),
+    "layout.stack": ("a: real[2,3]; b: real[2,3]; c: real[2,3];", "y = layout.stack{axis=1}([a, b, c]);"),
     "layout.gather": ("x: real[2,5,3]; i: int[2,2];", "y = layout.gather{axis=1}(x, i);"),
     "layout.scatter": ("d: real[2,5,3]; i: int[2,2,3]; u: real[2,2,3];", "y = layout.scatter{axis=1}(d, i, u);"),
     # pooling over other axes, counting the border, sums
@@ -104,6 +105,7 @@ COMPOSITES: dict[str, tuple[str, str]] = {
     "math.moments": ("x: real[2,3,4];", "y, v = math.moments{axes=[1]}(x);"),
     "nn.rms_pool": ("x: real[1,2,4,4];", "y = nn.rms_pool{size=2, stride=2}(x);"),
     "nn.lp_pool": ("x: real[1,2,4,4];", "y = nn.lp_pool{size=2, stride=2, p=3.0}(x);"),
+    "layout.space_to_depth": ("x: real[1,2,4,6];", "y = layout.space_to_depth{block_size=[2,3]}(x);"),
     "image.area_downsample": ("x: real[1,2,4,6];", "y = image.area_downsample{axes=[2,3], factor=[2,3]}(x);"),
 }
 
