@@ -1,0 +1,146 @@
+"""@quantize as integer TOSA (to_tosa/integer.py).
+
+Real models written by someone else: the int8 TFLite test models conv_2d.int8 (conv + relu,
+per-channel weights) and net_mobilenet.int8 (conv, depthwise conv, relu6, residual add,
+average pool, reshape, fully connected) converted to SkriptND by Khronos' tflite -> sknd
+converter (convert_models.py, run by hand; it prints the converter's quantization parameters
+as the @quantize block its writer omits). The import computes on integers only, and its int8
+outputs equal LiteRT's (its builtin kernels, the TFLite frontend's oracle) bit for bit.
+Small graphs check the mixed path (operators without an integer form dequantize, compute in
+reals and requantize) against numpy computations of the definitions' formulas."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from xdsl.dialects.builtin import AnyFloat
+
+from tosa_xdsl.frontends.nnef.importer import import_nnef
+from tosa_xdsl.interpreter import run
+
+HERE = Path(__file__).parent
+TFLITE = HERE.parent / "tflite"
+sys.path.insert(0, str(TFLITE))
+from tflite_oracle import inputs_for, run_litert  # noqa: E402
+
+
+@pytest.mark.parametrize("model", ["conv_2d.int8", "net_mobilenet.int8"])
+def test_quantized_tflite_model_via_khronos_is_integer_and_bit_exact(model):
+    module = import_nnef(HERE / "models" / model)
+    names = {op.name for op in module.walk()}
+    assert "tosa.rescale" in names and "tosa.conv2d" in names
+    assert not names & {"tosa.cast", "tosa.mul", "linalg.generic"}      # no float detour
+    floats = [op.name for op in module.walk() for r in op.results
+              if isinstance(getattr(r.type, "element_type", None), AnyFloat)]
+    assert not floats                                                     # integers throughout
+    tfl = TFLITE / "models" / f"{model}.tflite"
+    for seed in (0, 1, 2):
+        xs = inputs_for(tfl, seed)
+        got = run(module, xs, entry="main")
+        for g, e in zip(got, run_litert(tfl, xs)):
+            assert g.dtype == e.dtype == np.int8
+            np.testing.assert_array_equal(g, e)
+
+
+def test_fake_quant_import_of_the_same_model_stays_real():
+    """`fake_quant=True`: the definitions' fake quantization (reals); dequantized, it agrees
+    with LiteRT within 1 LSB (float rounding of the requantization vs RESCALE's fixed point)."""
+    folder = HERE / "models" / "conv_2d.int8"
+    module = import_nnef(folder, fake_quant=True)
+    assert "tosa.rescale" not in {op.name for op in module.walk()}
+    tfl = TFLITE / "models" / "conv_2d.int8.tflite"
+    xs = inputs_for(tfl, 0)
+    x_real = (xs[0].astype(np.float32) + 1) * np.float32(0.01568404957652092)     # the input's @quantize
+    (y,) = run(module, [x_real], entry="main")
+    (ref,) = run_litert(tfl, xs)
+    q = np.rint(y / np.float32(0.0434088297188282)) - 128
+    assert np.abs(q - ref).max() <= 1
+
+
+def zp_quant(x, zp, scale, bits=8, symmetric=False):
+    r = 2 ** (bits - 1) - 1
+    return np.clip(zp + np.rint(x / scale), -r if symmetric else -r - 1, r)
+
+
+MIXED = """import nn; import quant; import math;
+graph G {
+  @input { x: real[2,6]; }
+  @output { y: real[2,6]; }
+  @compose { e = math.exp(x); y = nn.relu{max=2.0}(e); }
+  @quantize {
+    x: quant.zero_point_linear_quantize{zero_point=3, scale=0.02, bits=8, channel_axis=0};
+    e: quant.zero_point_linear_quantize{zero_point=-100, scale=0.015, bits=8, channel_axis=0};
+    y: quant.zero_point_linear_quantize{zero_point=-128, scale=0.01, bits=8, channel_axis=0};
+  }
+}
+"""
+
+
+def test_operator_without_integer_form_computes_in_reals_between_quantized_tensors():
+    """math.exp has no integer form: its input is dequantized, exp runs in reals and the
+    result is requantized as e's entry says; the relu then requantizes to y (RESCALE) and clamps."""
+    module = import_nnef(MIXED)
+    names = {op.name for op in module.walk()}
+    assert {"tosa.exp", "tosa.rescale", "tosa.clamp"} <= names
+    xq = np.random.default_rng(3).integers(-128, 128, (2, 6)).astype(np.int8)
+    (y,) = run(module, [xq], entry="G")
+    assert y.dtype == np.int8
+    e = zp_quant(np.exp((xq.astype(np.float64) - 3) * 0.02).astype(np.float32), -100, 0.015)
+    # relu{max=2}: e rescaled to y's parameters (round to nearest), clamped to [0, 2] there
+    ref = np.clip(np.floor((e + 100) * 0.015 / 0.01 + 0.5) - 128, -128, -128 + 200)
+    np.testing.assert_array_equal(y, ref)
+
+
+def test_unsigned_and_per_channel_zero_points_stay_fake_quantized():
+    """Tensors integer TOSA cannot hold (unsigned, several zero points) keep the fake
+    quantization in reals; the graph's other tensors are still integer."""
+    src = """import nn; import quant;
+graph G {
+  @input { x: real[2,3]; }
+  @output { y: real[2,3]; }
+  @compose { y = nn.relu(x); }
+  @quantize {
+    x: quant.zero_point_linear_quantize{zero_point=[1, 2, 3], scale=0.1, bits=8, channel_axis=1};
+    y: quant.zero_point_linear_quantize{zero_point=0, scale=0.1, bits=8, signed=false, channel_axis=1};
+  }
+}
+"""
+    module = import_nnef(src)
+    assert "tosa.rescale" not in {op.name for op in module.walk()}
+    x = np.random.default_rng(4).uniform(-2, 2, (2, 3)).astype(np.float32)
+    (y,) = run(module, [x], entry="G")
+    xq = (zp_quant(x, np.array([1, 2, 3]), 0.1) - [1, 2, 3]) * np.float32(0.1)
+    ref = np.clip(np.rint(np.maximum(xq, 0) / 0.1), 0, 255) * np.float32(0.1)
+    np.testing.assert_allclose(y, ref, rtol=1e-6, atol=1e-6)
+
+
+def test_real_variable_data_is_quantized_at_import():
+    """A quantized variable given in reals is stored quantized (round half to even, clamp);
+    integer data under a real declaration is taken as the storage (Khronos' files)."""
+    src = """import nn; import quant;
+graph G {
+  @input { x: real[1,4]; }
+  @variable { w: real[3,4]; }
+  @output { y: real[1,3]; }
+  @compose { y = nn.linear(x, w); }
+  @quantize {
+    x: quant.zero_point_linear_quantize{zero_point=0, scale=0.05, bits=8, channel_axis=0};
+    w: quant.zero_point_linear_quantize{zero_point=0, scale=[0.01, 0.02, 0.04], bits=8, symmetric=true, channel_axis=0};
+    y: quant.zero_point_linear_quantize{zero_point=-10, scale=0.1, bits=8, channel_axis=0};
+  }
+}
+"""
+    rng = np.random.default_rng(5)
+    w = rng.uniform(-1, 1, (3, 4)).astype(np.float32)
+    xq = rng.integers(-128, 128, (1, 4)).astype(np.int8)
+    wq = zp_quant(w, 0, np.array([[0.01], [0.02], [0.04]]), symmetric=True)
+    acc = xq.astype(np.int64) @ wq.T.astype(np.int64)
+    ref = np.clip(np.floor(acc * 0.05 * np.array([0.01, 0.02, 0.04]) / 0.1 + 0.5) - 10, -128, 127)
+    for data in (w, wq.astype(np.int8)):
+        module = import_nnef(src, variables={"w": data})
+        assert "tosa.matmul" in {op.name for op in module.walk()}
+        (y,) = run(module, [xq], entry="G")
+        np.testing.assert_array_equal(y, ref)
