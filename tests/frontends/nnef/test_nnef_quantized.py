@@ -144,3 +144,19 @@ graph G {
         assert "tosa.matmul" in {op.name for op in module.walk()}
         (y,) = run(module, [xq], entry="G")
         np.testing.assert_array_equal(y, ref)
+
+
+def test_tools_import_integer_by_default_and_fake_quant_on_request(tmp_path, capsys):
+    from tosa_xdsl.tools import tosa_run, tosa_translate
+
+    folder = HERE / "models" / "conv_2d.int8"
+    for flags, rescales in (([], True), (["--nnef-fake-quant"], False)):
+        out = tmp_path / "m.mlir"
+        assert tosa_translate.main(["--import-nnef", str(folder), "-o", str(out)] + flags) == 0
+        assert ("tosa.rescale" in out.read_text()) == rescales
+    tfl = TFLITE / "models" / "conv_2d.int8.tflite"
+    xs = inputs_for(tfl, 4)
+    np.save(tmp_path / "x.npy", xs[0])
+    args = [str(folder / "main.sknd"), "-i", str(tmp_path / "x.npy"), "-o", str(tmp_path / "y.npy"), "--entry", "main"]
+    assert tosa_run.main(args) == 0, capsys.readouterr().err
+    np.testing.assert_array_equal(np.load(tmp_path / "y.npy"), run_litert(tfl, xs)[0])
