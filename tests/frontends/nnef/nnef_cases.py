@@ -57,6 +57,7 @@ CASES: dict[str, tuple[str, str]] = {
     "image.nearest_downsample": ("x: real[2,6,4];", "y = image.nearest_downsample{axes=[1], factor=[3]}(x);"),
     "image.nearest_resize": ("x: real[1,2,5,4];", "y = image.nearest_resize{axes=[2,3], size=[7,3]}(x);"),
     "image.linear_resize": ("x: real[1,2,5,4];", "y = image.linear_resize{axes=[2,3], size=[8,6]}(x);"),
+    "image.cubic_resize": ("x: real[1,2,5,4];", "y = image.cubic_resize{axes=[2,3], size=[8,3]}(x);"),
     # quantization (per-tensor and per-channel)
     "quant.zero_point_linear_quantize": (
         "x: real[2,3,4];", "y = quant.zero_point_linear_quantize{zero_point=[3, -2, 0], scale=[0.05, 0.1, 0.02], "

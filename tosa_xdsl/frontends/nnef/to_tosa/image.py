@@ -16,6 +16,8 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
+import numpy as np
+
 from tosa_xdsl.frontends.nnef.to_tosa.emit import as_nhwc
 from tosa_xdsl.frontends.nnef.to_tosa.ops import Unsupported, mapping
 
@@ -126,3 +128,48 @@ def _nearest_upsample(em, env, ins, outs):
 @mapping("image.nearest_downsample", how="TOSA resize NEAREST (scale 1/factor)")
 def _nearest_downsample(em, env, ins, outs):
     return _by_factor(em, env, ins[0], outs, False)
+
+
+def cubic_weights(insize: int, size: int, transform: str, a: float) -> np.ndarray:
+    """[size, insize]: output o's weights over the input along one axis. The draft gives
+    cubic_resize no formulas; this is linear_resize's scheme with four taps: the coordinate
+    r = o * scale + offset of the definitions, taps floor(r) - 1 .. floor(r) + 2 clamped into
+    the input (as linear_resize's `|.. <> 0 : s - 1|`), Keys' cubic kernel with `coeff_a`
+    (ONNX Resize cubic, exclude_outside = 0; antialias is not applied, as linear_resize's
+    formula does not apply it)."""
+    scale, offset = _coordinates(insize, size, transform)
+    w = np.zeros((size, insize))
+    for o in range(size):
+        r = o * scale + offset
+        base = math.floor(r)
+        t = float(r - base)
+        for j in (-1, 0, 1, 2):
+            d = abs(t - j)
+            k = ((a + 2) * d - (a + 3)) * d * d + 1 if d <= 1 else ((a * d - 5 * a) * d + 8 * a) * d - 4 * a
+            w[o, min(max(base + j, 0), insize - 1)] += k
+    return w
+
+
+@mapping("image.cubic_resize", how="TOSA matmul per resized axis by the cubic (Keys, coeff_a) weights, "
+         "the other axes folded into its rows")
+def _cubic_resize(em, env, ins, outs):
+    """Cubic interpolation is linear in the input and separable: per resized axis, one MATMUL
+    of the input (that axis last, the others as rows) by the compile-time weight matrix."""
+    x = ins[0]
+    d = len(x.shape)
+    for a, size in zip(env["axes"], env["size"]):
+        a = a + d if a < 0 else a
+        if size == x.shape[a] or x.shape[a] == 0:
+            continue        # the identity: every transform samples the pixels themselves
+        w = cubic_weights(x.shape[a], size, env["coordinate_transform"], float(env["coeff_a"]))
+        perm = [i for i in range(d) if i != a] + [a]
+        xt = em.transpose(x, perm)
+        rows = math.prod(xt.shape[:-1])
+        lhs = em.reshape(xt, [1, rows, x.shape[a]])
+        rhs = em.const(w.T.astype(np.float32), [1, x.shape[a], size], "real")
+        y = em.op("tosa.matmul", [lhs, rhs, em.zp("real"), em.zp("real")], [1, rows, size], "real")
+        y = em.reshape(y, xt.shape[:-1] + [size])
+        x = em.transpose(y, [perm.index(i) for i in range(d)])
+    if x is ins[0]:
+        x = em.op("tosa.identity", [x], x.shape, x.dtype)
+    return [x]
