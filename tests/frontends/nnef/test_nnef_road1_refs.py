@@ -257,3 +257,46 @@ def test_resize_cubic_mode_and_nxc_axes():
     src = graph("x: real[2,4,3,2];", "y = image.resize{axes=[1,2], size=[7,5], mode='CUBIC'}(x);")
     y = go(src, x, op="tosa.matmul")
     np.testing.assert_allclose(y, cubic_ref(x, (1, 2), [7, 5], "SYMMETRIC", -0.75), rtol=1e-5, atol=2e-6)
+
+
+# ------------------------------------------------------------ nearest grid sampling
+
+def nearest_grid_ref(x, grid, padding, aligned):
+    """image._nearest_grid_sample's formula, element by element (round half to even as the
+    importer's math.round)."""
+    n, c, *sizes = x.shape
+    d = len(sizes)
+    out = np.zeros((n, c) + grid.shape[1:-1], np.float32)
+    for idx in np.ndindex(*grid.shape[:-1]):
+        ni, zi = idx[0], idx[1:]
+        pos = []
+        inside = True
+        for k, s in enumerate(sizes):
+            g = (np.float32(grid[idx + (d - 1 - k,)]) + np.float32(1.0)) * np.float32(0.5)
+            r = g * np.float32(s - 1) if aligned else g * np.float32(s) - np.float32(0.5)
+            i = int(np.rint(r))
+            if padding == "REFLECT":
+                i = -i if i < 0 else 2 * (s - 1) - i if i > s - 1 else i
+            inside = inside and 0 <= i < s
+            pos.append(min(max(i, 0), s - 1))
+        out[(ni, slice(None)) + zi] = x[(ni, slice(None)) + tuple(pos)] if inside or padding != "ZEROS" else 0.0
+    return out
+
+
+@pytest.mark.parametrize("mode,padding,aligned", [("NEAREST", "ZEROS", False), ("NEAREST", "REFLECT", True),
+                                                  ("NEAREST", "REPLICATE", False)])
+def test_nearest_grid_sample(mode, padding, aligned):
+    x = rnd(2, 3, 4, 5)
+    grid = RNG.uniform(-1.4, 1.4, (2, 3, 6, 2)).astype(np.float32)
+    src = graph("x: real[2,3,4,5]; g: real[2,3,6,2];", f"y = image.grid_sample{{mode='{mode}', "
+                f"padding='{padding}', aligned={'true' if aligned else 'false'}}}(x, g);")
+    y = go(src, x, grid, op="tosa.gather")
+    np.testing.assert_array_equal(y, nearest_grid_ref(x, grid, padding, aligned))
+
+
+def test_nearest_grid_sample_1d_and_3d():
+    for xs, gs in (((1, 2, 7), (1, 5, 1)), ((1, 2, 3, 4, 5), (1, 2, 3, 2, 3))):
+        x, grid = rnd(*xs), RNG.uniform(-1.2, 1.2, gs).astype(np.float32)
+        dims = lambda s: ",".join(map(str, s))
+        src = graph(f"x: real[{dims(xs)}]; g: real[{dims(gs)}];", "y = image._nearest_grid_sample(x, g);")
+        np.testing.assert_array_equal(go(src, x, grid, op="tosa.gather"), nearest_grid_ref(x, grid, "ZEROS", False))

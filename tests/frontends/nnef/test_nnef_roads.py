@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
-from nnef_cases import CASES, COMPOSITES, INT_INPUTS, SIGNED_INPUTS, source
+from nnef_cases import CASES, COMPOSITES, INT_INPUTS, ROAD2_PENDING, SIGNED_INPUTS, source
 
 from tosa_xdsl.frontends.nnef.errors import NnefError
 from tosa_xdsl.frontends.nnef.parser import parse
@@ -85,7 +85,14 @@ def test_roads_agree(op):
             import_nnef(src, lower_all=True)
         assert re.match(r".*\.sknd:\d+:\d+: error: ", str(info.value)) and NOT_COMPILED[op] in str(info.value)
         return
-    module = import_nnef(src, lower_all=True)
+    try:
+        module = import_nnef(src, lower_all=True)
+    except NnefError as err:
+        if op not in ROAD2_PENDING:
+            raise
+        # road 1 is checked against numpy in test_nnef_road1_refs.py
+        assert re.match(r".*\.sknd:\d+:\d+: error: ", str(err)) and ROAD2_PENDING[op] in str(err)
+        return
     assert any(o.name in ("linalg.generic", "scf.for") for o in module.walk())
     road2 = run(module, arrays, entry="G")[0]
     compare(road1, road2)
