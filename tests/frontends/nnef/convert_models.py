@@ -6,8 +6,11 @@ tests/frontends/nnef/models/<model>/ (main.sknd + one .dat per variable).
     pip install six flatbuffers onnx /tmp/nt/skriptnd-pyproject     # the writer needs skriptnd
     python tests/frontends/nnef/convert_models.py /tmp/nt/nnef_tools-pyproject examples/face_detection_front.tflite
     python tests/frontends/nnef/convert_models.py /tmp/nt/nnef_tools-pyproject tests/frontends/nnef/models/small_cnn.onnx
-    python tests/frontends/nnef/convert_models.py /tmp/nt/nnef_tools-pyproject tests/frontends/tflite/models/conv_2d.int8.tflite
-    python tests/frontends/nnef/convert_models.py /tmp/nt/nnef_tools-pyproject tests/frontends/tflite/models/net_mobilenet.int8.tflite
+    for m in conv_2d net_mobilenet depthwise_conv_2d fully_connected add sub mul maximum relu \
+             average_pool_2d max_pool_2d concatenation reshape transpose squeeze expand_dims slice \
+             softmax logistic pad mean leaky_relu; do
+        python tests/frontends/nnef/convert_models.py /tmp/nt/nnef_tools-pyproject tests/frontends/tflite/models/$m.int8.tflite
+    done
 
 (small_cnn.onnx is written by make_onnx_model.py; the .int8 models by
 tests/fixtures/make_tflite_models.py.)

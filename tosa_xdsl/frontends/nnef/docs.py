@@ -99,9 +99,11 @@ Pieces: `lexer.py`, `parser.py`, `ast.py` (the grammar of 2.16 with located erro
   `frontends/legalize_common.py`, DOUBLE_ROUND, per channel along the output channels);
   `nn.relu` (with `max`) as a clamp in the output's quantized domain (the legalization's
   `quantized_activation_bounds`); `math.add`/`math.sub` as TFLite's kernel (both sides to i32
-  with 20 bits of headroom, one rescale out); `nn.max_pool`, `nn.avg_pool` (the same
-  parameters in and out, border not counted) and reshapes/transposes on the stored values,
-  followed by a RESCALE where the output's parameters differ. Any other operator between
+  with 20 bits of headroom, one rescale out), `math.mul` (both sides to i32 without zero
+  points, MUL, one rescale), `math.max`/`math.min` (equal parameters: on i32 copies);
+  `nn.max_pool`, `nn.avg_pool` (the same parameters in and out, border not counted),
+  reshapes, transposes, slices, tiles and concatenation on the stored values, followed by a
+  RESCALE where the output's parameters differ. Any other operator between
   quantized tensors dequantizes its inputs, computes in reals (road 1 or 2) and the next
   entry requantizes (round half to even, clamp), so every graph imports with the
   definitions' meaning. Quantized graph inputs/outputs are integer arguments/results (as
@@ -115,14 +117,20 @@ Pieces: `lexer.py`, `parser.py`, `ast.py` (the grammar of 2.16 with located erro
 - **Models**: the face detector (TFLite) and `small_cnn` (ONNX, `make_onnx_model.py`) converted
   by Khronos' converters (`convert_models.py`, run by hand), imported as TOSA only and
   checked against LiteRT's / onnxruntime's outputs (`test_nnef_models.py`). Quantized:
-  the TFLite tests' `conv_2d.int8` and `net_mobilenet.int8` (conv, depthwise conv, relu6,
-  residual add, average pool, fully connected; per-channel weights) converted the same way;
+  22 of the TFLite tests' int8 models (`net_mobilenet.int8`: conv, depthwise conv, relu6,
+  residual add, average pool, fully connected with per-channel weights; single operators:
+  conv, depthwise conv, fully connected, add, sub, mul, maximum, relu, pools, concatenation,
+  reshapes, transpose, slice, and softmax, logistic, pad, mean, leaky relu which compute in
+  reals between quantized tensors) converted the same way;
   Khronos' v2.0 writer does not print quantization and its TFLite reader drops
   `quantized_dimension`, so `convert_models.py` prints the converter's own parameters as the
-  graph's `@quantize` block (the channel axis from the scales' count). Imported as integer
-  TOSA only, their int8 outputs equal LiteRT's builtin (and reference) kernels bit for bit
-  (`test_nnef_quantized.py`); LiteRT's default XNNPACK delegate requantizes in float and
-  differs by up to 3 LSB on a few elements for some inputs (as in docs/tflite.md).
+  graph's `@quantize` block (the channel axis from the scales' count). Their int8 outputs
+  equal LiteRT's builtin (and reference) kernels bit for bit (`test_nnef_quantized.py`),
+  except `mean` and `leaky_relu` (computed in reals and requantized: 1 LSB on a few
+  elements); LiteRT's default XNNPACK delegate requantizes in float and differs from its
+  own builtin kernels by up to 3 LSB on a few elements for some inputs (docs/tflite.md).
+  (`relu6.int8` is not among them: Khronos' converter writes a `relu6` operator calling
+  `nn.relu` without `import nn;`, which the importer reports.)
 - **Export** TOSA -> NNEF with layout tracking (the transposes around conv/pool vanish), so
   NNEF -> TOSA -> NNEF -> TOSA is a fixpoint; data files in the NNEF 1.x binary layout that
   NNEF 2 keeps (byte-identical to Khronos' writer); Khronos' `skriptnd` reader reads our export.
@@ -165,8 +173,8 @@ OUTRO = """
   (UNPARSED.txt), so `image.grid_sample` imports in NEAREST mode only (road 1; road 2 does
   not compile its rounded real index yet). Formulas for the others, where the draft gains
   some, take road 2.
-- Integer quantization: no integer form yet for the other operators (concat with differing
-  parameters, mul, mean, softmax, resizes, ... compute in reals between quantized tensors),
+- Integer quantization: no integer form yet for the other operators (pad, mean, softmax,
+  sigmoid, leaky relu, resizes, ... compute in reals between quantized tensors),
   for 16-bit activations of conv/linear, per-channel activations, unsigned (u8) tensors
   (fake quantized), or entries naming tensors inside invoked operators (`label.tensor`). The
   export (TOSA -> NNEF) does not write integer graphs back as @quantize.

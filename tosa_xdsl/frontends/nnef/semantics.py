@@ -821,7 +821,13 @@ def instantiate(op: A.Operator, opname: str, attribs: dict[str, object], inputs:
     # deferred attributes
     for p, v, uniform in later:
         if uniform:
-            n = _pack_len(env, p)
+            try:
+                n = _pack_len(env, p)
+            except NnefError:
+                # the length does not apply to this instance (`scale: real..(s[channel_axis])`
+                # of quant.* quantizing a scalar): the one value stays a uniform scalar
+                env.values[p.name] = v
+                continue
             if n is None:
                 raise NnefError(where, f"length of attribute pack '{p.name}' is unknown; give a list")
             env.values[p.name] = [v] * n

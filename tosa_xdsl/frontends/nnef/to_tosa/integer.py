@@ -27,7 +27,7 @@ import numpy as np
 
 from tosa_xdsl.frontends.legalize_common import LegalizeError, compute_scale_32, quantized_activation_bounds
 from tosa_xdsl.frontends.nnef.to_tosa.emit import STORAGE, Emitter, Value
-from tosa_xdsl.frontends.nnef.to_tosa.ops import F32_MAX, MAPPINGS, Type, Unsupported, _aligned
+from tosa_xdsl.frontends.nnef.to_tosa.ops import F32_MAX, MAPPINGS, Type, Unsupported, _aligned, _shift
 from tosa_xdsl.frontends.nnef.to_tosa.quant import dequantize, levels, quantize_int
 
 QUANTIZE = "quant.zero_point_linear_quantize"
@@ -251,13 +251,13 @@ def _on_storage(name):
         x = ins[0]
         if not x.q.per_tensor:
             raise Unsupported("per-channel activations")
-        y = MAPPINGS[name](em, env, [x], outs)[0]
+        y = MAPPINGS[name](em, env, [x], [Type(outs[0].shape, x.dtype)])[0]
         return [requantize(em, QValue(y, x.q), oq[0])]
     return f
 
 
 for _n in ("nn.max_pool", "layout.reshape", "layout.flatten", "layout.unflatten", "layout.squeeze",
-           "layout.unsqueeze", "layout.transpose"):
+           "layout.unsqueeze", "layout.transpose", "layout.slice", "layout.tile"):
     HANDLERS[_n] = _on_storage(_n)
 
 
@@ -290,6 +290,47 @@ def _add_sub(name):
 
 HANDLERS["math.add"] = _add_sub("math.add")
 HANDLERS["math.sub"] = _add_sub("math.sub")
+
+
+@handles("math.mul")
+def _mul_q(em, env, ins, outs, oq):
+    """The guide's mul: both sides to i32 without their zero points, MUL, one rescale by
+    scale_a * scale_b / scale_out."""
+    a, b = ins
+    if not (a.q.per_tensor and b.q.per_tensor and oq[0].per_tensor) or 32 in (a.q.bits, b.q.bits):
+        raise Unsupported("per-channel or 32-bit operands")
+    ra, rb = rescale(em, a, "int", 1.0, a.q.zp, 0), rescale(em, b, "int", 1.0, b.q.zp, 0)
+    ra, rb = _aligned(em, env, [ra, rb], len(outs[0].shape))
+    y = em.op("tosa.mul", [ra, rb, _shift(em)], outs[0].shape, "int")
+    return [QValue(rescale(em, y, oq[0].storage, a.q.scale * b.q.scale / oq[0].scale, 0, oq[0].zp), oq[0])]
+
+
+def _max_min(name):
+    def f(em, env, ins, outs, oq):
+        """The same parameters on both sides and out: compared on the stored values (TOSA's
+        MAXIMUM/MINIMUM take i32, so via casts), as the TFLite legalization does."""
+        a, b = ins
+        if a.q != oq[0] or b.q != oq[0] or not oq[0].per_tensor:
+            raise Unsupported("operands quantized differently from the result")
+        wide = [x if x.dtype == "int" else em.op("tosa.cast", [x], x.shape, "int") for x in (a, b)]
+        wa, wb = _aligned(em, env, wide, len(outs[0].shape))
+        y = em.op(name, [wa, wb], outs[0].shape, "int")
+        if oq[0].storage != "int":
+            y = em.op("tosa.cast", [y], y.shape, oq[0].storage)
+        return [QValue(y, oq[0])]
+    return f
+
+
+HANDLERS["math.max"] = _max_min("tosa.maximum")
+HANDLERS["math.min"] = _max_min("tosa.minimum")
+
+
+@handles("layout.concat")
+def _concat_q(em, env, ins, outs, oq):
+    """Each item requantized to the result's parameters (a RESCALE where they differ), then
+    concatenated."""
+    items = [requantize(em, x, oq[0]) for x in ins[0]]
+    return [QValue(MAPPINGS["layout.concat"](em, env, [items], [Type(outs[0].shape, oq[0].storage)])[0], oq[0])]
 
 
 # ------------------------------------------------------------------ the graph's plan
@@ -369,7 +410,7 @@ class Plan:
         f = HANDLERS.get(node.op)
         qnodes = [self.after.get(id(t)) for t in node.outputs]
         oq = [self.q_of(t) for t in node.outputs]
-        tensors = [v for v in ins if v is not None]
+        tensors = [x for v in ins if v is not None for x in (v if isinstance(v, list) else [v])]
         if f is None or any(q is None for q in oq) or not all(isinstance(v, QValue) for v in tensors):
             return False
         try:
