@@ -24,8 +24,7 @@ from tosa_xdsl.interpreter import run
 HERE = Path(__file__).parent
 TFLITE = HERE.parent / "tflite"
 sys.path.insert(0, str(TFLITE))
-from tflite_oracle import inputs_for, run_litert  # noqa: E402
-
+from tflite_oracle import inputs_for, run_litert
 
 # The TFLite tests' int8 models converted by Khronos' converter (models/<name>/): computed on
 # integers only unless listed in MIXED_LSB, which compute some operator in reals between

@@ -19,7 +19,13 @@ from fractions import Fraction
 import numpy as np
 
 from tosa_xdsl.frontends.nnef.to_tosa.emit import as_nhwc
-from tosa_xdsl.frontends.nnef.to_tosa.ops import Type, Unsupported, _mul, _shift, mapping
+from tosa_xdsl.frontends.nnef.to_tosa.ops import (
+    Type,
+    Unsupported,
+    _mul,
+    _shift,
+    mapping,
+)
 
 HALF = Fraction(1, 2)
 

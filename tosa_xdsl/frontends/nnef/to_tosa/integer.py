@@ -25,9 +25,20 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from tosa_xdsl.frontends.legalize_common import LegalizeError, compute_scale_32, quantized_activation_bounds
+from tosa_xdsl.frontends.legalize_common import (
+    LegalizeError,
+    compute_scale_32,
+    quantized_activation_bounds,
+)
 from tosa_xdsl.frontends.nnef.to_tosa.emit import STORAGE, Emitter, Value
-from tosa_xdsl.frontends.nnef.to_tosa.ops import F32_MAX, MAPPINGS, Type, Unsupported, _aligned, _shift
+from tosa_xdsl.frontends.nnef.to_tosa.ops import (
+    F32_MAX,
+    MAPPINGS,
+    Type,
+    Unsupported,
+    _aligned,
+    _shift,
+)
 from tosa_xdsl.frontends.nnef.to_tosa.quant import dequantize, levels, quantize_int
 
 QUANTIZE = "quant.zero_point_linear_quantize"
