@@ -11,6 +11,9 @@ tests/frontends/nnef/models/<model>/ (main.sknd + one .dat per variable).
              softmax logistic pad mean leaky_relu; do
         python tests/frontends/nnef/convert_models.py /tmp/nt/nnef_tools-pyproject tests/frontends/tflite/models/$m.int8.tflite
     done
+    for m in add conv_2d; do
+        python tests/frontends/nnef/convert_models.py /tmp/nt/nnef_tools-pyproject tests/frontends/tflite/models/$m.uint8io.tflite
+    done
 
 (small_cnn.onnx is written by make_onnx_model.py; the .int8 models by
 tests/fixtures/make_tflite_models.py.)

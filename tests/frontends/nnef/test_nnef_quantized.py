@@ -108,9 +108,9 @@ def test_operator_without_integer_form_computes_in_reals_between_quantized_tenso
     np.testing.assert_array_equal(y, ref)
 
 
-def test_unsigned_and_per_channel_zero_points_stay_fake_quantized():
-    """Tensors integer TOSA cannot hold (unsigned, several zero points) keep the fake
-    quantization in reals; the graph's other tensors are still integer."""
+def test_unsigned_16_bit_and_per_channel_zero_points_stay_fake_quantized():
+    """Tensors integer TOSA cannot hold (u16, several zero points) keep the fake
+    quantization in reals."""
     src = """import nn; import quant;
 graph G {
   @input { x: real[2,3]; }
@@ -118,7 +118,7 @@ graph G {
   @compose { y = nn.relu(x); }
   @quantize {
     x: quant.zero_point_linear_quantize{zero_point=[1, 2, 3], scale=0.1, bits=8, channel_axis=1};
-    y: quant.zero_point_linear_quantize{zero_point=0, scale=0.1, bits=8, signed=false, channel_axis=1};
+    y: quant.zero_point_linear_quantize{zero_point=0, scale=0.1, bits=16, signed=false, channel_axis=1};
   }
 }
 """
@@ -127,7 +127,7 @@ graph G {
     x = np.random.default_rng(4).uniform(-2, 2, (2, 3)).astype(np.float32)
     (y,) = run(module, [x], entry="G")
     xq = (zp_quant(x, np.array([1, 2, 3]), 0.1) - [1, 2, 3]) * np.float32(0.1)
-    ref = np.clip(np.rint(np.maximum(xq, 0) / 0.1), 0, 255) * np.float32(0.1)
+    ref = np.clip(np.rint(np.maximum(xq, 0) / 0.1), 0, 65535) * np.float32(0.1)
     np.testing.assert_allclose(y, ref, rtol=1e-6, atol=1e-6)
 
 
@@ -174,3 +174,28 @@ def test_tools_import_integer_by_default_and_fake_quant_on_request(tmp_path, cap
     args = [str(folder / "main.sknd"), "-i", str(tmp_path / "x.npy"), "-o", str(tmp_path / "y.npy"), "--entry", "main"]
     assert tosa_run.main(args) == 0, capsys.readouterr().err
     np.testing.assert_array_equal(np.load(tmp_path / "y.npy"), run_litert(tfl, xs)[0])
+
+
+@pytest.mark.parametrize("model", ["add.uint8io", "conv_2d.uint8io"])
+def test_uint8_io_model_takes_and_gives_uint8(tmp_path, model, capsys):
+    """u8 graph inputs/outputs (TFLite's uint8io models, converted by Khronos): i8 storage read
+    and written only by RESCALEs with input_unsigned/output_unsigned, which tosa-run turns
+    into uint8 arrays; integers only, equal to LiteRT."""
+    from tosa_xdsl.tools import tosa_run
+
+    folder = HERE / "models" / model
+    assert integer_only(import_nnef(folder))
+    tfl = TFLITE / "models" / f"{model}.tflite"
+    xs = inputs_for(tfl, 1)
+    args = [str(folder / "main.sknd"), "--entry", "main"]
+    for i, x in enumerate(xs):
+        assert x.dtype == np.uint8
+        np.save(tmp_path / f"i{i}.npy", x)
+        args += ["-i", str(tmp_path / f"i{i}.npy")]
+    want = run_litert(tfl, xs)
+    args += [a for i in range(len(want)) for a in ("-o", str(tmp_path / f"o{i}.npy"))]
+    assert tosa_run.main(args) == 0, capsys.readouterr().err
+    for i, w in enumerate(want):
+        got = np.load(tmp_path / f"o{i}.npy")
+        assert got.dtype == w.dtype == np.uint8
+        np.testing.assert_array_equal(got, w)

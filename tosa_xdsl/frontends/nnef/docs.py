@@ -89,9 +89,10 @@ Pieces: `lexer.py`, `parser.py`, `ast.py` (the grammar of 2.16 with located erro
   tensors (layout.gather, layout.scatter) and output positions summing loop indices
   (nn.deconv) as scf loops of `tensor.extract`/`insert`.
 - **Quantization** (2.14) as **integer TOSA** (`to_tosa/integer.py`), as the TFLite
-  legalization builds it: a tensor with a `quant.zero_point_linear_quantize` entry (signed,
-  8/16/32 bits, one zero point, per-tensor or per-channel scales) is held as its storage
-  (i8 / i16 / i32). Operators whose inputs and outputs are all such tensors compute on
+  legalization builds it: a tensor with a `quant.zero_point_linear_quantize` entry (signed
+  8/16/32 bits or unsigned 8 bits, one zero point, per-tensor or per-channel scales) is held
+  as its storage (i8 / i16 / i32; u8 as the bits of an i8 that only RESCALEs with
+  `input_unsigned` / `output_unsigned` read and write, as TOSA 1.0 does). Operators whose inputs and outputs are all such tensors compute on
   integers: `nn.conv` (CONV2D / DEPTHWISE_CONV2D / CONV3D) and `nn.linear` (MATMUL) with the
   zero points as operands, i32 accumulators, the i32 bias added as is (its scale must be
   input_scale * weight_scale), then one RESCALE by input_scale * weight_scale[c] /
@@ -112,8 +113,10 @@ Pieces: `lexer.py`, `parser.py`, `ast.py` (the grammar of 2.16 with located erro
   import. `import_nnef(..., fake_quant=True)` / `tosa-translate --nnef-fake-quant` keep the
   draft's fake quantization (real in and out, the quant module's formulas), which is also
   what `lower_all` compiles. Entries of a graph or a user operator apply where the tensor is
-  defined (inputs and variables on entry). Unsigned or several-zero-point tensors stay fake
-  quantized (TOSA 1.0 has no u8 tensors; a zero point is one operand).
+  defined (inputs and variables on entry). u8 values only move (reshapes, transposes,
+  identities: TFLite's uint8 boundaries) and are requantized to or from i8 by one RESCALE;
+  elsewhere they compute in reals. u16 or several-zero-point tensors stay fake quantized
+  (a zero point is one operand).
 - **Models**: the face detector (TFLite) and `small_cnn` (ONNX, `make_onnx_model.py`) converted
   by Khronos' converters (`convert_models.py`, run by hand), imported as TOSA only and
   checked against LiteRT's / onnxruntime's outputs (`test_nnef_models.py`). Quantized:
@@ -127,7 +130,8 @@ Pieces: `lexer.py`, `parser.py`, `ast.py` (the grammar of 2.16 with located erro
   graph's `@quantize` block (the channel axis from the scales' count). Their int8 outputs
   equal LiteRT's builtin (and reference) kernels bit for bit (`test_nnef_quantized.py`),
   except `mean` and `leaky_relu` (computed in reals and requantized: 1 LSB on a few
-  elements); LiteRT's default XNNPACK delegate requantizes in float and differs from its
+  elements); `add.uint8io` and `conv_2d.uint8io` take and give uint8 arrays through
+  tosa-run; LiteRT's default XNNPACK delegate requantizes in float and differs from its
   own builtin kernels by up to 3 LSB on a few elements for some inputs (docs/tflite.md).
   (`relu6.int8` is not among them: Khronos' converter writes a `relu6` operator calling
   `nn.relu` without `import nn;`, which the importer reports.)
@@ -175,8 +179,9 @@ OUTRO = """
   some, take road 2.
 - Integer quantization: no integer form yet for the other operators (pad, mean, softmax,
   sigmoid, leaky relu, resizes, ... compute in reals between quantized tensors),
-  for 16-bit activations of conv/linear, per-channel activations, unsigned (u8) tensors
-  (fake quantized), or entries naming tensors inside invoked operators (`label.tensor`). The
+  for 16-bit activations of conv/linear, per-channel activations, or entries naming tensors
+  inside invoked operators (`label.tensor`); quantized values crossing into `cond_if` /
+  `while_loop` regions are not handled (a located "not valid" diagnostic). The
   export (TOSA -> NNEF) does not write integer graphs back as @quantize.
 - `@compose`: scan inputs/outputs of data-dependent loops, sub-graph invocations, `[a, b]`
   result lists: located "not supported by the importer yet". Graph inputs with dynamic

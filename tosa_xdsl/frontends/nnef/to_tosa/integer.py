@@ -37,6 +37,7 @@ from tosa_xdsl.frontends.nnef.to_tosa.ops import (
     Type,
     Unsupported,
     _aligned,
+    _mul,
     _shift,
 )
 from tosa_xdsl.frontends.nnef.to_tosa.quant import dequantize, levels, quantize_int
@@ -51,6 +52,7 @@ class QParams:
     bits: int
     symmetric: bool
     axis: int              # the channel axis (meaningful with several scales)
+    unsigned: bool = False  # u8, held in i8 storage: only RESCALE reads or writes it
 
     @property
     def storage(self) -> str:
@@ -66,7 +68,7 @@ class QParams:
 
     @property
     def bounds(self) -> tuple[int, int]:
-        return levels(self.bits, True, self.symmetric)
+        return levels(self.bits, not self.unsigned, self.symmetric)
 
 
 def qparams(node, rank: int) -> QParams | None:
@@ -74,7 +76,7 @@ def qparams(node, rank: int) -> QParams | None:
     hold the tensor (unsigned, other widths, several zero points)."""
     env = node.instance.env.values
     bits, signed = env["bits"], env.get("signed", True)
-    if not signed or bits not in STORAGE:
+    if bits not in STORAGE or (not signed and bits != 8):
         return None
     scales = env["scale"] if isinstance(env["scale"], list) else [env["scale"]]
     zps = env["zero_point"] if isinstance(env["zero_point"], list) else [env["zero_point"]]
@@ -84,7 +86,8 @@ def qparams(node, rank: int) -> QParams | None:
         scales = scales[:1]
     axis = env.get("channel_axis", 1)
     axis = axis + rank if axis < 0 else axis
-    return QParams(tuple(float(s) for s in scales), int(zps[0]), bits, bool(env.get("symmetric", False)), axis)
+    return QParams(tuple(float(s) for s in scales), int(zps[0]), bits, bool(env.get("symmetric", False)), axis,
+                   not signed)
 
 
 class QValue(Value):
@@ -102,9 +105,16 @@ def storage_data(arr: np.ndarray, q: QParams) -> np.ndarray:
     arr = np.asarray(arr)
     lo, hi = q.bounds
     if arr.dtype.kind in "iu":
-        return np.clip(arr.astype(np.int64), lo, hi)
-    scale = _broadcast(q.scales, arr.ndim, q.axis)
-    return np.clip(np.rint(arr.astype(np.float64) / scale) + q.zp, lo, hi).astype(np.int64)
+        out = np.clip(arr.astype(np.int64), lo, hi)
+    else:
+        scale = _broadcast(q.scales, arr.ndim, q.axis)
+        out = np.clip(np.rint(arr.astype(np.float64) / scale) + q.zp, lo, hi).astype(np.int64)
+    return _bits8(out) if q.unsigned else out
+
+
+def _bits8(v):
+    """u8 values as the i8 holding their bits."""
+    return (np.asarray(v, np.int64) + 128) % 256 - 128
 
 
 def real_data(arr: np.ndarray, q: QParams | None, node) -> np.ndarray:
@@ -129,14 +139,17 @@ def _broadcast(values, rank, axis):
 
 # ------------------------------------------------------------------ emission helpers
 
-def rescale(em: Emitter, x: Value, dtype: str, scales, in_zp: int, out_zp: int, axis: int | None = None) -> Value:
+def rescale(em: Emitter, x: Value, dtype: str, scales, in_zp: int, out_zp: int, axis: int | None = None,
+            input_unsigned: bool = False, output_unsigned: bool = False) -> Value:
     """TOSA RESCALE by real factors (one, or one per channel along `axis`), multiplier and
-    shift from compute_scale_32, DOUBLE_ROUND as the TFLite legalization uses."""
+    shift from compute_scale_32, DOUBLE_ROUND as the TFLite legalization uses; u8 sides
+    flagged unsigned (their zero points stored as i8 bits)."""
     scales = [float(s) for s in (scales if isinstance(scales, (list, tuple)) else [scales])]
     rank = len(x.shape)
     if len(scales) > 1 and axis is not None and axis != rank - 1:
         perm = [a for a in range(rank) if a != axis] + [axis]
-        y = rescale(em, em.transpose(x, perm), dtype, scales, in_zp, out_zp, rank - 1)
+        y = rescale(em, em.transpose(x, perm), dtype, scales, in_zp, out_zp, rank - 1, input_unsigned,
+                    output_unsigned)
         return em.transpose(y, [perm.index(a) for a in range(rank)])
     try:
         pairs = [compute_scale_32(s) for s in scales]
@@ -145,10 +158,12 @@ def rescale(em: Emitter, x: Value, dtype: str, scales, in_zp: int, out_zp: int, 
     n = len(pairs)
     mult = em.const([m for m, _ in pairs], [n], "int")
     shift = em.const([s for _, s in pairs], [n], "i8")
-    izp, ozp = em.const([in_zp], [1], x.dtype), em.const([out_zp], [1], dtype)
+    izp = em.const([_bits8(in_zp) if input_unsigned else in_zp], [1], x.dtype)
+    ozp = em.const([_bits8(out_zp) if output_unsigned else out_zp], [1], dtype)
+    flag = lambda b: "true" if b else "false"  # noqa: E731
     y = em.op("tosa.rescale", [x, mult, shift, izp, ozp], x.shape, dtype,
-              f"input_unsigned = false, output_unsigned = false, per_channel = {'true' if n > 1 else 'false'}, "
-              f"rounding_mode = DOUBLE_ROUND, scale32 = true")
+              f"input_unsigned = {flag(input_unsigned)}, output_unsigned = {flag(output_unsigned)}, "
+              f"per_channel = {flag(n > 1)}, rounding_mode = DOUBLE_ROUND, scale32 = true")
     y.zp = out_zp
     return y
 
@@ -157,13 +172,22 @@ def requantize(em, x: QValue, q: QParams) -> QValue:
     """x (per-tensor) in the parameters q."""
     if not x.q.per_tensor or not q.per_tensor:
         raise Unsupported("per-channel activations")
-    if (x.q.scale, x.q.zp, x.q.storage) == (q.scale, q.zp, q.storage):
+    if (x.q.scale, x.q.zp, x.q.storage, x.q.unsigned) == (q.scale, q.zp, q.storage, q.unsigned):
         return QValue(x, q)
-    return QValue(rescale(em, x, q.storage, x.q.scale / q.scale, x.q.zp, q.zp), q)
+    if x.q.unsigned and q.unsigned:
+        raise Unsupported("u8 to u8")
+    if (x.q.unsigned or q.unsigned) and (x.q.storage != "i8" or q.storage != "i8"):
+        raise Unsupported("u8 from or to other than i8")
+    return QValue(rescale(em, x, q.storage, x.q.scale / q.scale, x.q.zp, q.zp, None, x.q.unsigned, q.unsigned), q)
 
 
 def to_real(em, x: QValue) -> Value:
-    """Dequantize: (q - zp) * scale in reals."""
+    """Dequantize: (q - zp) * scale in reals (u8 first widened by an unsigned RESCALE)."""
+    if x.q.unsigned:
+        wide = rescale(em, x, "i16", 1.0, x.q.zp, 0, None, input_unsigned=True)
+        q32 = em.op("tosa.cast", [wide], x.shape, "int")
+        return _mul(em, em.op("tosa.cast", [q32], x.shape, "real"), em.const([x.q.scale], [1] * len(x.shape), "real")
+                    if x.shape else em.const(x.q.scale, [], "real"), Type(x.shape, "real"))
     q32 = x if x.dtype == "int" else em.op("tosa.cast", [x], x.shape, "int")
     return dequantize(em, q32, x.q.zp, list(x.q.scales) if not x.q.per_tensor else x.q.scale, x.q.axis,
                       Type(x.shape, "real"))
@@ -172,7 +196,13 @@ def to_real(em, x: QValue) -> Value:
 def from_real(em, x: Value, q: QParams, out_type) -> QValue:
     """Quantize reals as the definition does, into the storage type."""
     scales = list(q.scales) if not q.per_tensor else q.scale
-    q32 = quantize_int(em, x, q.zp, scales, q.bits, True, q.symmetric, q.axis, out_type)
+    q32 = quantize_int(em, x, q.zp, scales, q.bits, not q.unsigned, q.symmetric, q.axis, out_type)
+    if q.unsigned:
+        # TOSA writes u8 only from a RESCALE of i8/i16: the level - 128 in i8, then + 128 unsigned
+        shifted = em.op("tosa.add", [q32, em.const([-128], [1] * len(x.shape), "int") if x.shape
+                                     else em.const(-128, [], "int")], x.shape, "int")
+        return QValue(rescale(em, em.op("tosa.cast", [shifted], x.shape, "i8"), "i8", 1.0, 0, 128, None,
+                              output_unsigned=True), q)
     if q.storage != "int":
         q32 = em.op("tosa.cast", [q32], q32.shape, q.storage)
     return QValue(q32, q)
@@ -262,13 +292,17 @@ def _on_storage(name):
         x = ins[0]
         if not x.q.per_tensor:
             raise Unsupported("per-channel activations")
+        if name == "math.iden":     # the value itself (a u8 argument must meet RESCALEs only)
+            return [requantize(em, x, oq[0])]
         y = MAPPINGS[name](em, env, [x], [Type(outs[0].shape, x.dtype)])[0]
         return [requantize(em, QValue(y, x.q), oq[0])]
     return f
 
 
-for _n in ("nn.max_pool", "layout.reshape", "layout.flatten", "layout.unflatten", "layout.squeeze",
-           "layout.unsqueeze", "layout.transpose", "layout.slice", "layout.tile"):
+# pure data movement: also for u8 values (their bits move as i8; RESCALE reads them)
+MOVES = ("math.iden", "layout.reshape", "layout.flatten", "layout.unflatten", "layout.squeeze",
+         "layout.unsqueeze", "layout.transpose", "layout.slice", "layout.tile", "layout.concat")
+for _n in ("nn.max_pool",) + MOVES[:-1]:
     HANDLERS[_n] = _on_storage(_n)
 
 
@@ -424,6 +458,8 @@ class Plan:
         tensors = [x for v in ins if v is not None for x in (v if isinstance(v, list) else [v])]
         if f is None or any(q is None for q in oq) or not all(isinstance(v, QValue) for v in tensors):
             return False
+        if node.op not in MOVES and any(q.unsigned for q in oq + [v.q for v in tensors]):
+            return False        # u8 values compute in reals (to_real widens them by a RESCALE)
         try:
             outs = f(em, node.instance.env.values, ins, [t.type for t in node.outputs], oq)
         except Unsupported:
