@@ -199,3 +199,34 @@ def test_uint8_io_model_takes_and_gives_uint8(tmp_path, model, capsys):
         got = np.load(tmp_path / f"o{i}.npy")
         assert got.dtype == w.dtype == np.uint8
         np.testing.assert_array_equal(got, w)
+
+
+def test_bias_at_another_scale_computes_in_reals():
+    """A bias whose scale is not input_scale * weight_scale cannot be added to the i32
+    accumulator as is: nn.linear then computes in reals between the quantized tensors (the
+    definitions' meaning), and only the requantization is integer-typed."""
+    src = """import nn; import quant;
+graph G {
+  @input { x: real[2,4]; }
+  @variable { w: real[3,4]; b: real[3]; }
+  @output { y: real[2,3]; }
+  @compose { y = nn.linear(x, w, b); }
+  @quantize {
+    x: quant.zero_point_linear_quantize{zero_point=2, scale=0.05, bits=8, channel_axis=0};
+    w: quant.zero_point_linear_quantize{zero_point=0, scale=0.01, bits=8, symmetric=true, channel_axis=0};
+    b: quant.zero_point_linear_quantize{zero_point=0, scale=0.001, bits=32, channel_axis=0};
+    y: quant.zero_point_linear_quantize{zero_point=-3, scale=0.02, bits=8, channel_axis=0};
+  }
+}
+"""
+    rng = np.random.default_rng(6)
+    wq = rng.integers(-127, 128, (3, 4)).astype(np.int8)
+    bq = rng.integers(-500, 500, 3).astype(np.int32)
+    xq = rng.integers(-128, 128, (2, 4)).astype(np.int8)
+    module = import_nnef(src, variables={"w": wq, "b": bq})
+    names = {op.name for op in module.walk()}
+    assert "tosa.matmul" in names and not integer_only(module)
+    (y,) = run(module, [xq], entry="G")
+    real = (xq - 2.0) * 0.05 @ (wq * 0.01).T + bq * 0.001
+    ref = np.clip(np.rint(real / 0.02) - 3, -128, 127)
+    assert y.dtype == np.int8 and np.abs(y - ref).max() <= 1

@@ -85,7 +85,7 @@ def qparams(node, rank: int) -> QParams | None:
     if len(set(scales)) == 1:
         scales = scales[:1]
     axis = env.get("channel_axis", 1)
-    axis = axis + rank if axis < 0 else axis
+    axis = 0 if len(scales) == 1 else axis + rank if axis < 0 else axis     # per tensor: no axis
     return QParams(tuple(float(s) for s in scales), int(zps[0]), bits, bool(env.get("symmetric", False)), axis,
                    not signed)
 
@@ -290,8 +290,8 @@ def _on_storage(name):
     is requantized when its parameters differ (max commutes with the monotonic rescale)."""
     def f(em, env, ins, outs, oq):
         x = ins[0]
-        if not x.q.per_tensor:
-            raise Unsupported("per-channel activations")
+        if not x.q.per_tensor or (name == "nn.max_pool" and x.q.bits == 32):
+            raise Unsupported("per-channel activations or i32 pooling")
         if name == "math.iden":     # the value itself (a u8 argument must meet RESCALEs only)
             return [requantize(em, x, oq[0])]
         y = MAPPINGS[name](em, env, [x], [Type(outs[0].shape, x.dtype)])[0]
@@ -311,7 +311,7 @@ def _avg_pool(em, env, ins, outs, oq):
     """TOSA AVG_POOL2D on the stored values (the same parameters in and out, borders not
     counted: TFLite's average pooling)."""
     x = ins[0]
-    if not env.get("ignore_border", True) or not x.q.per_tensor or x.q != oq[0]:
+    if not env.get("ignore_border", True) or x.q.bits != 8 or not x.q.per_tensor or x.q != oq[0]:
         raise Unsupported("average pooling that counts the border or changes the quantization")
     return [QValue(MAPPINGS["nn.avg_pool"](em, env, [Value(x.ssa, x.shape, x.dtype)], outs)[0], oq[0])]
 
