@@ -230,3 +230,32 @@ graph G {
     real = (xq - 2.0) * 0.05 @ (wq * 0.01).T + bq * 0.001
     ref = np.clip(np.rint(real / 0.02) - 3, -128, 127)
     assert y.dtype == np.int8 and np.abs(y - ref).max() <= 1
+
+
+@pytest.mark.parametrize("entry", ["zero_point=300, scale=0.1, bits=8", "zero_point=5, scale=0.1, bits=16"])
+def test_parameters_integer_tosa_cannot_hold_stay_fake_quantized(entry):
+    """A zero point outside the storage range or a non-zero zero point of a 16-bit value:
+    the tensor keeps the definitions' fake quantization (reals)."""
+    (y,) = run(import_nnef(RELU.format(entry=entry)), [np.arange(-3, 3, dtype=np.int8).reshape(2, 3)], entry="G")
+    assert y.dtype == np.float32 and y.shape == (2, 3)
+
+
+def test_rescale_beyond_a_32_bit_multiplier_computes_in_reals():
+    """x.scale / y.scale = 1e11 has no RESCALE multiplier/shift (compute_scale_32 refuses
+    it): the relu computes in reals and y is quantized from them."""
+    (y,) = run(import_nnef(RELU.format(entry="zero_point=0, scale=1e-12, bits=8")),
+               [np.arange(-3, 3, dtype=np.int8).reshape(2, 3)], entry="G")
+    np.testing.assert_array_equal(y, np.array([[0, 0, 0], [0, 127, 127]], np.int8))
+
+
+RELU = """import nn; import quant;
+graph G {{
+  @input {{ x: real[2,3]; }}
+  @output {{ y: real[2,3]; }}
+  @compose {{ y = nn.relu(x); }}
+  @quantize {{
+    x: quant.zero_point_linear_quantize{{zero_point=0, scale=0.1, bits=8, channel_axis=0}};
+    y: quant.zero_point_linear_quantize{{{entry}, channel_axis=0}};
+  }}
+}}
+"""

@@ -82,6 +82,9 @@ def qparams(node, rank: int) -> QParams | None:
     zps = env["zero_point"] if isinstance(env["zero_point"], list) else [env["zero_point"]]
     if len(set(zps)) != 1 or not scales:
         return None
+    lo, hi = levels(bits, signed, False)
+    if not (lo <= zps[0] <= hi) or (bits > 8 and zps[0] != 0):
+        return None     # TOSA takes zero points of 8-bit values only (within their range)
     if len(set(scales)) == 1:
         scales = scales[:1]
     axis = env.get("channel_axis", 1)
