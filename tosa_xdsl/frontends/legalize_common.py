@@ -165,6 +165,14 @@ def table_contents_16(fn: Callable[[np.ndarray], np.ndarray], in_scale: float, i
 # --- building TOSA ----------------------------------------------------------------------
 
 
+def quantized_activation_bounds(lo: float, hi: float, qmin: int, qmax: int, scale: float, zp: int) -> tuple[int, int]:
+    """A clamp to the reals [lo, hi] (hi may be inf) in the quantized domain of (scale, zp),
+    within the storage range [qmin, qmax]."""
+    qlo = max(qmin, zp + round(lo / scale))
+    qhi = qmax if hi == math.inf else min(qmax, zp + round(hi / scale))
+    return qlo, qhi
+
+
 def _float_max(elem: Attribute) -> float:
     return float(np.finfo(numpy_dtype(elem)).max)
 
@@ -292,8 +300,7 @@ class Emitter:
         if bounds is None:
             raise LegalizeError(f"fused activation {activation} on quantized values is not supported")
         assert qmin is not None and qmax is not None
-        lo = max(qmin, zp + round(bounds[0] / scale))
-        hi = qmax if bounds[1] == math.inf else min(qmax, zp + round(bounds[1] / scale))
+        lo, hi = quantized_activation_bounds(bounds[0], bounds[1], qmin, qmax, scale, zp)
         if lo <= qmin and hi >= qmax:
             return x
         return self.clamp(x, lo, hi)

@@ -106,6 +106,9 @@ def build_arg_parser() -> argparse.ArgumentParser:
     p.add_argument("--nnef-lower-all", action="store_true",
                    help="with --import-nnef: compile every operator from its @lower formulas "
                         "(linalg) instead of mapping standard-library operators to TOSA")
+    p.add_argument("--nnef-fake-quant", action="store_true",
+                   help="with --import-nnef: import @quantize entries as the definitions' fake "
+                        "quantization (real tensors) instead of integer TOSA")
     return p
 
 
@@ -168,6 +171,8 @@ def translate(t: Translation, data: bytes, name: str, args: argparse.Namespace) 
             importer = t.importer
             if t.format == "nnef" and args.nnef_lower_all:
                 importer = "tosa_xdsl.frontends.nnef:load_nnef_lower_all"
+            elif t.format == "nnef" and args.nnef_fake_quant:
+                importer = "tosa_xdsl.frontends.nnef:load_nnef_fake_quant"
             module = _function(importer)(data, ctx, name)
         except InputError:
             raise

@@ -51,7 +51,7 @@ graph G {
 def test_graph_inputs_variables_and_intermediates_are_quantized(lower_all):
     x = RNG.standard_normal((2, 3, 4)).astype(np.float32)
     w = RNG.standard_normal(3).astype(np.float32)
-    module = import_nnef(GRAPH, variables={"w": w}, lower_all=lower_all)
+    module = import_nnef(GRAPH, variables={"w": w}, lower_all=lower_all, fake_quant=True)
     (y,) = run(module, [x], entry="G")
     xq = zero_point_ref(x, 0, 0.1)
     wq = zero_point_ref(w, 0, 0.02, symmetric=True, axis=0)

@@ -195,7 +195,108 @@ def test_resize_and_rescale_composites():
     np.testing.assert_allclose(y, linear_ref(x, [2, 3], [6, 2], "SYMMETRIC"), rtol=1e-5, atol=1e-5)
 
 
-def test_cubic_resize_is_a_located_error():
-    src = graph("x: real[1,2,3,4];", "y = image.resize{axes=[2,3], size=[6,8], mode='CUBIC'}(x);")
-    with pytest.raises(NnefError, match=r"\.sknd:\d+:\d+: error: "):
+@pytest.mark.parametrize("call", [
+    "y, i = algo.top_k{k=2, axis=1}(x);",
+    "y = image.max_roi_pool{output_size=[2,2]}(x, r, n);",
+    "y = image.avg_roi_pool{output_size=[2,2]}(x, r, n);",
+])
+def test_operators_without_tosa_form_or_formulas_are_located_errors(call):
+    """No short TOSA composition and no formulas in the draft (docs/nnef.md): the default
+    import names the operator at its invocation."""
+    src = ("import image; import algo;\ngraph G {\n @input { x: real[1,2,4,4]; r: real[3,4]; n: int[3]; }\n"
+           f" @output {{ y: real; }}\n @compose {{ {call} }}\n}}\n")
+    with pytest.raises(NnefError, match=r"<input>:5:\d+: error: .*no TOSA mapping .* no @lower formulas"):
         import_nnef(src)
+
+
+# ------------------------------------------------------------ cubic resize (no formulas in the draft)
+
+def cubic_ref(x, axes, size, transform, a):
+    """Per output element, the 4 x 4 taps of ONNX Resize cubic (Keys' kernel with `a`, taps
+    clamped into the input, no antialias), coordinates as the draft's linear_resize. Checked
+    once, by hand, against OpenCV's INTER_CUBIC (SYMMETRIC, a = -0.75): within 5e-7."""
+    def coord(o, s, n):
+        if transform == "ALIGNED":
+            return o * ((s - 1) / (n - 1) if n > 1 else 0.0)
+        return o * s / n + (0.5 * s / n - 0.5 if transform == "SYMMETRIC" else 0.0)
+
+    def k(d):
+        d = abs(d)
+        return (a + 2) * d ** 3 - (a + 3) * d ** 2 + 1 if d <= 1 else \
+            a * d ** 3 - 5 * a * d ** 2 + 8 * a * d - 4 * a if d < 2 else 0.0
+    (ay, ax), (ny, nx) = axes, size
+    h, w = x.shape[ay], x.shape[ax]
+    xm = np.moveaxis(x.astype(np.float64), (ay, ax), (-2, -1))
+    out = np.zeros(xm.shape[:-2] + (ny, nx))
+    for oy in range(ny):
+        ry = coord(oy, h, ny)
+        fy = math.floor(ry)
+        for ox in range(nx):
+            rx = coord(ox, w, nx)
+            fx = math.floor(rx)
+            for jy in range(-1, 3):
+                for jx in range(-1, 3):
+                    out[..., oy, ox] += k(ry - fy - jy) * k(rx - fx - jx) * \
+                        xm[..., min(max(fy + jy, 0), h - 1), min(max(fx + jx, 0), w - 1)]
+    return np.moveaxis(out, (-2, -1), (ay, ax))
+
+
+@pytest.mark.parametrize("transform,size,a", [("SYMMETRIC", [8, 3], -0.75), ("ASYMMETRIC", [11, 6], -0.5),
+                                              ("ALIGNED", [3, 9], -0.75)])
+def test_cubic_resize(transform, size, a):
+    x = rnd(1, 2, 5, 4)
+    src = graph("x: real[1,2,5,4];", f"y = image.cubic_resize{{axes=[2,3], size={size}, "
+                f"coordinate_transform='{transform}', coeff_a={a}}}(x);")
+    y = go(src, x, op="tosa.matmul")
+    np.testing.assert_allclose(y, cubic_ref(x, (2, 3), size, transform, a), rtol=1e-5, atol=2e-6)
+
+
+def test_resize_cubic_mode_and_nxc_axes():
+    """image.resize{mode='CUBIC'} composes to cubic_resize; axes 1, 2 of an NHWC image."""
+    x = rnd(2, 4, 3, 2)
+    src = graph("x: real[2,4,3,2];", "y = image.resize{axes=[1,2], size=[7,5], mode='CUBIC'}(x);")
+    y = go(src, x, op="tosa.matmul")
+    np.testing.assert_allclose(y, cubic_ref(x, (1, 2), [7, 5], "SYMMETRIC", -0.75), rtol=1e-5, atol=2e-6)
+
+
+# ------------------------------------------------------------ nearest grid sampling
+
+def nearest_grid_ref(x, grid, padding, aligned):
+    """image._nearest_grid_sample's formula, element by element (round half to even as the
+    importer's math.round)."""
+    n, c, *sizes = x.shape
+    d = len(sizes)
+    out = np.zeros((n, c) + grid.shape[1:-1], np.float32)
+    for idx in np.ndindex(*grid.shape[:-1]):
+        ni, zi = idx[0], idx[1:]
+        pos = []
+        inside = True
+        for k, s in enumerate(sizes):
+            g = (np.float32(grid[idx + (d - 1 - k,)]) + np.float32(1.0)) * np.float32(0.5)
+            r = g * np.float32(s - 1) if aligned else g * np.float32(s) - np.float32(0.5)
+            i = int(np.rint(r))
+            if padding == "REFLECT":
+                i = -i if i < 0 else 2 * (s - 1) - i if i > s - 1 else i
+            inside = inside and 0 <= i < s
+            pos.append(min(max(i, 0), s - 1))
+        out[(ni, slice(None)) + zi] = x[(ni, slice(None)) + tuple(pos)] if inside or padding != "ZEROS" else 0.0
+    return out
+
+
+@pytest.mark.parametrize("mode,padding,aligned", [("NEAREST", "ZEROS", False), ("NEAREST", "REFLECT", True),
+                                                  ("NEAREST", "REPLICATE", False)])
+def test_nearest_grid_sample(mode, padding, aligned):
+    x = rnd(2, 3, 4, 5)
+    grid = RNG.uniform(-1.4, 1.4, (2, 3, 6, 2)).astype(np.float32)
+    src = graph("x: real[2,3,4,5]; g: real[2,3,6,2];", f"y = image.grid_sample{{mode='{mode}', "
+                f"padding='{padding}', aligned={'true' if aligned else 'false'}}}(x, g);")
+    y = go(src, x, grid, op="tosa.gather")
+    np.testing.assert_array_equal(y, nearest_grid_ref(x, grid, padding, aligned))
+
+
+def test_nearest_grid_sample_1d_and_3d():
+    for xs, gs in (((1, 2, 7), (1, 5, 1)), ((1, 2, 3, 4, 5), (1, 2, 3, 2, 3))):
+        x, grid = rnd(*xs), RNG.uniform(-1.2, 1.2, gs).astype(np.float32)
+        dims = lambda s: ",".join(map(str, s))
+        src = graph(f"x: real[{dims(xs)}]; g: real[{dims(gs)}];", "y = image._nearest_grid_sample(x, g);")
+        np.testing.assert_array_equal(go(src, x, grid, op="tosa.gather"), nearest_grid_ref(x, grid, "ZEROS", False))

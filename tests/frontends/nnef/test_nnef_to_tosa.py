@@ -269,3 +269,43 @@ def test_dynamic_branch_becomes_tosa_cond_if():
     bad = graph("x: real[3]; b: real[3];", "y = if x then math.add(x, b) else x;")
     with pytest.raises(NnefError, match="one bool tensor of volume 1"):
         compose_graph(bad)
+
+
+@pytest.mark.parametrize("fmt,blocks_first", [("NCX", True), ("NCX", False), ("NXC", True)])
+def test_space_to_depth_binds_and_matches_numpy(fmt, blocks_first):
+    """layout.space_to_depth binds `c..(ncx)` through its @using value `ncx` (evaluated from
+    the attributes before the input shape) and composes as RESHAPE/TRANSPOSE/RESHAPE; numpy:
+    ONNX SpaceToDepth (blocks first = the depth index is (by, bx, c), else (c, by, bx))."""
+    x = rnd(1, 2, 4, 6)
+    b, c, h, w = x.shape
+    blocks = x.reshape(b, c, h // 2, 2, w // 3, 3)
+    ref = blocks.transpose(0, 3, 5, 1, 2, 4) if blocks_first else blocks.transpose(0, 1, 3, 5, 2, 4)
+    ref = ref.reshape(b, c * 6, h // 2, w // 3)
+    if fmt == "NXC":
+        x, ref = x.transpose(0, 2, 3, 1), ref.transpose(0, 2, 3, 1)
+    dims = ",".join(map(str, x.shape))
+    src = graph(f"x: real[{dims}];", f"y = layout.space_to_depth{{block_size=[2, 3], "
+                f"blocks_first={'true' if blocks_first else 'false'}, data_format='{fmt}'}}(x);")
+    m = import_nnef(src)
+    assert {o.name for o in m.walk()} >= {"tosa.reshape", "tosa.transpose"}
+    (y,) = run(m, [np.ascontiguousarray(x)], entry="G")
+    np.testing.assert_array_equal(y, ref)
+
+
+@pytest.mark.parametrize("axis,squeeze", [(0, False), (1, False), (2, False), (-1, False), (1, True)])
+def test_stack_binds_and_matches_numpy(axis, squeeze):
+    """layout.stack (a `1..(squeeze ? 1 : 0)` extent of length 0 binds nothing) -> RESHAPE +
+    CONCAT. A negative axis counts from the inputs' rank as the definition writes it."""
+    a, b = rnd(2, 3), rnd(2, 3)
+    if squeeze:
+        a, b = a.reshape(2, 1, 3), b.reshape(2, 1, 3)
+        ref = np.concatenate([a, b], axis=axis)
+    else:
+        ref = np.stack([a, b], axis=axis + 2 if axis < 0 else axis)
+    dims = ",".join(map(str, a.shape))
+    src = graph(f"a: real[{dims}]; b: real[{dims}];",
+                f"y = layout.stack{{axis={axis}, squeeze={'true' if squeeze else 'false'}}}([a, b]);")
+    m = import_nnef(src)
+    assert "tosa.concat" in {o.name for o in m.walk()}
+    (y,) = run(m, [a, b], entry="G")
+    np.testing.assert_array_equal(y, ref)

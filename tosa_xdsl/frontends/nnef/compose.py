@@ -40,6 +40,7 @@ class Node:
     branches: list | None = None   # dynamic branch: [(nodes, yielded tensors)] for then / else
     loop: tuple | None = None      # dynamic loop: (carried placeholders, cond nodes, cond tensor,
     #                                 body nodes, body tensors)
+    quantizes: str | None = None   # a @quantize entry's node: the name of the tensor it quantizes
 
 
 @dataclass
@@ -144,6 +145,8 @@ class Composer:
         inv = q.invocation
         call = A.Invocation(inv.loc, None, inv.name, inv.types, inv.attribs, [A.Ident(q.loc, hidden)])
         outs = self.invoke(module, call, env, tensors, g, [name])
+        if g.nodes and len(outs) == 1 and g.nodes[-1].outputs[0] is outs[0]:
+            g.nodes[-1].quantizes = name
         del tensors[hidden]
         if len(outs) != 1:
             raise NnefError(inv.loc, f"a quantization operator must have one output; '{inv.name}' has {len(outs)}")

@@ -72,9 +72,14 @@ Pieces: `lexer.py`, `parser.py`, `ast.py` (the grammar of 2.16 with located erro
   `tosa_xdsl.interpreter`. User-defined operators run from their formulas. Road 1 highlights:
   `image.*` resizes as RESIZE (the definitions' coordinate transforms and rounding methods
   are exact rational shifts of RESIZE's sampling; values outside RESIZE's ERROR_IF ranges go
-  to road 2 or a located error), gather/scatter with the other axes folded into N,
-  deconvolution as TRANSPOSE_CONV2D, pooling over any one or two axes, quantization as
-  CAST/CLAMP compositions, the normalizations as compositions of mappings. A mapping that
+  to road 2 or a located error), cubic resize as one MATMUL per resized axis by compile-time
+  Keys weights (the draft gives no formulas: linear_resize's coordinates and clamped taps,
+  ONNX's cubic kernel), nearest grid sampling as index arithmetic on the grid, the padding
+  as selects/clamps of the indices and one GATHER of the flattened pixels, gather/scatter
+  with the other axes folded into N,
+  deconvolution as TRANSPOSE_CONV2D, pooling over any one or two axes, `layout.stack` as
+  RESHAPE + CONCAT, `layout.space_to_depth` as its RESHAPE/TRANSPOSE/RESHAPE composition,
+  fake quantization as CAST/CLAMP compositions, the normalizations as compositions of mappings. A mapping that
   declines an instance leaves a composite to its `@compose` expansion.
 - **Road 2 extras**: remapped bounds `|e <> lower : upper|` (layout.pad REFLECT/SYMMETRIC/
   REPLICATE) read a copy extended by a `tosa.gather` of the remapped rows; an out-of-range
@@ -83,12 +88,53 @@ Pieces: `lexer.py`, `parser.py`, `ast.py` (the grammar of 2.16 with located erro
   packs (layout.concat) unrolled per item into `tensor.insert_slice` pieces; indices read from
   tensors (layout.gather, layout.scatter) and output positions summing loop indices
   (nn.deconv) as scf loops of `tensor.extract`/`insert`.
-- **Quantization** (2.14): `@quantize` entries of a graph or a user operator replace the
-  tensor, where it is defined (inputs and variables on entry), by its quantization
-  operator's result (the quant module's fake quantization, real in and out).
+- **Quantization** (2.14) as **integer TOSA** (`to_tosa/integer.py`), as the TFLite
+  legalization builds it: a tensor with a `quant.zero_point_linear_quantize` entry (signed
+  8/16/32 bits or unsigned 8 bits, one zero point, per-tensor or per-channel scales) is held
+  as its storage (i8 / i16 / i32; u8 as the bits of an i8 that only RESCALEs with
+  `input_unsigned` / `output_unsigned` read and write, as TOSA 1.0 does). Operators whose inputs and outputs are all such tensors compute on
+  integers: `nn.conv` (CONV2D / DEPTHWISE_CONV2D / CONV3D) and `nn.linear` (MATMUL) with the
+  zero points as operands, i32 accumulators, the i32 bias added as is (its scale must be
+  input_scale * weight_scale), then one RESCALE by input_scale * weight_scale[c] /
+  output_scale (multiplier and shift from the guide's `compute_scale_32` in
+  `frontends/legalize_common.py`, DOUBLE_ROUND, per channel along the output channels);
+  `nn.relu` (with `max`) as a clamp in the output's quantized domain (the legalization's
+  `quantized_activation_bounds`); `math.add`/`math.sub` as TFLite's kernel (both sides to i32
+  with 20 bits of headroom, one rescale out), `math.mul` (both sides to i32 without zero
+  points, MUL, one rescale), `math.max`/`math.min` (equal parameters: on i32 copies);
+  `nn.max_pool`, `nn.avg_pool` (the same parameters in and out, border not counted),
+  reshapes, transposes, slices, tiles and concatenation on the stored values, followed by a
+  RESCALE where the output's parameters differ. Any other operator between
+  quantized tensors dequantizes its inputs, computes in reals (road 1 or 2) and the next
+  entry requantizes (round half to even, clamp), so every graph imports with the
+  definitions' meaning. Quantized graph inputs/outputs are integer arguments/results (as
+  LiteRT's int8 models); a quantized `real` variable whose data file holds integers (what
+  Khronos' converter writes) is taken as its storage values, real data is quantized at
+  import. `import_nnef(..., fake_quant=True)` / `tosa-translate --nnef-fake-quant` keep the
+  draft's fake quantization (real in and out, the quant module's formulas), which is also
+  what `lower_all` compiles. Entries of a graph or a user operator apply where the tensor is
+  defined (inputs and variables on entry). u8 values only move (reshapes, transposes,
+  identities: TFLite's uint8 boundaries) and are requantized to or from i8 by one RESCALE;
+  elsewhere they compute in reals. u16 or several-zero-point tensors stay fake quantized
+  (a zero point is one operand).
 - **Models**: the face detector (TFLite) and `small_cnn` (ONNX, `make_onnx_model.py`) converted
   by Khronos' converters (`convert_models.py`, run by hand), imported as TOSA only and
-  checked against LiteRT's / onnxruntime's outputs (`test_nnef_models.py`).
+  checked against LiteRT's / onnxruntime's outputs (`test_nnef_models.py`). Quantized:
+  22 of the TFLite tests' int8 models (`net_mobilenet.int8`: conv, depthwise conv, relu6,
+  residual add, average pool, fully connected with per-channel weights; single operators:
+  conv, depthwise conv, fully connected, add, sub, mul, maximum, relu, pools, concatenation,
+  reshapes, transpose, slice, and softmax, logistic, pad, mean, leaky relu which compute in
+  reals between quantized tensors) converted the same way;
+  Khronos' v2.0 writer does not print quantization and its TFLite reader drops
+  `quantized_dimension`, so `convert_models.py` prints the converter's own parameters as the
+  graph's `@quantize` block (the channel axis from the scales' count). Their int8 outputs
+  equal LiteRT's builtin (and reference) kernels bit for bit (`test_nnef_quantized.py`),
+  except `mean` and `leaky_relu` (computed in reals and requantized: 1 LSB on a few
+  elements); `add.uint8io` and `conv_2d.uint8io` take and give uint8 arrays through
+  tosa-run; LiteRT's default XNNPACK delegate requantizes in float and differs from its
+  own builtin kernels by up to 3 LSB on a few elements for some inputs (docs/tflite.md).
+  (`relu6.int8` is not among them: Khronos' converter writes a `relu6` operator calling
+  `nn.relu` without `import nn;`, which the importer reports.)
 - **Export** TOSA -> NNEF with layout tracking (the transposes around conv/pool vanish), so
   NNEF -> TOSA -> NNEF -> TOSA is a fixpoint; data files in the NNEF 1.x binary layout that
   NNEF 2 keeps (byte-identical to Khronos' writer); Khronos' `skriptnd` reader reads our export.
@@ -102,9 +148,12 @@ operators are imported through their `@compose`; "composite of mappings" ones im
 only, and are compared with the composition of their parts' formulas. "road 1 vs numpy (road 2
 gap)" = road 2 does not compile the formulas (a located error, the reason in
 `to_linalg/__init__.py`'s KNOWN_GAPS), so `test_nnef_road1_refs.py` checks the mapping against
-numpy written from the formulas. A mapping that declines an instance (an attribute value TOSA
-cannot express, e.g. a dilated deconvolution) leaves it to the composite's expansion or to
-road 2.
+numpy written from the formulas; "road 1 vs numpy (no formulas)" = the draft gives the
+operator no formulas (image.cubic_resize), the same file checks the mapping against numpy.
+A mapping that declines an instance (an attribute value TOSA cannot express, e.g. a dilated
+deconvolution) leaves it to the composite's expansion or to road 2, which the default import
+takes for every operator without a TOSA mapping; operators with neither give a located
+error ("Not done" lists them).
 
 """
 
@@ -115,23 +164,35 @@ OUTRO = """
   `image.linear_resize`; packs of data-dependent indices: `gather_nd`, `scatter_nd`), `unroll` formulas,
   packed outputs, data-dependent output shapes; each a located error naming the expression
   (KNOWN_GAPS lists the mapped ones, which road 1 still imports and numpy checks).
-- Road 1 has no mapping for: cubic resize, ROI pools, grid sampling, top-k, non-maximum
-  suppression, `gather_nd`/`scatter_nd`, grouped and dilated deconvolution (road 2 runs them),
-  RESIZE parameters beyond its ERROR_IF ranges (e.g. CEIL rounding needing a border >= scale_n);
-  TOSA SCATTER requires distinct indices where the definition's `:=` lets the last one win.
-- Quantization is imported as fake quantization (real tensors); an integer TOSA graph (i8 with
-  zero points and RESCALE, as the TFLite frontend builds) is not derived from `@quantize`
-  yet, nor are entries naming tensors inside invoked operators (`label.tensor`). Khronos'
-  v2.0 SkriptND writer drops quantization info, so converted models carry none.
+- Road 1 has no mapping for `gather_nd`/`scatter_nd`, grouped and dilated deconvolution (road
+  2 runs them), RESIZE parameters beyond its ERROR_IF ranges (e.g. CEIL rounding needing a
+  border >= scale_n); TOSA SCATTER requires distinct indices where the definition's `:=` lets
+  the last one win.
+- Operators with neither a short TOSA composition nor formulas in the draft, so the default
+  import (which sends every unmapped operator to road 2) gives a located error naming the
+  operator at its invocation: `algo.top_k` (TOSA has no sort; k rounds of ARGMAX + masking
+  are not short), `algo.nonmax_suppress` (a data-dependent output extent `~`),
+  `image.max_roi_pool` / `image.avg_roi_pool` (windows bounded by values read from `rois`),
+  `image._cubic_grid_sample`; `image._linear_grid_sample` is garbled in the draft
+  (UNPARSED.txt), so `image.grid_sample` imports in NEAREST mode only (road 1; road 2 does
+  not compile its rounded real index yet). Formulas for the others, where the draft gains
+  some, take road 2.
+- Integer quantization: no integer form yet for the other operators (pad, mean, softmax,
+  sigmoid, leaky relu, resizes, ... compute in reals between quantized tensors),
+  for 16-bit activations of conv/linear, per-channel activations, or entries naming tensors
+  inside invoked operators (`label.tensor`); quantized values crossing into `cond_if` /
+  `while_loop` regions are not handled (a located "not valid" diagnostic). The
+  export (TOSA -> NNEF) does not write integer graphs back as @quantize.
 - `@compose`: scan inputs/outputs of data-dependent loops, sub-graph invocations, `[a, b]`
   result lists: located "not supported by the importer yet". Graph inputs with dynamic
-  extents are imported at their upper bound. Some library composites do not bind
-  (`layout.space_to_depth` binds its input shape through an @using value, `layout.stack`).
+  extents are imported at their upper bound. `layout.depth_to_space` does not bind (its
+  `c / (block_size * ..)` divides the pack `c` inside a list).
 
 ## Tools
 
 `tosa-translate --import-nnef MODEL` (a `.sknd` document or a model folder; `--nnef-lower-all`
-compiles every operator from its formulas), `tosa-translate --export-nnef MODEL -o DIR`;
+compiles every operator from its formulas, `--nnef-fake-quant` keeps @quantize as fake
+quantization in reals), `tosa-translate --export-nnef MODEL -o DIR`;
 `tosa-opt` / `tosa-run` read a SkriptND document by content (data files next to it). Python:
 `import_nnef`, `export_nnef_folder`, `looks_like_nnef` (`tosa_xdsl/frontends/nnef/__init__.py`).
 """
@@ -156,7 +217,7 @@ def _cases(table: str = "CASES") -> set[str]:
 def table() -> str:
     cases, composites = _cases(), _cases("COMPOSITES")
     from tosa_xdsl.frontends.nnef.to_linalg import KNOWN_GAPS
-    not_compiled = set(KNOWN_GAPS)
+    not_compiled = set(KNOWN_GAPS) | _cases("ROAD2_PENDING")
     rows = ["| operator | TOSA mapping (road 1) | formulas (road 2) | tested |", "|---|---|---|---|"]
     for m in MODULES:
         doc = parse((HERE / f"{m}.sknd").read_text(), f"{m}.sknd")
@@ -164,13 +225,17 @@ def table() -> str:
             name = f"{m}.{op.name}"
             f = MAPPINGS.get(name)
             tosa = getattr(f, "how", "") if f else "composite of mappings" if name in composites else "—"
+            if not (f or op.lowerings or op.compose):
+                tosa = "none: a located error at the invocation"
             if op.lowerings:
                 road2 = "not compiled yet" if name in not_compiled else "@lower"
             elif op.compose:
                 road2 = "composite (@compose)"
             else:
                 road2 = "no formulas"
-            if name in cases:
+            if name in cases and not (op.lowerings or op.compose):
+                tested = "road 1 vs numpy (no formulas)"
+            elif name in cases:
                 tested = "road 1 vs numpy (road 2 gap)" if name in not_compiled else "both roads agree"
             elif name in composites:
                 tested = "both roads agree"

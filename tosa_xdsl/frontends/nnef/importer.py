@@ -19,6 +19,7 @@ from tosa_xdsl.frontends.nnef.errors import NnefError
 from tosa_xdsl.frontends.nnef.modules import Library
 from tosa_xdsl.frontends.nnef.parser import parse
 from tosa_xdsl.frontends.nnef.to_tosa.emit import Emitter, Value, ttype
+from tosa_xdsl.frontends.nnef.to_tosa.integer import Plan
 from tosa_xdsl.frontends.nnef.to_tosa.ops import MAPPINGS, Unsupported
 
 
@@ -81,28 +82,40 @@ def _maps(name: str, inst, types) -> bool:
     return True
 
 
-def graph_to_mlir(g: Graph, variables: dict | None = None, lower_all: bool = False) -> str:
-    """The MLIR text of `g`: inputs, then variables without data, are function arguments."""
+def graph_to_mlir(g: Graph, variables: dict | None = None, lower_all: bool = False,
+                  fake_quant: bool = False) -> str:
+    """The MLIR text of `g`: inputs, then variables without data, are function arguments.
+    Tensors with @quantize entries are integer TOSA (to_tosa/integer.py) unless `fake_quant`
+    (or `lower_all`) asks for the definitions' fake quantization in reals."""
     from tosa_xdsl.frontends.nnef.to_linalg import lower_node
 
     em = Emitter()
     values: dict[int, Value] = {}
+    plan = Plan(g, integer=not (lower_all or fake_quant))
+    plan.values = values
     args = []
     for t in g.inputs:
-        v = Value(f"%{_ident(t.name)}", t.type.shape, t.type.dtype)
-        values[id(t)] = v
+        v = plan.argument(t, f"%{_ident(t.name)}") or Value(f"%{_ident(t.name)}", t.type.shape, t.type.dtype)
+        if id(t) not in plan.raw:
+            values[id(t)] = v
         args.append(v)
     for t in g.variables:
         data = (variables or {}).get(t.name)
         if data is None:
-            v = Value(f"%{_ident(t.name)}", t.type.shape, t.type.dtype)
-            args.append(v)
+            v = plan.argument(t, f"%{_ident(t.name)}")
+            args.append(v or Value(f"%{_ident(t.name)}", t.type.shape, t.type.dtype))
+            if v is not None:
+                continue
+            v = args[-1]
         else:
             arr = np.asarray(data)
             if list(arr.shape) != t.type.shape:
                 raise NnefError(None, f"variable '{t.name}': data shape {list(arr.shape)} differs from "
                                 f"the declared {t.type.shape}")
-            v = em.const(arr, t.type.shape, t.type.dtype)
+            v = plan.variable(em, t, arr)
+            if v is not None:
+                continue
+            v = em.const(plan.real_variable_data(t, arr), t.type.shape, t.type.dtype)
         values[id(t)] = v
 
     def get(t, values=values):
@@ -110,6 +123,8 @@ def graph_to_mlir(g: Graph, variables: dict | None = None, lower_all: bool = Fal
             return None
         if isinstance(t, list):
             return [get(x, values) for x in t]
+        if id(t) not in values and id(t) in plan.raw:      # a quantized tensor read unquantized
+            values[id(t)] = plan.real(em, plan.raw[id(t)])
         if id(t) not in values:
             if t.value is None:
                 raise NnefError(None, f"tensor '{t.name}' has no value")
@@ -124,7 +139,9 @@ def graph_to_mlir(g: Graph, variables: dict | None = None, lower_all: bool = Fal
             if node.loop is not None:
                 emit_while(node, values)
                 continue
-            ins = [get(t, values) for t in node.inputs]
+            if plan.integer and plan.emit(em, node, values, get):
+                continue
+            ins = [plan.real(em, get(t, values)) for t in node.inputs]
             outs = None
             f = None if lower_all else MAPPINGS.get(node.op)
             if f is not None:
@@ -264,9 +281,11 @@ def _ident(name: str) -> str:
 
 def import_nnef(path_or_text, ctx: Context | None = None, *, attribs: dict | None = None,
                 graph: str | None = None, variables: dict | None = None, lower_all: bool = False,
-                file: str | None = None, root=None) -> ModuleOp:
+                file: str | None = None, root=None, fake_quant: bool = False) -> ModuleOp:
     """Import a SkriptND graph as a module with one func.func named after the graph. Text
-    given with `root` (its folder) finds imported modules and variable data files there."""
+    given with `root` (its folder) finds imported modules and variable data files there.
+    @quantize entries become integer TOSA; `fake_quant=True` keeps the definitions' fake
+    quantization (real tensors), which is also what `lower_all` compiles."""
     from tosa_xdsl.context import make_context
 
     g = compose_graph(path_or_text, attribs, graph, lower_all, file, root)
@@ -276,7 +295,7 @@ def import_nnef(path_or_text, ctx: Context | None = None, *, attribs: dict | Non
     if variables is None and root is not None:
         from tosa_xdsl.frontends.nnef.tensor_data import read_variables
         variables = read_variables(root, [t.name for t in g.variables], g.name)
-    text = "builtin.module {\n  " + graph_to_mlir(g, variables, lower_all) + "\n}\n"
+    text = "builtin.module {\n  " + graph_to_mlir(g, variables, lower_all, fake_quant) + "\n}\n"
     from xdsl.utils.exceptions import ParseError, VerifyException
 
     try:

@@ -655,18 +655,30 @@ def bind_shape(env: Env, p: A.Param, shape: list[int], loc: Loc):
         raise NnefError(loc, f"input '{p.name}' has rank {len(shape)}, expected {sum(lengths)} "
                         f"(shape {fmt_value(shape)})")
     pos = 0
+    empty = []
     for (x, item, count, packed), n in zip(parts, lengths):
         dims = shape[pos:pos + n]
         pos += n
         if item is None or isinstance(item, A.Tilde):
             continue
         if packed:
-            if isinstance(item, A.Ident) and not env.known(item.name):
+            if n == 0 and count is not None:
+                # a zero-length occurrence (`c..(!ncx)` of layout.space_to_depth, `1..(0)` of
+                # layout.stack) asserts nothing; the symbol may be bound by another occurrence
+                empty.append(item)
+            elif isinstance(item, A.Ident) and not env.known(item.name):
                 env.values[item.name] = list(dims)
+            elif count is not None and all(env.known(n) for n in identifiers(item)) \
+                    and not _is_pack(env.eval(item)):
+                for d in dims:      # a repeated scalar extent `e..(n)`
+                    bind_value(env, item, d, loc, f"shape of '{p.name}'")
             else:
                 bind_value(env, item, list(dims), loc, f"shape of '{p.name}'")
         else:
             bind_value(env, item, dims[0], loc, f"shape of '{p.name}'")
+    for item in empty:
+        if isinstance(item, A.Ident) and not env.known(item.name):
+            env.values[item.name] = []
 
 
 def eval_shape(env: Env, extents: list[A.Extent] | None, loc: Loc) -> list[int] | None:
@@ -677,6 +689,8 @@ def eval_shape(env: Env, extents: list[A.Extent] | None, loc: Loc) -> list[int] 
         if x.expr is None:
             raise NnefError(x.loc, "dynamic output extents '~' are not supported by the importer")
         if isinstance(x.expr, A.Expand):
+            if x.expr.count is not None and not env.eval(x.expr.count):
+                continue        # `e..(0)`: no extents (e.g. `c..(!ncx)`)
             v = env.eval(x.expr.item)
             if v is None:
                 continue
@@ -773,6 +787,15 @@ def instantiate(op: A.Operator, opname: str, attribs: dict[str, object], inputs:
         if p.type.packed and p.type.count is not None and env.known(p.name) and _is_pack(env.values[p.name]):
             if isinstance(p.type.count, A.Ident) and not env.known(p.type.count.name):
                 env.values[p.type.count.name] = len(env.values[p.name])
+    # @using values computed from attributes alone may fix pack lengths of the input shapes
+    # (`c..(ncx)` of layout.space_to_depth): evaluate those before binding
+    for u in op.usings:
+        if isinstance(u.target, A.Ident) and not env.known(u.target.name) \
+                and all(env.known(n) for n in identifiers(u.value)):
+            try:
+                _bind_using(env, u, env.eval(u.value))
+            except (NnefError, Unknown):
+                pass        # evaluated again, with its diagnostics, after the inputs are bound
     # inputs in binding order
     pending = [(p, t) for p, t in zip(op.inputs, inputs)]
     if len(inputs) > len(op.inputs):
@@ -798,7 +821,13 @@ def instantiate(op: A.Operator, opname: str, attribs: dict[str, object], inputs:
     # deferred attributes
     for p, v, uniform in later:
         if uniform:
-            n = _pack_len(env, p)
+            try:
+                n = _pack_len(env, p)
+            except NnefError:
+                # the length does not apply to this instance (`scale: real..(s[channel_axis])`
+                # of quant.* quantizing a scalar): the one value stays a uniform scalar
+                env.values[p.name] = v
+                continue
             if n is None:
                 raise NnefError(where, f"length of attribute pack '{p.name}' is unknown; give a list")
             env.values[p.name] = [v] * n

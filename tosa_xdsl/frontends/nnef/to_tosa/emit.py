@@ -11,8 +11,12 @@ from tosa_xdsl.frontends.nnef.errors import NnefError
 
 MAX_CONST_ELEMENTS = 1 << 24
 
-ELEMENT = {"real": "f32", "int": "i32", "bool": "i1"}
-NUMPY = {"real": np.float32, "int": np.int32, "bool": np.bool_}
+ELEMENT = {"real": "f32", "int": "i32", "bool": "i1", "i8": "i8", "i16": "i16", "i48": "i48"}
+NUMPY = {"real": np.float32, "int": np.int32, "bool": np.bool_, "i8": np.int8, "i16": np.int16}
+# the storage types of quantized tensors (to_tosa/integer.py) besides "int" (i32)
+STORAGE = {8: "i8", 16: "i16", 32: "int"}
+# ops that move data without computing: a quantized operand's zero point stays with it
+MOVES = {"tosa.transpose", "tosa.reshape", "tosa.slice", "tosa.concat", "tosa.tile", "tosa.identity"}
 
 
 def ttype(shape, dtype: str) -> str:
@@ -41,10 +45,12 @@ def dense_text(arr: np.ndarray) -> str:
 
 
 class Value:
-    __slots__ = ("dtype", "explicit", "shape", "ssa")
+    """An SSA value; `zp` is the zero point of a quantized integer value (0 otherwise), the
+    operand the TOSA operators computing on it take (CONV2D's input_zp, ...)."""
+    __slots__ = ("dtype", "explicit", "shape", "ssa", "zp")
 
-    def __init__(self, ssa: str, shape: list[int], dtype: str, explicit: str | None = None):
-        self.ssa, self.shape, self.dtype, self.explicit = ssa, list(shape), dtype, explicit
+    def __init__(self, ssa: str, shape: list[int], dtype: str, explicit: str | None = None, zp: int = 0):
+        self.ssa, self.shape, self.dtype, self.explicit, self.zp = ssa, list(shape), dtype, explicit, zp
 
     @property
     def type(self) -> str:
@@ -67,7 +73,8 @@ class Emitter:
         out = ttype(result_shape, result_dtype)
         attr = f" {{{attrs}}}" if attrs else ""
         self.lines.append(f"    {ssa} = {name} {ins}{attr} : ({types}) -> {out}")
-        return Value(ssa, result_shape, result_dtype)
+        zp = operands[0].zp if name in MOVES and operands and operands[0].dtype == result_dtype else 0
+        return Value(ssa, result_shape, result_dtype, zp=zp)
 
     def const(self, values, shape, dtype: str) -> Value:
         if dtype not in NUMPY:
@@ -92,6 +99,15 @@ class Emitter:
 
     def zp(self, dtype: str) -> Value:
         return self.const([0], [1], dtype)
+
+    def zp_of(self, x: Value) -> Value:
+        """The [1]-shaped zero-point operand for x (its own for a quantized value)."""
+        return self.const([x.zp], [1], x.dtype)
+
+    def acc(self, x: Value) -> tuple[str, str]:
+        """(dtype, acc_type) of a convolution / matmul accumulating x: f32 for reals, i32
+        for 8-bit and i48 for 16-bit quantized values (TOSA's CONV2D/MATMUL rows)."""
+        return {"real": ("real", "f32"), "i8": ("int", "i32"), "i16": ("i48", "i48")}.get(x.dtype, (x.dtype, "f32"))
 
     # ---- shape helpers
     def reshape(self, x: Value, shape: list[int]) -> Value:

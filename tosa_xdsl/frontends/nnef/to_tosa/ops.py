@@ -206,11 +206,12 @@ def _linear(em, env, ins, outs):
     b, c = x.shape
     n = w.shape[0]
     wt = em.transpose(w, [1, 0])
-    y = em.op("tosa.matmul", [em.reshape(x, [1, b, c]), em.reshape(wt, [1, c, n]), em.zp("real"), em.zp("real")],
-              [1, b, n], "real")
+    acc, _ = em.acc(x)      # quantized operands (to_tosa/integer.py): i32 accumulators, their zero points
+    y = em.op("tosa.matmul", [em.reshape(x, [1, b, c]), em.reshape(wt, [1, c, n]), em.zp_of(x), em.zp_of(w)],
+              [1, b, n], acc)
     y = em.reshape(y, [b, n])
     if bias is not None:
-        y = em.op("tosa.add", [y, em.reshape(bias, [1, n])], [b, n], "real")
+        y = em.op("tosa.add", [y, em.reshape(bias, [1, n])], [b, n], acc)
     return [y]
 
 
@@ -288,8 +289,9 @@ def _conv(em, env, ins, outs):
     after = _fit(xt.shape[1:-1], before, out_nxc[1:-1], eff, stride)
     xt, before, after = _crop(em, xt, list(range(1, d + 1)), before, after)
     pad = [v for pair in zip(before, after) for v in pair]
+    acc, acc_type = em.acc(x)      # quantized operands (to_tosa/integer.py): i32 accumulators
     if bias is None:
-        bias = em.const([0.0], [1], "real")
+        bias = em.const([0], [1], acc)
     if g == 1:
         wt = em.transpose(w, to_last)          # O,I,spatial -> O,spatial,I
         name = "tosa.conv2d" if d == 2 else "tosa.conv3d"
@@ -301,8 +303,8 @@ def _conv(em, env, ins, outs):
     else:
         raise Unsupported("grouped convolution (groups other than 1 or depthwise)")
     arr = lambda v: f"array<i64: {', '.join(str(int(i)) for i in v)}>"
-    y = em.op(name, [xt, wt, bias, em.zp("real"), em.zp("real")], out_nxc, "real",
-              f"acc_type = f32, dilation = {arr(dil)}, pad = {arr(pad)}, stride = {arr(stride)}")
+    y = em.op(name, [xt, wt, bias, em.zp_of(xt), em.zp_of(wt)], out_nxc, acc,
+              f"acc_type = {acc_type}, dilation = {arr(dil)}, pad = {arr(pad)}, stride = {arr(stride)}")
     return [em.transpose(y, to_first) if data_format == "NCX" else y]
 
 
@@ -346,9 +348,12 @@ def _pool(name):
         arr = lambda v: f"array<i64: {', '.join(str(int(i)) for i in v)}>"
         attrs = f"kernel = {arr(size)}, pad = {arr(pad)}, stride = {arr(stride)}"
         if name == "nn.max_pool":
-            y = em.op("tosa.max_pool2d", [xt], out, "real", attrs)
+            y = em.op("tosa.max_pool2d", [xt], out, xt.dtype, attrs)
         else:
-            y = em.op("tosa.avg_pool2d", [xt, em.zp("real"), em.zp("real")], out, "real", "acc_type = f32, " + attrs)
+            # quantized (to_tosa/integer.py, the same scale in and out): the stored values
+            # are averaged with zero points 0, as TFLite does (the zero point cancels)
+            y = em.op("tosa.avg_pool2d", [xt, em.zp(xt.dtype), em.zp(xt.dtype)], out, xt.dtype,
+                      f"acc_type = {em.acc(xt)[1]}, " + attrs)
             if name == "nn.sum_pool":
                 count = em.const([float(math.prod(size))], [1, 1, 1, 1], "real")
                 y = _mul(em, y, count, Type(out, "real"))
@@ -398,6 +403,21 @@ def _concat(em, env, ins, outs):
     d = len(outs[0].shape)
     axis = axis + d if axis < 0 else axis
     return [em.op("tosa.concat", list(xs), *_out(outs[0]), f"axis = {axis} : i32")]
+
+
+@mapping("layout.stack", how="TOSA reshape (a unit axis) of each item + concat")
+def _stack(em, env, ins, outs):
+    """The definition stacks at `axis` (of the inputs' rank when negative; with `squeeze` the
+    items already have the unit axis there): each item reshaped to the output's extents with 1
+    at the stacking position, then concatenated along it."""
+    shape = outs[0].shape
+    axis = env["axis"]
+    axis = axis + env["rank"] if axis < 0 else axis
+    unit = shape[:axis] + [1] + shape[axis + 1:]
+    items = [em.reshape(x, unit) for x in ins[0]]
+    if len(items) == 1:
+        return items
+    return [em.op("tosa.concat", items, *_out(outs[0]), f"axis = {axis} : i32")]
 
 
 @mapping("layout.slice", how="TOSA slice (stride 1)")

@@ -31,23 +31,39 @@ def _cast(em, x, dtype):
     return em.op("tosa.cast", [x], x.shape, dtype)
 
 
+def levels(bits: int, signed: bool, symmetric: bool) -> tuple[int, int]:
+    """The definition's clamp range (m, r) of zero_point_linear_quantize."""
+    r = 2 ** (bits - 1) - 1 if signed else 2 ** bits - 1
+    m = 0 if not signed else (-r if symmetric else -r - 1)
+    return m, r
+
+
+def quantize_int(em, x, zero_point, scale, bits, signed, symmetric, axis, out):
+    """The definition's `zp + int(round(x / sc)) >? m <? r` as an int32 value."""
+    m, r = levels(bits, signed, symmetric)
+    inv = [1.0 / v for v in scale] if isinstance(scale, list) else 1.0 / scale
+    zp = _per_channel(em, zero_point, x, axis, "int")
+    scaled = _mul(em, x, _per_channel(em, inv, x, axis, "real"), out)
+    q = em.op("tosa.add", [_cast(em, scaled, "int"), zp], x.shape, "int")
+    return em.op("tosa.clamp", [q], x.shape, "int", f"min_val = {m} : i32, max_val = {r} : i32")
+
+
+def dequantize(em, q, zero_point, scale, axis, out):
+    """`real(q - zp) * sc` of an int32 value."""
+    zp = _per_channel(em, zero_point, q, axis, "int")
+    centered = _cast(em, em.op("tosa.sub", [q, zp], q.shape, "int"), "real")
+    return _mul(em, centered, _per_channel(em, scale, q, axis, "real"), out)
+
+
 @mapping("quant.zero_point_linear_quantize", how="TOSA mul+cast(round)+add+clamp(i32)+sub+cast+mul")
 def _zero_point(em, env, ins, outs):
     x = ins[0]
     bits, signed, symmetric = env["bits"], env.get("signed", True), env.get("symmetric", False)
     if bits > 31:
         raise Unsupported("quantization to more than 31 bits")
-    r = 2 ** (bits - 1) - 1 if signed else 2 ** bits - 1
-    m = 0 if not signed else (-r if symmetric else -r - 1)
     axis = env.get("channel_axis", 1)
-    scale = env["scale"]
-    inv = [1.0 / v for v in scale] if isinstance(scale, list) else 1.0 / scale
-    zp = _per_channel(em, env["zero_point"], x, axis, "int")
-    scaled = _mul(em, x, _per_channel(em, inv, x, axis, "real"), outs[0])
-    q = em.op("tosa.add", [_cast(em, scaled, "int"), zp], x.shape, "int")
-    q = em.op("tosa.clamp", [q], x.shape, "int", f"min_val = {m} : i32, max_val = {r} : i32")
-    centered = _cast(em, em.op("tosa.sub", [q, zp], x.shape, "int"), "real")
-    return [_mul(em, centered, _per_channel(em, scale, x, axis, "real"), outs[0])]
+    q = quantize_int(em, x, env["zero_point"], env["scale"], bits, signed, symmetric, axis, outs[0])
+    return [dequantize(em, q, env["zero_point"], env["scale"], axis, outs[0])]
 
 
 @mapping("quant.min_max_linear_quantize", how="TOSA maximum+minimum+sub+mul+cast(round)+cast+mul+add")
