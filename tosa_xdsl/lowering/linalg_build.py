@@ -162,6 +162,16 @@ class IndexExpr:
     def __mul__(self, other):
         return self if isinstance(other, int) and other == 1 else self._emit(arith.MuliOp, self.value, self._of(other))
 
+    # an int on the left (a static input size against a dynamic kernel size)
+    def __radd__(self, other: int):
+        return self + other
+
+    def __rmul__(self, other: int):
+        return self * other
+
+    def __rsub__(self, other: int):
+        return self._emit(arith.SubiOp, index_constant(other, self.ops), self.value)
+
     def __floordiv__(self, other: int):
         if other == 1:
             return self
@@ -171,12 +181,14 @@ class IndexExpr:
 
 
 def windowed_sizes(x: SSAValue, spatial: int, rule: Callable[[int, Any], Any], ops: list[Operation],
-                   channels: int | None = None) -> Callable[[int], SSAValue]:
+                   channels: int | Callable[[], SSAValue] | None = None) -> Callable[[int], SSAValue]:
     """size_of(d) for the output [N, spatial dims..., C] of a windowed op (convolutions, pools,
     RESIZE) reading `x` laid out the same way: N is x's dim 0; spatial dim d is
     `rule(d - 1, size)` on x's dim d (on its int when static, on an IndexExpr of its
     tensor.dim otherwise: the shapes.py formula runs on index values); C is `channels` (a
-    static size, e.g. the weights' OC) when given, else x's. Each size is built once."""
+    static size, e.g. the weights' OC, or a builder of the value for dynamic weights) when
+    given, else x's. A rule may give an IndexExpr for a static x (a dynamic kernel size). Each
+    size is built once."""
     cache: dict[int, SSAValue] = {}
     last = spatial + 1
 
@@ -185,12 +197,10 @@ def windowed_sizes(x: SSAValue, spatial: int, rule: Callable[[int, Any], Any], o
             return cache[d]
         if 1 <= d <= spatial:
             size = dims_of(x)[d]
-            if size >= 0:
-                cache[d] = index_constant(rule(d - 1, size), ops)
-            else:
-                cache[d] = rule(d - 1, IndexExpr(dim(x, d, ops), ops)).value
+            out = rule(d - 1, size if size >= 0 else IndexExpr(dim(x, d, ops), ops))
+            cache[d] = out.value if isinstance(out, IndexExpr) else index_constant(out, ops)
         elif d == last and channels is not None:
-            cache[d] = index_constant(channels, ops)
+            cache[d] = index_constant(channels, ops) if isinstance(channels, int) else channels()
         else:
             cache[d] = dim(x, d, ops)
         return cache[d]

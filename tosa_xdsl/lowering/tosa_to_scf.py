@@ -38,7 +38,12 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from tosa_xdsl.dialects.tosa.ops.control_flow import CondIfOp, WhileLoopOp, YieldOp
 from tosa_xdsl.dialects.tosa.ops.scatter_gather import ScatterOp
-from tosa_xdsl.lowering.preconditions import EVERY_DIM, DynamicDims, cannot_lower, require_static
+from tosa_xdsl.lowering.preconditions import (
+    EVERY_DIM,
+    DynamicDims,
+    cannot_lower,
+    require_static,
+)
 from tosa_xdsl.lowering.tosa_to_tensor import index_zeros
 
 PASS = "tosa-to-scf"

@@ -2,7 +2,8 @@
 // convolutions and pools (channel dims from the static weights, cast back to the declared
 // `?`), the spatial dims of CONV3D, TRANSPOSE_CONV2D and RESIZE (the spec's output-size rules
 // on tensor.dim values, as upstream's conv2d_dyn_w_h), GATHER's K and C and a per-channel
-// RESCALE's channel dim. The sizes checked are the spec's formulas; MLIR 22 parses and
+// RESCALE's channel dim; dynamic weights and bias (beyond upstream, which requires them
+// static). The sizes checked are the spec's formulas; MLIR 22 parses and
 // verifies every result.
 // RUN: tosa-opt %s -p tosa-to-linalg-named,tosa-to-linalg,tosa-to-tensor | filecheck %s
 // RUN: tosa-opt %s -p tosa-to-linalg-named,tosa-to-linalg,tosa-to-tensor,tosa-to-arith --print-op-generic | %mlir-opt-22 | filecheck %s --check-prefix=MLIR
@@ -197,4 +198,34 @@ func.func @rescale_per_channel_dyn_channel(%x: tensor<?x?xi8>) -> tensor<?x?xi8>
   %zp = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
   %0 = tosa.rescale %x, %m, %s, %zp, %zp {scale32 = false, rounding_mode = SINGLE_ROUND, per_channel = true, input_unsigned = false, output_unsigned = false} : (tensor<?x?xi8>, tensor<2xi16>, tensor<2xi8>, tensor<1xi8>, tensor<1xi8>) -> tensor<?x?xi8>
   return %0 : tensor<?x?xi8>
+}
+
+// conv2d with dynamic weights and bias: OH = (IH - 1 - (KH - 1) * 2) / 1 + 1 with KH the
+// weights' tensor.dim 1, OW = (5 - 1 - (3 - 1)) + 1 = 3, OC the weights' tensor.dim 0; the
+// bias is OC or 1 wide (BC), read at minui(oc, BC - 1)
+// CHECK-LABEL: func.func @conv2d_dyn_weights_bias
+// CHECK: %[[KH:.*]] = tensor.dim %w, %{{.*}} : tensor<?x?x3x2xf32>
+// CHECK: %[[IH:.*]] = tensor.dim %x, %{{.*}} : tensor<1x?x5x2xf32>
+// CHECK: %[[H1:.*]] = arith.subi %[[IH]], %{{.*}} : index
+// CHECK: %[[K1:.*]] = arith.subi %[[KH]], %{{.*}} : index
+// CHECK: %[[D2:.*]] = arith.constant 2 : index
+// CHECK-NEXT: %[[KD:.*]] = arith.muli %[[K1]], %[[D2]] : index
+// CHECK-NEXT: %[[H2:.*]] = arith.subi %[[H1]], %[[KD]] : index
+// CHECK: %[[OH:.*]] = arith.addi %[[H2]], %{{.*}} : index
+// CHECK: %[[OW:.*]] = arith.constant 3 : index
+// CHECK: %[[OC:.*]] = tensor.dim %w, %{{.*}} : tensor<?x?x3x2xf32>
+// CHECK: %[[INIT:.*]] = tensor.empty(%[[OH]], %[[OW]], %[[OC]]) : tensor<1x?x?x?xf32>
+// CHECK: %[[BC:.*]] = tensor.dim %b, %{{.*}} : tensor<?xf32>
+// CHECK: %[[BL:.*]] = arith.subi %[[BC]], %{{.*}} : index
+// CHECK: %[[BIAS:.*]] = linalg.generic {{.*}} outs(%[[INIT]] : tensor<1x?x?x?xf32>)
+// CHECK: %[[I:.*]] = linalg.index 3 : index
+// CHECK-NEXT: %[[J:.*]] = arith.minui %[[I]], %[[BL]] : index
+// CHECK-NEXT: tensor.extract %b[%[[J]]] : tensor<?xf32>
+// CHECK: linalg.conv_2d_nhwc_fhwc {{.*}} ins(%x, %w : tensor<1x?x5x2xf32>, tensor<?x?x3x2xf32>) outs(%[[BIAS]] : tensor<1x?x?x?xf32>) -> tensor<1x?x?x?xf32>
+// MLIR-LABEL: func.func @conv2d_dyn_weights_bias
+// MLIR: linalg.conv_2d_nhwc_fhwc {{.*}} -> tensor<1x?x?x?xf32>
+func.func @conv2d_dyn_weights_bias(%x: tensor<1x?x5x2xf32>, %w: tensor<?x?x3x2xf32>, %b: tensor<?xf32>) -> tensor<1x?x?x?xf32> {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %0 = tosa.conv2d %x, %w, %b, %zp, %zp {acc_type = f32, dilation = array<i64: 2, 1>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>} : (tensor<1x?x5x2xf32>, tensor<?x?x3x2xf32>, tensor<?xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x?x?x?xf32>
+  return %0 : tensor<1x?x?x?xf32>
 }

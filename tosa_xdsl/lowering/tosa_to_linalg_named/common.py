@@ -36,7 +36,6 @@ from tosa_xdsl.lowering.linalg_build import (
     dynamic_empty,
     element_type,
     empty,
-    shape_of,
     tensor_type,
     windowed_sizes,
 )
@@ -169,13 +168,14 @@ def acc_type(op: Operation) -> Attribute:
     return t
 
 
-def nhwc_output_sizes(op: Operation, kernel: Sequence[int], stride: Sequence[int], pad: Sequence[int],
+def nhwc_output_sizes(op: Operation, kernel: Sequence, stride: Sequence[int], pad: Sequence[int],
                       dilation: Sequence[int] | None, new_ops: list[Operation],
-                      channels: int | None = None) -> Callable[[int], SSAValue]:
+                      channels: int | Callable[[], SSAValue] | None = None) -> Callable[[int], SSAValue]:
     """size_of(d) for a convolution's or pooling's output [N, spatial..., C] (len(kernel)
     spatial dims): the spec's output-size rule (shapes.conv_numerator with `dilation`, else
     shapes.pool_numerator; shapes.strided_size) on the input's run-time dims; the channel dim is
-    `channels` (the weights' static OC / C*M) when given, else the input's (pooling)."""
+    `channels` (the weights' OC / C*M) when given, else the input's (pooling). A kernel size
+    may be an IndexExpr (dynamic weights)."""
 
     def rule(i: int, size):
         if dilation is None:

@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+import numpy as np
 from xdsl.builder import Builder
 from xdsl.dialects import arith, tensor
 from xdsl.dialects.builtin import ArrayAttr, IntegerAttr, i64
@@ -98,11 +99,30 @@ def _bias_init(bias: SSAValue, out_shape: Sequence[int], acc_t: Attribute, new_o
     dynamic dims are sized by `batch` (the input, or a sizer)."""
     rank = len(out_shape)
     init = _empty_like(out_shape, acc_t, batch if batch is not None else bias, new_ops)
-    bmap = map_of(rank, [AffineConstantExpr(0) if shape_of(bias)[0] == 1 and out_shape[-1] != 1 else rank - 1])
-    gen = generic([bias], [init], [bmap, identity(rank)], parallel(rank),
-                  lambda b, args: [static_cast(b, args[0], acc_t)])
+    if lb.dims_of(bias)[0] < 0:
+        read = _dynamic_bias(bias, new_ops)
+        gen = generic([], [init], [identity(rank)], parallel(rank),
+                      lambda b, args: [static_cast(b, read(b, rank - 1), acc_t)])
+    else:
+        bmap = map_of(rank, [AffineConstantExpr(0) if shape_of(bias)[0] == 1 and out_shape[-1] != 1 else rank - 1])
+        gen = generic([bias], [init], [bmap, identity(rank)], parallel(rank),
+                      lambda b, args: [static_cast(b, args[0], acc_t)])
     new_ops.append(gen)
     return gen.res[0]
+
+
+def _dynamic_bias(bias: SSAValue, new_ops: list[Operation]) -> Callable[[Builder, int], SSAValue]:
+    """read(b, channel_loop_dim): a `?` bias is OC or 1 wide (spec: BC), unknown before run
+    time, so a generic reads it with tensor.extract at `minui(oc, BC - 1)` (0 when BC is 1;
+    the elementwise broadcast rule of docs/lowering.md; BC - 1 built before the generic)."""
+    last = arith.SubiOp(lb.dim(bias, 0, new_ops), lb.index_constant(1, new_ops))
+    new_ops.append(last)
+
+    def read(b: Builder, loop_dim: int) -> SSAValue:
+        i = b.insert(arith.MinUIOp(b.insert(IndexOp(loop_dim)).result, last.result)).result
+        return b.insert(tensor.ExtractOp(bias, [i], element_type(bias))).result
+
+    return read
 
 
 @dataclass(frozen=True)
@@ -161,11 +181,11 @@ def lower_conv2d(op: Conv2DOp, hwcf: bool = False) -> None:
     rule (1.10.3, which counts the bias as one more term)."""
     new_ops: list[Operation] = []
     parts = _conv_common(op, 2, new_ops)
-    oc = shape_of(op.weight)[0]
+    oc = _weight_channels(op, [0], new_ops)
     out_shape = _with_channels(lb.dims_of(op.output), oc)
     # dynamic N/H/W: sized by the spec's output-size rule on the input's run-time dims
     # (upstream's conv2d_dyn / conv2d_dyn_w_h); OC is the weights'
-    sizes = _conv_sizes(op, shape_of(op.weight)[1:3], oc, new_ops)
+    sizes = _conv_sizes(op, _kernel(op, [1, 2], new_ops), oc, new_ops)
     init = _bias_init(op.bias, out_shape, parts.acc_t, new_ops, sizes)
     w: SSAValue = op.weight
     if hwcf:
@@ -182,9 +202,9 @@ def lower_conv3d(op: Conv3DOp) -> None:
     """Spec 2.3.4, as conv2d; linalg has only the DHWCF weight layout, hence the transpose."""
     new_ops: list[Operation] = []
     parts = _conv_common(op, 3, new_ops)
-    oc = shape_of(op.weight)[0]
+    oc = _weight_channels(op, [0], new_ops)
     # dynamic N/D/H/W: the spec's output-size rule on the input's run-time dims (as conv2d)
-    sizes = _conv_sizes(op, shape_of(op.weight)[1:4], oc, new_ops)
+    sizes = _conv_sizes(op, _kernel(op, [1, 2, 3], new_ops), oc, new_ops)
     init = _bias_init(op.bias, _with_channels(lb.dims_of(op.output), oc), parts.acc_t, new_ops, sizes)
     w = transposed(op.weight, [1, 2, 3, 4, 0], new_ops)  # OC,KD,KH,KW,IC -> KD,KH,KW,IC,OC
     acc = _conv_named(named.Conv3DNdhwcDhwcfOp, named.Conv3DNdhwcDhwcfQOp, parts, w, init,
@@ -198,14 +218,17 @@ def lower_depthwise_conv2d(op: DepthwiseConv2DOp) -> None:
     new_ops: list[Operation] = []
     parts = _conv_common(op, 2, new_ops)
     n, oh, ow, ocm = lb.dims_of(op.output)  # any may be dynamic (DYNAMIC below)
-    kh, kw, c, m = shape_of(op.weight)  # static: C and M come from here
-    if ocm >= 0 and c * m != ocm:
+    _, _, c, m = lb.dims_of(op.weight)  # C and M come from here
+    if ocm >= 0 and c >= 0 and m >= 0 and c * m != ocm:
         raise fail(op, f"output channels {ocm} != C * M = {c * m}")
-    ocm = c * m
+    channels = _weight_channels(op, [2, 3], new_ops)
+    ocm = channels if isinstance(channels, int) else ocm
+    kernel = _kernel(op, [0, 1], new_ops)
     # dynamic N/H/W: every init is sized by the output-size rule (upstream's
     # depthwise_conv2d_dyn / depthwise_conv2d_dyn_w_h)
-    sizes = _conv_sizes(op, [kh, kw], ocm, new_ops)
-    acc_init = filled([n, oh, ow, c, m], parts.acc_t, 0, new_ops, sizes)
+    sizes = _conv_sizes(op, kernel, channels, new_ops)
+    acc_init = filled([n, oh, ow, c, m], parts.acc_t, 0, new_ops,
+                      lambda d: sizes(d) if d < 3 else lb.dim(op.weight, d - 1, new_ops))
     acc = _conv_named(named.DepthwiseConv2DNhwcHwcmOp, named.DepthwiseConv2DNhwcHwcmQOp, parts,
                       op.weight, acc_init, int_array(op, "stride"), int_array(op, "dilation"), new_ops)
     acc = _convert_tensor(acc, parts.out_t, new_ops)
@@ -215,24 +238,56 @@ def lower_depthwise_conv2d(op: DepthwiseConv2DOp) -> None:
     new_ops.append(collapse)
     bias = op.bias
     # sized afresh (upstream's second tensor.dim of the input)
-    out_init = _empty_like([n, oh, ow, ocm], parts.out_t, _conv_sizes(op, [kh, kw], ocm, new_ops), new_ops)
-    bmap = map_of(4, [AffineConstantExpr(0) if shape_of(bias)[0] == 1 and ocm != 1 else 3])
+    out_init = _empty_like([n, oh, ow, ocm], parts.out_t, _conv_sizes(op, kernel, channels, new_ops), new_ops)
     add = arith.AddfOp if is_float(parts.out_t) else arith.AddiOp
-    gen = generic([collapse.result, bias], [out_init], [identity(4), bmap, identity(4)], parallel(4),
-                  lambda b, args: [b.insert(add(args[0], args[1])).result])
+    if lb.dims_of(bias)[0] < 0:
+        read = _dynamic_bias(bias, new_ops)
+        gen = generic([collapse.result], [out_init], [identity(4)] * 2, parallel(4),
+                      lambda b, args: [b.insert(add(args[0], read(b, 3))).result])
+    else:
+        bmap = map_of(4, [AffineConstantExpr(0) if shape_of(bias)[0] == 1 and ocm != 1 else 3])
+        gen = generic([collapse.result, bias], [out_init], [identity(4), bmap, identity(4)], parallel(4),
+                      lambda b, args: [b.insert(add(args[0], args[1])).result])
     new_ops.append(gen)
     Rewriter.replace_op(op, new_ops, [_as_declared(gen.res[0], op, new_ops)])
 
 
-def _conv_sizes(op, kernel: Sequence[int], channels: int, new_ops: list[Operation]) -> Callable[[int], SSAValue]:
+def _conv_sizes(op, kernel: Sequence, channels: int | Callable[[], SSAValue],
+                new_ops: list[Operation]) -> Callable[[int], SSAValue]:
     return nhwc_output_sizes(op, kernel, int_array(op, "stride"), int_array(op, "pad"),
                              int_array(op, "dilation"), new_ops, channels)
 
 
-def _with_channels(shape: Sequence[int], channels: int) -> list[int]:
+def _kernel(op, dims: Sequence[int], new_ops: list[Operation]) -> list:
+    """The weights' kernel sizes at `dims` for the output-size rule: ints, or (a dynamic
+    weight dim) an IndexExpr of its tensor.dim, so the shapes.py formula runs on it."""
+    shape = lb.dims_of(op.weight)
+    return [shape[d] if shape[d] >= 0 else lb.IndexExpr(lb.dim(op.weight, d, new_ops), new_ops) for d in dims]
+
+
+def _weight_channels(op, dims: Sequence[int], new_ops: list[Operation]) -> int | Callable[[], SSAValue]:
+    """The output channel count: the product of the weights' sizes at `dims` (OC: [0]; C * M:
+    [2, 3]); an int when they are static, else a builder of it from their tensor.dim."""
+    shape = lb.dims_of(op.weight)
+    if all(shape[d] >= 0 for d in dims):
+        return int(np.prod([shape[d] for d in dims]))
+
+    def build() -> SSAValue:
+        v = lb.dim(op.weight, dims[0], new_ops)
+        for d in dims[1:]:
+            mul = arith.MuliOp(v, lb.dim(op.weight, d, new_ops))
+            new_ops.append(mul)
+            v = mul.result
+        return v
+
+    return build
+
+
+def _with_channels(shape: Sequence[int], channels: int | Callable[[], SSAValue]) -> list[int]:
     """`shape` with its last (channel) dim set to the weights' static `channels`: the
-    computation runs on the known size, `_as_declared` casts the result back to a `?`."""
-    return [*shape[:-1], channels]
+    computation runs on the known size, `_as_declared` casts the result back to a `?`
+    (dynamic weights: the declared dim stays, sized at run time)."""
+    return [*shape[:-1], channels] if isinstance(channels, int) else list(shape)
 
 
 def _as_declared(v: SSAValue, op: Operation, new_ops: list[Operation]) -> SSAValue:
@@ -264,14 +319,15 @@ def lower_transpose_conv2d(op: TransposeConv2DOp) -> None:
     stride = int_array(op, "stride")
     if len(out_pad) != 4 or len(stride) != 2 or min(stride) < 1:
         raise fail(op, f"out_pad {out_pad} / stride {stride} are malformed")
-    oc, kh, kw, _ = shape_of(op.weight)
+    oc = _weight_channels(op, [0], new_ops)
+    kernel = _kernel(op, [1, 2], new_ops)
     out_shape = _with_channels(lb.dims_of(op.output), oc)
     x = op.input
     in_t = element_type(op.input)
     # dynamic N/H/W: the spec's output-size rule (shapes.transpose_conv_size) on the input's
     # run-time dims; OC is the weights'
     sizes = lb.windowed_sizes(x, 2, lambda i, size: shapes.transpose_conv_size(
-        size, (kh, kw)[i], out_pad[2 * i], out_pad[2 * i + 1], stride[i]), new_ops, oc)
+        size, kernel[i], out_pad[2 * i], out_pad[2 * i + 1], stride[i]), new_ops, oc)
     init = _bias_init(op.bias, out_shape, acc_t, new_ops, sizes)
     # the input's H and W bound the taps: constants, or tensor.dim values read in the body
     in_hw = [(s, s - 1) if s >= 0 else _size_and_last(x, d, new_ops)
@@ -337,15 +393,16 @@ def _size_and_last(x: SSAValue, d: int, new_ops: list[Operation]) -> tuple[SSAVa
 
 # CONV2D's entry is the default (FHWC) kernel layout: the pass replaces it when its option
 # prefer-conv2d-kernel-layout-hwcf is set.
-# Every dim of the input and output may be dynamic: N is the input's tensor.dim, the spatial
-# dims follow the spec's output-size rule on the input's tensor.dim values (upstream's
-# conv2d_dyn / conv2d_dyn_w_h), the channel dims are the weights' (C, OC, M: the weights and
-# bias stay static, as upstream's lowering requires; a `?` there is refined to the weights'
-# size and tensor.cast back)
-_INPUT_OUTPUT = DynamicDims("input and output (the weights and bias stay static: they fix the channel dims)",
-                            {("operand", 0): None, ("result", 0): None})
-DYNAMIC: dict[type[Operation], DynamicDims] = {Conv2DOp: _INPUT_OUTPUT, DepthwiseConv2DOp: _INPUT_OUTPUT,
-                                               Conv3DOp: _INPUT_OUTPUT, TransposeConv2DOp: _INPUT_OUTPUT}
+# Every dim of every operand may be dynamic: N is the input's tensor.dim, the spatial dims
+# follow the spec's output-size rule on the input's (and, for dynamic weights, the kernel's)
+# tensor.dim values (upstream's conv2d_dyn / conv2d_dyn_w_h), the channel dims are the
+# weights' (a `?` the static weights fix is refined to their size and tensor.cast back); a `?`
+# bias is read at minui(oc, BC - 1). Upstream's lowering requires static weights and bias.
+_NOT_ZERO_POINTS = DynamicDims("input, weights, bias and output (the zero points stay static)",
+                               {("operand", 0): None, ("operand", 1): None, ("operand", 2): None,
+                                ("result", 0): None})
+DYNAMIC: dict[type[Operation], DynamicDims] = {cls: _NOT_ZERO_POINTS for cls in
+                                               (Conv2DOp, DepthwiseConv2DOp, Conv3DOp, TransposeConv2DOp)}
 
 LOWERINGS: dict[type[Operation], Callable[[Operation], None]] = {
     Conv2DOp: lower_conv2d,
