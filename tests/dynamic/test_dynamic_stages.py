@@ -219,12 +219,13 @@ func.func @main(%x: tensor<?x?x?x?x?xi8>, %y: tensor<?x?x?x?xi8>, %f: tensor<?x?
   %1 = tosa.transpose_conv2d %y, %wt, %b, %izp, %wzp {acc_type = i32, out_pad = array<i64: 0, 1, 1, 0>, stride = array<i64: 2, 1>} : (tensor<?x?x?x?xi8>, tensor<2x2x2x1xi8>, tensor<2xi32>, tensor<1xi8>, tensor<1xi8>) -> tensor<?x?x?x?xi32>
   %2 = tosa.transpose_conv2d %f, %wf, %bf, %zf, %zf {acc_type = f32, out_pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 2>} : (tensor<?x?x?x?xf32>, tensor<2x2x1x2xf32>, tensor<2xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<?x?x?x?xf32>
   return %0, %1, %2 : tensor<?x?x?x?x?xi32>, tensor<?x?x?x?xi32>, tensor<?x?x?x?xf32>
-}""", [('NHKB1', 'i8'), ('MHK1', 'i8'), ('BKM2', 'f32')], False),
+}""", [('1HKB1', 'i8'), ('MHK1', 'i8'), ('BKM2', 'f32')], False),
     ("gather_scatter_every_dim", """
-func.func @main(%v: tensor<?x?x?xf32>, %i: tensor<?x?xi32>, %vi: tensor<?x?x?xi8>, %si: tensor<?x?xi32>, %x: tensor<?x?x?xi8>) -> (tensor<?x?x?xf32>, tensor<?x?x?xi8>) {
+func.func @main(%v: tensor<?x?x?xf32>, %i: tensor<?x?xi32>, %vi: tensor<?x?x?xi8>, %si: tensor<?x?xi32>, %x: tensor<?x?x?xi8>) -> (tensor<?x?x?xf32>, tensor<?x?x?xi8>, tensor<?x?x?xi8>) {
   %0 = tosa.gather %v, %i : (tensor<?x?x?xf32>, tensor<?x?xi32>) -> tensor<?x?x?xf32>
   %1 = tosa.scatter %vi, %si, %x : (tensor<?x?x?xi8>, tensor<?x?xi32>, tensor<?x?x?xi8>) -> tensor<?x?x?xi8>
-  return %0, %1 : tensor<?x?x?xf32>, tensor<?x?x?xi8>
+  %2 = tosa.identity %x : (tensor<?x?x?xi8>) -> tensor<?x?x?xi8>
+  return %0, %1, %2 : tensor<?x?x?xf32>, tensor<?x?x?xi8>, tensor<?x?x?xi8>
 }""", [('NKM', 'f32'), ('NH', 'indexK'), ('BKM', 'i8'), ('BH', 'unique'), ('BHM', 'i8')], True),
     ("resize_rescale_every_dim", """
 func.func @main(%x: tensor<?x?x?x?xi8>, %y: tensor<?x?x?x?xf32>, %w: tensor<?x?xi16>) -> (tensor<?x?x?x?xi32>, tensor<?x?x?x?xf32>, tensor<?x?x?x?xi8>, tensor<?x?xi8>) {

@@ -229,3 +229,15 @@ func.func @conv2d_dyn_weights_bias(%x: tensor<1x?x5x2xf32>, %w: tensor<?x?x3x2xf
   %0 = tosa.conv2d %x, %w, %b, %zp, %zp {acc_type = f32, dilation = array<i64: 2, 1>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>} : (tensor<1x?x5x2xf32>, tensor<?x?x3x2xf32>, tensor<?xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x?x?x?xf32>
   return %0 : tensor<1x?x?x?xf32>
 }
+
+// identity forwards its operand; a result type with more `?` dims is a tensor.cast of it
+// CHECK-LABEL: func.func @identity_dyn
+// CHECK-NEXT: %[[C:.*]] = tensor.cast %x : tensor<?x3xf32> to tensor<?x?xf32>
+// CHECK-NEXT: func.return %x, %[[C]] : tensor<?x3xf32>, tensor<?x?xf32>
+// MLIR-LABEL: func.func @identity_dyn
+// MLIR: tensor.cast
+func.func @identity_dyn(%x: tensor<?x3xf32>) -> (tensor<?x3xf32>, tensor<?x?xf32>) {
+  %0 = tosa.identity %x : (tensor<?x3xf32>) -> tensor<?x3xf32>
+  %1 = tosa.identity %x : (tensor<?x3xf32>) -> tensor<?x?xf32>
+  return %0, %1 : tensor<?x3xf32>, tensor<?x?xf32>
+}
