@@ -222,7 +222,8 @@ def lower_depthwise_conv2d(op: DepthwiseConv2DOp) -> None:
     if ocm >= 0 and c >= 0 and m >= 0 and c * m != ocm:
         raise fail(op, f"output channels {ocm} != C * M = {c * m}")
     channels = _weight_channels(op, [2, 3], new_ops)
-    ocm = channels if isinstance(channels, int) else ocm
+    # the collapsed C * M: static when the weights say it, else `?` (cast to the declared type)
+    ocm = channels if isinstance(channels, int) else -1
     kernel = _kernel(op, [0, 1], new_ops)
     # dynamic N/H/W: every init is sized by the output-size rule (upstream's
     # depthwise_conv2d_dyn / depthwise_conv2d_dyn_w_h)
