@@ -33,6 +33,8 @@ from tosa_xdsl.lowering.tosa_to_tensor import erase_dead_const_shapes
 
 def lower_resize(op: ResizeOp) -> None:
     x = op.input
+    if len(lb.dims_of(x)) != 4 or len(lb.dims_of(op.output)) != 4:
+        raise fail(op, "input and output must be NHWC (rank 4)")  # --disable-verify input
     ih, iw = lb.dims_of(x)[1:3]  # any dim may be dynamic (DYNAMIC below)
     out_shape = lb.dims_of(op.output)
     scale = shape_values(op, op.scale, "scale")

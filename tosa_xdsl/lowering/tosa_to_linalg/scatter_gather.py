@@ -15,11 +15,13 @@ from xdsl.rewriter import Rewriter
 from tosa_xdsl.dialects.tosa.ops.scatter_gather import GatherOp
 from tosa_xdsl.lowering import linalg_build as lb
 from tosa_xdsl.lowering.preconditions import EVERY_DIM, DynamicDims
-from tosa_xdsl.lowering.tosa_to_linalg.common import clamped_index, index
+from tosa_xdsl.lowering.tosa_to_linalg.common import clamped_index, fail, index
 
 
 def lower_gather(op: GatherOp) -> None:
     values, indices = op.values, op.indices
+    if (len(lb.dims_of(values)), len(lb.dims_of(indices)), len(lb.dims_of(op.output))) != (3, 2, 3):
+        raise fail(op, "expected values [N,K,C], indices [N,W] and output [N,W,C]")  # --disable-verify input
     k = lb.dims_of(values)[1]
     out_shape = lb.dims_of(op.output)
     elem = lb.element_type(values)

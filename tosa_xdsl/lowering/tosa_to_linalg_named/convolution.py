@@ -138,7 +138,17 @@ class _ConvParts:
         return self.izp != 0 or self.wzp != 0
 
 
+def _check_ranks(op, nd: int) -> None:
+    """input/output rank nd + 2, weights nd + 2, bias 1 (the verifier's rule; kept here so
+    --disable-verify input gets a diagnostic, not a traceback, from the shape reads below)."""
+    for v, rank, what in ((op.input, nd + 2, "input"), (op.weight, nd + 2, "weight"), (op.bias, 1, "bias"),
+                          (op.output, nd + 2, "output")):
+        if len(lb.dims_of(v)) != rank:
+            raise fail(op, f"{what} must have rank {rank}, got {v.type}")
+
+
 def _conv_common(op, nd: int, new_ops: list[Operation]) -> _ConvParts:
+    _check_ranks(op, nd)
     izp = zero_point(op, op.input_zp, "input_zp")
     wzp = zero_point(op, op.weight_zp, "weight_zp")
     pad = int_array(op, "pad")
@@ -313,6 +323,7 @@ def lower_transpose_conv2d(op: TransposeConv2DOp) -> None:
     invalid taps yield the accumulator unchanged (select), so no 0 * Inf = NaN appears that
     the spec would not produce, and integer results are exact."""
     new_ops: list[Operation] = []
+    _check_ranks(op, 2)
     izp = zero_point(op, op.input_zp, "input_zp")
     wzp = zero_point(op, op.weight_zp, "weight_zp")
     acc_t, out_t = acc_type(op), element_type(op.output)
