@@ -257,17 +257,18 @@ func.func @main(%x: tensor<4xi8>) -> tensor<4xi8> {
 }
 """
 
-DYNAMIC_SCATTER = """
-func.func @main(%v: tensor<?x4x2xf32>, %i: tensor<?x2xi32>, %x: tensor<?x2x2xf32>) -> tensor<?x4x2xf32> {
-  %r = tosa.scatter %v, %i, %x : (tensor<?x4x2xf32>, tensor<?x2xi32>, tensor<?x2x2xf32>) -> tensor<?x4x2xf32>
-  return %r : tensor<?x4x2xf32>
+# `?` dims lower (tests/dynamic); an unranked operand does not
+UNRANKED_SCATTER = """
+func.func @main(%v: tensor<2x4x2xf32>, %i: tensor<2x2xi32>, %x: tensor<*xf32>) -> tensor<2x4x2xf32> {
+  %r = tosa.scatter %v, %i, %x : (tensor<2x4x2xf32>, tensor<2x2xi32>, tensor<*xf32>) -> tensor<2x4x2xf32>
+  return %r : tensor<2x4x2xf32>
 }
 """
 
 
 @pytest.mark.parametrize("src, pipeline, message", [
     (BAD_SHIFT, P, "tosa-to-linalg: cannot lower 'tosa.rescale': shift 1 is outside 2..62"),
-    (DYNAMIC_SCATTER, PS, "tosa-to-scf: cannot lower 'tosa.scatter'"),
+    (UNRANKED_SCATTER, PS, "tosa-to-scf: cannot lower 'tosa.scatter': operand #2 is an unranked tensor"),
 ])
 def test_located_failures(src, pipeline, message):
     with pytest.raises(LocatedError) as err:

@@ -2,7 +2,8 @@
 interpreter resolves shapes from the actual inputs; it is itself checked against Arm's
 reference model in tests/differential) and after each lowering prefix (linalg on tensors,
 buffers, affine loops, scf loops, cf) in the interpreter and the llvm stage natively (JIT), on several
-random run-time shapes per program. Integers must match exactly; floats bit for bit except
+random run-time shapes per program (four natively and on tensors/buffers, the first of them
+through the slow interpreted loop stages). Integers must match exactly; floats bit for bit except
 REDUCE_SUM, MATMUL and FFT2D/RFFT2D, whose summation order the spec leaves open (their error
 bound: a relative 1e-5 here). The list of dynamically lowered operators is checked against
 docs/lowering.md.
@@ -186,6 +187,74 @@ func.func @main(%x: tensor<?x3xi8>, %v: tensor<?x4x2xf32>, %i: tensor<?x?xi32>) 
   %2 = tosa.gather %v, %i : (tensor<?x4x2xf32>, tensor<?x?xi32>) -> tensor<?x?x2xf32>
   return %0, %1, %2 : tensor<?x3xi8>, tensor<?x6xi8>, tensor<?x?x2xf32>
 }""", [("B3", "i8"), ("N42", "f32"), ("NM", "index4")], True),
+    ("conv_depthwise_pools_every_dim", """
+func.func @main(%x: tensor<?x?x?x?xf32>, %q: tensor<?x?x?x?xi8>, %p: tensor<?x?x?x?xf32>, %r: tensor<?x?x?x?xi8>) -> (tensor<?x?x?x?xf32>, tensor<?x?x?x?xi32>, tensor<?x?x?x?xf32>, tensor<?x?x?x?xf32>, tensor<?x?x?x?xi8>, tensor<?x?x?x4xi32>) {
+  %zf = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %izp = "tosa.const"() <{values = dense<-3> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %ozp = "tosa.const"() <{values = dense<5> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %wzp = "tosa.const"() <{values = dense<1> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %w = "tosa.const"() <{values = dense<[[[[-1.5, 1.0], [0.5, 2.0]], [[0.25, -0.5], [1.5, -2.0]]], [[[1.0, 0.5], [-1.0, 0.75]], [[-0.25, 1.25], [0.0, 1.5]]], [[[2.0, -1.0], [0.5, 0.5]], [[-1.5, 0.25], [1.0, -0.75]]]]> : tensor<3x2x2x2xf32>}> : () -> tensor<3x2x2x2xf32>
+  %b = "tosa.const"() <{values = dense<[0.5, -1.0, 2.0]> : tensor<3xf32>}> : () -> tensor<3xf32>
+  %wq = "tosa.const"() <{values = dense<[[[[-7, 3], [2, 9]], [[5, -1], [0, 4]]], [[[8, -6], [-2, 1]], [[3, 3], [-5, 7]]]]> : tensor<2x2x2x2xi8>}> : () -> tensor<2x2x2x2xi8>
+  %bq = "tosa.const"() <{values = dense<[100, -50, 7, 0]> : tensor<4xi32>}> : () -> tensor<4xi32>
+  %0 = tosa.conv2d %x, %w, %b, %zf, %zf {acc_type = f32, dilation = array<i64: 1, 1>, pad = array<i64: 1, 0, 0, 1>, stride = array<i64: 1, 1>} : (tensor<?x?x?x?xf32>, tensor<3x2x2x2xf32>, tensor<3xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<?x?x?x?xf32>
+  %1 = tosa.depthwise_conv2d %q, %wq, %bq, %izp, %wzp {acc_type = i32, dilation = array<i64: 1, 1>, pad = array<i64: 1, 0, 1, 0>, stride = array<i64: 1, 1>} : (tensor<?x?x?x?xi8>, tensor<2x2x2x2xi8>, tensor<4xi32>, tensor<1xi8>, tensor<1xi8>) -> tensor<?x?x?x?xi32>
+  %2 = tosa.max_pool2d %p {kernel = array<i64: 2, 2>, pad = array<i64: 1, 0, 0, 1>, stride = array<i64: 1, 1>} : (tensor<?x?x?x?xf32>) -> tensor<?x?x?x?xf32>
+  %3 = tosa.avg_pool2d %p, %zf, %zf {acc_type = f32, kernel = array<i64: 2, 2>, pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 1, 1>} : (tensor<?x?x?x?xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<?x?x?x?xf32>
+  %4 = tosa.avg_pool2d %r, %izp, %ozp {acc_type = i32, kernel = array<i64: 2, 1>, pad = array<i64: 1, 0, 0, 0>, stride = array<i64: 1, 1>} : (tensor<?x?x?x?xi8>, tensor<1xi8>, tensor<1xi8>) -> tensor<?x?x?x?xi8>
+  %5 = tosa.depthwise_conv2d %q, %wq, %bq, %izp, %wzp {acc_type = i32, dilation = array<i64: 1, 1>, pad = array<i64: 1, 0, 1, 0>, stride = array<i64: 1, 1>} : (tensor<?x?x?x?xi8>, tensor<2x2x2x2xi8>, tensor<4xi32>, tensor<1xi8>, tensor<1xi8>) -> tensor<?x?x?x4xi32>
+  return %0, %1, %2, %3, %4, %5 : tensor<?x?x?x?xf32>, tensor<?x?x?x?xi32>, tensor<?x?x?x?xf32>, tensor<?x?x?x?xf32>, tensor<?x?x?x?xi8>, tensor<?x?x?x4xi32>
+}""", [('NHK2', 'f32'), ('BKH2', 'i8'), ('MKHB', 'f32'), ('NHBM', 'i8')], False),
+    ("conv3d_transpose_conv_every_dim", """
+func.func @main(%x: tensor<?x?x?x?x?xi8>, %y: tensor<?x?x?x?xi8>, %f: tensor<?x?x?x?xf32>) -> (tensor<?x?x?x?x?xi32>, tensor<?x?x?x?xi32>, tensor<?x?x?x?xf32>) {
+  %izp = "tosa.const"() <{values = dense<-3> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %wzp = "tosa.const"() <{values = dense<1> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %zf = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %w3 = "tosa.const"() <{values = dense<[[[[[-7], [3]], [[2], [9]]], [[[4], [-2]], [[1], [6]]]], [[[[5], [-1]], [[0], [4]]], [[[-3], [8]], [[2], [-5]]]]]> : tensor<2x2x2x2x1xi8>}> : () -> tensor<2x2x2x2x1xi8>
+  %wt = "tosa.const"() <{values = dense<[[[[8], [-6]], [[-2], [1]]], [[[3], [3]], [[-5], [7]]]]> : tensor<2x2x2x1xi8>}> : () -> tensor<2x2x2x1xi8>
+  %wf = "tosa.const"() <{values = dense<[[[[1.5, -0.5]], [[0.25, 2.0]]], [[[-1.0, 0.75]], [[0.5, -1.25]]]]> : tensor<2x2x1x2xf32>}> : () -> tensor<2x2x1x2xf32>
+  %b = "tosa.const"() <{values = dense<[100, -50]> : tensor<2xi32>}> : () -> tensor<2xi32>
+  %bf = "tosa.const"() <{values = dense<[0.5, -1.0]> : tensor<2xf32>}> : () -> tensor<2xf32>
+  %0 = tosa.conv3d %x, %w3, %b, %izp, %wzp {acc_type = i32, dilation = array<i64: 1, 1, 1>, pad = array<i64: 1, 0, 0, 1, 1, 0>, stride = array<i64: 1, 1, 1>} : (tensor<?x?x?x?x?xi8>, tensor<2x2x2x2x1xi8>, tensor<2xi32>, tensor<1xi8>, tensor<1xi8>) -> tensor<?x?x?x?x?xi32>
+  %1 = tosa.transpose_conv2d %y, %wt, %b, %izp, %wzp {acc_type = i32, out_pad = array<i64: 0, 1, 1, 0>, stride = array<i64: 2, 1>} : (tensor<?x?x?x?xi8>, tensor<2x2x2x1xi8>, tensor<2xi32>, tensor<1xi8>, tensor<1xi8>) -> tensor<?x?x?x?xi32>
+  %2 = tosa.transpose_conv2d %f, %wf, %bf, %zf, %zf {acc_type = f32, out_pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 2>} : (tensor<?x?x?x?xf32>, tensor<2x2x1x2xf32>, tensor<2xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<?x?x?x?xf32>
+  return %0, %1, %2 : tensor<?x?x?x?x?xi32>, tensor<?x?x?x?xi32>, tensor<?x?x?x?xf32>
+}""", [('1HKB1', 'i8'), ('MHK1', 'i8'), ('BKM2', 'f32')], False),
+    ("gather_scatter_every_dim", """
+func.func @main(%v: tensor<?x?x?xf32>, %i: tensor<?x?xi32>, %vi: tensor<?x?x?xi8>, %si: tensor<?x?xi32>, %x: tensor<?x?x?xi8>) -> (tensor<?x?x?xf32>, tensor<?x?x?xi8>, tensor<?x?x?xi8>) {
+  %0 = tosa.gather %v, %i : (tensor<?x?x?xf32>, tensor<?x?xi32>) -> tensor<?x?x?xf32>
+  %1 = tosa.scatter %vi, %si, %x : (tensor<?x?x?xi8>, tensor<?x?xi32>, tensor<?x?x?xi8>) -> tensor<?x?x?xi8>
+  %2 = tosa.identity %x : (tensor<?x?x?xi8>) -> tensor<?x?x?xi8>
+  return %0, %1, %2 : tensor<?x?x?xf32>, tensor<?x?x?xi8>, tensor<?x?x?xi8>
+}""", [('NKM', 'f32'), ('NH', 'indexK'), ('BKM', 'i8'), ('BH', 'unique'), ('BHM', 'i8')], True),
+    ("resize_rescale_every_dim", """
+func.func @main(%x: tensor<?x?x?x?xi8>, %y: tensor<?x?x?x?xf32>, %w: tensor<?x?xi16>) -> (tensor<?x?x?x?xi32>, tensor<?x?x?x?xf32>, tensor<?x?x?x?xi8>, tensor<?x?xi8>) {
+  %s = tosa.const_shape {values = dense<[2, 1, 2, 1]> : tensor<4xindex>} : () -> !tosa.shape<4>
+  %o = tosa.const_shape {values = dense<0> : tensor<2xindex>} : () -> !tosa.shape<2>
+  %s2 = tosa.const_shape {values = dense<[4, 2, 3, 1]> : tensor<4xindex>} : () -> !tosa.shape<4>
+  %o2 = tosa.const_shape {values = dense<[-1, 0]> : tensor<2xindex>} : () -> !tosa.shape<2>
+  %b2 = tosa.const_shape {values = dense<[1, 0]> : tensor<2xindex>} : () -> !tosa.shape<2>
+  %0 = tosa.resize %x, %s, %o, %o {mode = BILINEAR} : (tensor<?x?x?x?xi8>, !tosa.shape<4>, !tosa.shape<2>, !tosa.shape<2>) -> tensor<?x?x?x?xi32>
+  %1 = tosa.resize %y, %s2, %o2, %b2 {mode = BILINEAR} : (tensor<?x?x?x?xf32>, !tosa.shape<4>, !tosa.shape<2>, !tosa.shape<2>) -> tensor<?x?x?x?xf32>
+  %2 = tosa.resize %x, %s2, %o2, %b2 {mode = NEAREST_NEIGHBOR} : (tensor<?x?x?x?xi8>, !tosa.shape<4>, !tosa.shape<2>, !tosa.shape<2>) -> tensor<?x?x?x?xi8>
+  %pm = "tosa.const"() <{values = dense<[1073741824, 1518500250]> : tensor<2xi32>}> : () -> tensor<2xi32>
+  %ps = "tosa.const"() <{values = dense<[33, 40]> : tensor<2xi8>}> : () -> tensor<2xi8>
+  %z8 = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %z16 = "tosa.const"() <{values = dense<0> : tensor<1xi16>}> : () -> tensor<1xi16>
+  %3 = tosa.rescale %w, %pm, %ps, %z16, %z8 {scale32 = true, rounding_mode = SINGLE_ROUND, per_channel = true, input_unsigned = false, output_unsigned = false} : (tensor<?x?xi16>, tensor<2xi32>, tensor<2xi8>, tensor<1xi16>, tensor<1xi8>) -> tensor<?x?xi8>
+  return %0, %1, %2, %3 : tensor<?x?x?x?xi32>, tensor<?x?x?x?xf32>, tensor<?x?x?x?xi8>, tensor<?x?xi8>
+}""", [('NHKB', 'i8'), ('MKHB', 'f32'), ('H2', 'i16')], True),
+    ("convolutions_dynamic_weights", """
+func.func @main(%x: tensor<?x?x?x?xf32>, %w: tensor<?x?x?x?xf32>, %b: tensor<?xf32>, %q: tensor<?x?x?x?xi8>, %wq: tensor<?x?x?x?xi8>, %bq: tensor<?xi32>, %x3: tensor<?x?x?x?x?xf32>, %w3: tensor<?x?x?x?x?xf32>) -> (tensor<?x?x?x?xf32>, tensor<?x?x?x?xi32>, tensor<?x?x?x?xf32>, tensor<?x?x?x?x?xf32>) {
+  %zf = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %izp = "tosa.const"() <{values = dense<-3> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %wzp = "tosa.const"() <{values = dense<1> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %0 = tosa.conv2d %x, %w, %b, %zf, %zf {acc_type = f32, dilation = array<i64: 1, 1>, pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 1, 1>} : (tensor<?x?x?x?xf32>, tensor<?x?x?x?xf32>, tensor<?xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<?x?x?x?xf32>
+  %1 = tosa.depthwise_conv2d %q, %wq, %bq, %izp, %wzp {acc_type = i32, dilation = array<i64: 1, 1>, pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 1, 1>} : (tensor<?x?x?x?xi8>, tensor<?x?x?x?xi8>, tensor<?xi32>, tensor<1xi8>, tensor<1xi8>) -> tensor<?x?x?x?xi32>
+  %2 = tosa.transpose_conv2d %x, %w, %b, %zf, %zf {acc_type = f32, out_pad = array<i64: 0, 1, 0, 0>, stride = array<i64: 2, 1>} : (tensor<?x?x?x?xf32>, tensor<?x?x?x?xf32>, tensor<?xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<?x?x?x?xf32>
+  %3 = tosa.conv3d %x3, %w3, %b, %zf, %zf {acc_type = f32, dilation = array<i64: 1, 1, 1>, pad = array<i64: 1, 1, 1, 1, 1, 1>, stride = array<i64: 1, 1, 1>} : (tensor<?x?x?x?x?xf32>, tensor<?x?x?x?x?xf32>, tensor<?xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<?x?x?x?x?xf32>
+  return %0, %1, %2, %3 : tensor<?x?x?x?xf32>, tensor<?x?x?x?xi32>, tensor<?x?x?x?xf32>, tensor<?x?x?x?x?xf32>
+}""", [('NHK2', 'f32'), ('M222', 'f32'), ('M', 'f32'), ('BKH2', 'i8'), ('222M', 'i8'), ('M', 'i32'), ('1HK21', 'f32'), ('M2221', 'f32')], False),
 ]
 
 SHIFT = '%s = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>\n'
@@ -212,6 +281,11 @@ def _inputs(templates, rng) -> list[np.ndarray]:
             out.append(rng.integers(-1000, 1000, shape).astype(np.int32))
         elif dtype == "index4":  # GATHER indices into K = 4
             out.append(rng.integers(0, 4, shape).astype(np.int32))
+        elif dtype == "indexK":  # GATHER indices into the run-time K
+            out.append(rng.integers(0, sizes["K"], shape).astype(np.int32))
+        elif dtype == "unique":  # SCATTER indices: distinct in each row (a REQUIRE), W <= K
+            rows = [rng.permutation(sizes["K"])[:shape[1]] for _ in range(shape[0])]
+            out.append(np.array(rows, np.int32).reshape(shape[0], -1))
         elif dtype == "table16":  # adjacent entries differ by less than 2**15 (apply_lookup_s' REQUIRE)
             out.append(rng.integers(-(1 << 14), 1 << 14, shape).astype(np.int16))
         elif dtype in ("i8", "i16"):  # the type's full range (TABLE reads every entry)
@@ -231,6 +305,13 @@ def _fix_broadcast(name: str, xs: list[np.ndarray]) -> list[np.ndarray]:
         return [a, b]
     if name == "fft_dynamic":  # H and W powers of two (ERROR_IF otherwise): 3 -> 2
         return [x[:, :x.shape[1] - (x.shape[1] == 3), :x.shape[2] - (x.shape[2] == 3)] for x in xs]
+    if name == "convolutions_dynamic_weights":  # a bias of OC or 1 values (BC); depthwise OC = C * M
+        b, bq = xs[2], np.concatenate([xs[5], xs[5][::-1]])
+        xs[2], xs[5] = (b[:1], bq) if xs[0].shape[0] % 2 else (b, bq[:1])
+        return xs
+    if name == "gather_scatter_every_dim":  # SCATTER's input has the indices' W (<= K)
+        xs[4] = xs[4][:, :xs[3].shape[1]]
+        return xs
     if name == "conv_pool_dynamic_spatial":
         # odd H and W: every stride-2 output-size numerator is then even (idiv_check)
         return [x[:, :x.shape[1] - 1 + x.shape[1] % 2, :x.shape[2] - 1 + x.shape[2] % 2] for x in xs]
@@ -273,7 +354,9 @@ def test_every_stage_matches_the_tosa_level(name, src, templates, exact, lowered
     for trial in range(4):
         xs = _fix_broadcast(name, _inputs(templates, rng))
         want = run(tosa_module, xs)
-        for stage in STAGES:
+        # the interpreted loop stages are the slow ones: the first shape only (every shape
+        # runs natively, compiled from the same loops)
+        for stage in STAGES if trial == 0 else STAGES[:2]:
             got = run(lowered(name, src, stage), xs)
             _close(got, want, exact, f"{name} {stage} shapes {[x.shape for x in xs]}")
         _close(native.call(xs), want, exact, f"{name} jit shapes {[x.shape for x in xs]}")
@@ -297,9 +380,11 @@ def test_ambiguous_broadcast_reads_through_extract():
 def _lowering_tables():
     from tosa_xdsl.lowering import tosa_to_linalg, tosa_to_linalg_named
     from tosa_xdsl.lowering.preconditions import collect_dynamic
+    from tosa_xdsl.lowering.tosa_to_scf import DYNAMIC as SCF_DYNAMIC
     from tosa_xdsl.lowering.tosa_to_tensor import DYNAMIC as TENSOR_DYNAMIC
 
-    table = {**collect_dynamic(tosa_to_linalg), **collect_dynamic(tosa_to_linalg_named), **TENSOR_DYNAMIC}
+    table = {**collect_dynamic(tosa_to_linalg), **collect_dynamic(tosa_to_linalg_named), **TENSOR_DYNAMIC,
+             **SCF_DYNAMIC}
     return {cls.name for cls in table}
 
 
@@ -331,17 +416,18 @@ def test_docs_list_the_dynamic_operators():
     assert listed == _lowering_tables()
 
 
-def test_static_only_operator_names_the_operand():
+def test_static_only_operand_is_named():
+    """What stays static: operands whose size the spec fixes, such as a zero point; the
+    located error names the operand and dim."""
     src = """
-func.func @main(%x: tensor<1x?x2x1xf32>) -> tensor<1x?x3x1xf32> {
-  %s = tosa.const_shape {values = dense<[2, 1, 2, 1]> : tensor<4xindex>} : () -> !tosa.shape<4>
-  %o = tosa.const_shape {values = dense<0> : tensor<2xindex>} : () -> !tosa.shape<2>
-  %0 = tosa.resize %x, %s, %o, %o {mode = NEAREST_NEIGHBOR} : (tensor<1x?x2x1xf32>, !tosa.shape<4>, !tosa.shape<2>, !tosa.shape<2>) -> tensor<1x?x3x1xf32>
-  return %0 : tensor<1x?x3x1xf32>
+func.func @main(%x: tensor<1x4x4x2xf32>, %zp: tensor<?xf32>) -> tensor<1x2x2x2xf32> {
+  %0 = tosa.avg_pool2d %x, %zp, %zp {acc_type = f32, kernel = array<i64: 2, 2>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 2, 2>} : (tensor<1x4x4x2xf32>, tensor<?xf32>, tensor<?xf32>) -> tensor<1x2x2x2xf32>
+  return %0 : tensor<1x2x2x2xf32>
 }"""
     from tosa_xdsl.diagnostics import LocatedError
 
-    with pytest.raises(LocatedError, match=r"cannot lower 'tosa.resize': operand #0 has a dynamic dimension"):
+    with pytest.raises(LocatedError, match=r"cannot lower 'tosa.avg_pool2d': operand #1 has a dynamic dimension 0 "
+                       r"\(tensor<\?xf32>\); 'tosa.avg_pool2d' lowers dynamic sizes only in input and output"):
         lower(src, STAGES[0])
 
 

@@ -16,6 +16,7 @@ values to `linalg.yield`.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from xdsl.builder import Builder
 from xdsl.dialects import arith, tensor
@@ -134,6 +135,77 @@ def dynamic_empty(shape: Sequence[int], elem: Attribute, size_of, ops: list[Oper
     e = empty(shape, elem, sizes)
     ops.append(e)
     return e.tensor
+
+
+class IndexExpr:
+    """An index SSA value whose +, -, * and // (by a positive int) append arith ops to `ops`:
+    the output-size formulas of tosa/shapes.py, written for ints, then emit the same rule at
+    run time from tensor.dim values (one source of truth for static and dynamic sizes)."""
+
+    def __init__(self, value: SSAValue, ops: list[Operation]):
+        self.value, self.ops = value, ops
+
+    def _of(self, other: IndexExpr | int) -> SSAValue:
+        return other.value if isinstance(other, IndexExpr) else index_constant(other, self.ops)
+
+    def _emit(self, cls, lhs: SSAValue, rhs: SSAValue) -> IndexExpr:
+        op = cls(lhs, rhs)
+        self.ops.append(op)
+        return IndexExpr(op.result, self.ops)
+
+    def __add__(self, other):
+        return self if isinstance(other, int) and other == 0 else self._emit(arith.AddiOp, self.value, self._of(other))
+
+    def __sub__(self, other):
+        return self if isinstance(other, int) and other == 0 else self._emit(arith.SubiOp, self.value, self._of(other))
+
+    def __mul__(self, other):
+        return self if isinstance(other, int) and other == 1 else self._emit(arith.MuliOp, self.value, self._of(other))
+
+    # an int on the left (a static input size against a dynamic kernel size)
+    def __radd__(self, other: int):
+        return self + other
+
+    def __rmul__(self, other: int):
+        return self * other
+
+    def __rsub__(self, other: int):
+        return self._emit(arith.SubiOp, index_constant(other, self.ops), self.value)
+
+    def __floordiv__(self, other: int):
+        if other == 1:
+            return self
+        # signed division is floor division here: the shapes that reach native code passed
+        # infer-shapes + verify (numerators >= 0), see NativeModule
+        return self._emit(arith.DivSIOp, self.value, self._of(other))
+
+
+def windowed_sizes(x: SSAValue, spatial: int, rule: Callable[[int, Any], Any], ops: list[Operation],
+                   channels: int | Callable[[], SSAValue] | None = None) -> Callable[[int], SSAValue]:
+    """size_of(d) for the output [N, spatial dims..., C] of a windowed op (convolutions, pools,
+    RESIZE) reading `x` laid out the same way: N is x's dim 0; spatial dim d is
+    `rule(d - 1, size)` on x's dim d (on its int when static, on an IndexExpr of its
+    tensor.dim otherwise: the shapes.py formula runs on index values); C is `channels` (a
+    static size, e.g. the weights' OC, or a builder of the value for dynamic weights) when
+    given, else x's. A rule may give an IndexExpr for a static x (a dynamic kernel size). Each
+    size is built once."""
+    cache: dict[int, SSAValue] = {}
+    last = spatial + 1
+
+    def size_of(d: int) -> SSAValue:
+        if d in cache:
+            return cache[d]
+        if 1 <= d <= spatial:
+            size = dims_of(x)[d]
+            out = rule(d - 1, size if size >= 0 else IndexExpr(dim(x, d, ops), ops))
+            cache[d] = out.value if isinstance(out, IndexExpr) else index_constant(out, ops)
+        elif d == last and channels is not None:
+            cache[d] = index_constant(channels, ops) if isinstance(channels, int) else channels()
+        else:
+            cache[d] = dim(x, d, ops)
+        return cache[d]
+
+    return size_of
 
 
 def scalar_attr(value: int | float, t: Attribute) -> Attribute:

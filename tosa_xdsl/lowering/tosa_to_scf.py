@@ -14,7 +14,7 @@
          loop order cannot change the result; unwritten elements keep values_in's)
 
 The condition must be a statically shaped one-element i1 tensor, each graph a single block,
-scatter's shapes static; otherwise the pass stops with a located diagnostic naming the op.
+scatter's shapes ranked (any dim may be `?`: the loop bounds are tensor.dim values); otherwise the pass stops with a located diagnostic naming the op.
 """
 
 from __future__ import annotations
@@ -38,7 +38,12 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from tosa_xdsl.dialects.tosa.ops.control_flow import CondIfOp, WhileLoopOp, YieldOp
 from tosa_xdsl.dialects.tosa.ops.scatter_gather import ScatterOp
-from tosa_xdsl.lowering.preconditions import cannot_lower, require_static
+from tosa_xdsl.lowering.preconditions import (
+    EVERY_DIM,
+    DynamicDims,
+    cannot_lower,
+    require_static,
+)
 from tosa_xdsl.lowering.tosa_to_tensor import index_zeros
 
 PASS = "tosa-to-scf"
@@ -102,32 +107,51 @@ def lower_while(op: WhileLoopOp) -> None:
     Rewriter.replace_op(op, [new], list(new.results))
 
 
-def _for(n: int, carried: SSAValue, body) -> tuple[list[Operation], scf.ForOp]:
+def _for(n: SSAValue, carried: SSAValue, body) -> tuple[list[Operation], scf.ForOp]:
     """scf.for %i = 0 to n step 1 iter_args(carried); body(i, carried) -> (ops, value)."""
     lb = arith.ConstantOp(IntegerAttr(0, IndexType()))
-    ub = arith.ConstantOp(IntegerAttr(n, IndexType()))
     step = arith.ConstantOp(IntegerAttr(1, IndexType()))
     block = Block(arg_types=[IndexType(), carried.type])
     ops, value = body(block.args[0], block.args[1])
     block.add_ops([*ops, scf.YieldOp(value)])
-    loop = scf.ForOp(lb, ub, step, [carried], Region(block))
-    return [lb, ub, step, loop], loop
+    loop = scf.ForOp(lb, n, step, [carried], Region(block))
+    return [lb, step, loop], loop
+
+
+def _size(v: SSAValue, d: int, ops: list[Operation]) -> SSAValue:
+    """Dim `d` of tensor `v` as an index: its constant, or `tensor.dim` when dynamic (upstream's
+    tensor::getMixedSize)."""
+    size = int(v.type.get_shape()[d])
+    c = arith.ConstantOp(IntegerAttr(size if size >= 0 else d, IndexType()))
+    ops.append(c)
+    if size >= 0:
+        return c.result
+    dim = tensor.DimOp(v, c.result)
+    ops.append(dim)
+    return dim.result
 
 
 def lower_scatter(op: ScatterOp) -> None:
-    require_static(op, PASS)
+    # every dim may be dynamic: the loop bounds and K are tensor.dim values (upstream's form)
+    require_static(op, PASS, DYNAMIC[ScatterOp])
     vt, it, xt = op.values_in.type, op.indices.type, op.input.type
     if not all(isinstance(t, TensorType) for t in (vt, it, xt)):
         raise fail(op, "operands must be ranked tensors")
     if vt.get_num_dims() != 3 or it.get_num_dims() != 2 or xt.get_num_dims() != 3:
         raise fail(op, "expected values_in [N,K,C], indices [N,W] and input [N,W,C]")
-    n, _k, c = (int(d) for d in vt.get_shape())
-    w = int(it.get_shape()[1])
-    if tuple(int(d) for d in xt.get_shape()) != (n, w, c) or int(it.get_shape()[0]) != n:
-        raise fail(op, f"input must have shape [{n}, {w}, {c}]")
+    (n_, _k, c_), (n_i, w_), got = ([int(d) for d in t.get_shape()] for t in (vt, it, xt))
+    for a, b in ((n_, n_i), (n_, got[0]), (w_, got[1]), (c_, got[2])):
+        if a >= 0 and b >= 0 and a != b:  # the verifier's rule, for --disable-verify input
+            raise fail(op, f"input must have shape [{n_}, {w_}, {c_}], got {xt}")
     if it.element_type != IntegerType(32):
         raise fail(op, f"indices must be i32, got {it.element_type}")
     elem = vt.element_type
+    sizes: list[Operation] = []
+    # N and C from values_in, W from indices, K - 1 bounds the clamped index
+    n, c, w = _size(op.values_in, 0, sizes), _size(op.values_in, 2, sizes), _size(op.indices, 1, sizes)
+    one = arith.ConstantOp(IntegerAttr(1, IndexType()))
+    last_k = arith.SubiOp(_size(op.values_in, 1, sizes), one.result)
+    sizes += [one, last_k]
 
     def n_body(i_n, t_n):
         def w_body(i_w, t_w):
@@ -136,9 +160,8 @@ def lower_scatter(op: ScatterOp) -> None:
             # clamped to [0, K-1]: an out-of-range index is a REQUIRE (unpredictable result)
             # but must never write outside the buffer in native code (docs/robustness.md)
             zero = arith.ConstantOp(IntegerAttr(0, IndexType()))
-            last = arith.ConstantOp(IntegerAttr(max(_k - 1, 0), IndexType()))
             k_lo = arith.MaxSIOp(k_raw.result, zero.result)
-            k = arith.MinSIOp(k_lo.result, last.result)
+            k = arith.MinSIOp(k_lo.result, last_k.result)
 
             def c_body(i_c, t_c):
                 v = tensor.ExtractOp(op.input, [i_n, i_w, i_c], elem)
@@ -146,13 +169,13 @@ def lower_scatter(op: ScatterOp) -> None:
                 return [v, ins], ins.result
 
             ops, loop = _for(c, t_w, c_body)
-            return [k32, k_raw, zero, last, k_lo, k, *ops], loop.res[0]
+            return [k32, k_raw, zero, k_lo, k, *ops], loop.res[0]
 
         ops, loop = _for(w, t_n, w_body)
         return ops, loop.res[0]
 
     ops, loop = _for(n, op.values_in, n_body)
-    Rewriter.replace_op(op, ops, [loop.res[0]])
+    Rewriter.replace_op(op, [*sizes, *ops], [loop.res[0]])
 
 
 @dataclass(frozen=True)
@@ -173,3 +196,8 @@ class TosaToSCFPass(ModulePass):
         for o in op.walk():
             if isinstance(o, YieldOp):
                 raise fail(o, "a tosa.yield outside tosa.cond_if/while_loop cannot be lowered")
+
+
+# SCATTER: every dim may be dynamic (upstream's ScatterOpConverter sizes its loops with
+# tensor.dim too); the data-dependent index is clamped to the run-time K - 1
+DYNAMIC: dict[type[Operation], DynamicDims] = {ScatterOp: EVERY_DIM}

@@ -19,21 +19,13 @@ func.func @avg_pool_nonconst_zp(%x: tensor<1x4x4x1xi8>, %ozp: tensor<1xi8>) -> t
 
 // -----
 
-func.func @avg_pool_dynamic(%x: tensor<1x4x4x?xf32>) -> tensor<1x2x2x?xf32> {
-  %zp = tosa.const values(dense<0.0> : tensor<1xf32>) : () -> tensor<1xf32>
-  // N, H, W may be dynamic, C may not: the diagnostic names the operand and the dim
-  // expected-error @+1 {{tosa-to-linalg-named: cannot lower 'tosa.avg_pool2d': operand #0 has a dynamic dimension 3 (tensor<1x4x4x?xf32>); 'tosa.avg_pool2d' lowers dynamic sizes only in the batch and spatial dimensions (input and output dims 0-2)}}
-  %0 = tosa.avg_pool2d %x, %zp, %zp {acc_type = f32, kernel = array<i64: 2, 2>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 2, 2>} : (tensor<1x4x4x?xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x2x2x?xf32>
-  return %0 : tensor<1x2x2x?xf32>
-}
-
-// -----
-
-func.func @max_pool_dynamic(%x: tensor<1x4x4x?xf32>) -> tensor<1x2x2x?xf32> {
-  // N, H, W may be dynamic, C may not: the diagnostic names the operand and the dim
-  // expected-error @+1 {{tosa-to-linalg-named: cannot lower 'tosa.max_pool2d': operand #0 has a dynamic dimension 3 (tensor<1x4x4x?xf32>); 'tosa.max_pool2d' lowers dynamic sizes only in the batch and spatial dimensions (input and output dims 0-2)}}
-  %0 = tosa.max_pool2d %x {kernel = array<i64: 2, 2>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 2, 2>} : (tensor<1x4x4x?xf32>) -> tensor<1x2x2x?xf32>
-  return %0 : tensor<1x2x2x?xf32>
+func.func @conv2d_dynamic_zero_point(%x: tensor<1x4x4x?xf32>, %w: tensor<3x1x1x?xf32>, %b: tensor<3xf32>, %zp: tensor<?xf32>) -> tensor<1x4x4x3xf32> {
+  %wzp = tosa.const values(dense<0.0> : tensor<1xf32>) : () -> tensor<1xf32>
+  // every dim of the input, weights, bias and output may be dynamic; a zero point may not
+  // (one value by the spec): the diagnostic names the operand and the dim
+  // expected-error @+1 {{tosa-to-linalg-named: cannot lower 'tosa.conv2d': operand #3 has a dynamic dimension 0 (tensor<?xf32>); 'tosa.conv2d' lowers dynamic sizes only in input, weights, bias and output (the zero points stay static)}}
+  %0 = tosa.conv2d %x, %w, %b, %zp, %wzp {acc_type = f32, dilation = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>} : (tensor<1x4x4x?xf32>, tensor<3x1x1x?xf32>, tensor<3xf32>, tensor<?xf32>, tensor<1xf32>) -> tensor<1x4x4x3xf32>
+  return %0 : tensor<1x4x4x3xf32>
 }
 
 // -----
@@ -46,12 +38,10 @@ func.func @transpose_unranked(%x: tensor<*xf32>) -> tensor<*xf32> {
 
 // -----
 
-func.func @depthwise_dynamic_channels(%x: tensor<1x3x3x?xi8>, %w: tensor<1x1x2x1xi8>, %b: tensor<2xi32>) -> tensor<1x3x3x2xi32> {
-  %zp = tosa.const values(dense<0> : tensor<1xi8>) : () -> tensor<1xi8>
-  // N, H, W may be dynamic, C may not
-  // expected-error @+1 {{tosa-to-linalg-named: cannot lower 'tosa.depthwise_conv2d': operand #0 has a dynamic dimension 3 (tensor<1x3x3x?xi8>); 'tosa.depthwise_conv2d' lowers dynamic sizes only in the batch and spatial dimensions (input and output dims 0-2)}}
-  %0 = tosa.depthwise_conv2d %x, %w, %b, %zp, %zp {acc_type = i32, dilation = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>} : (tensor<1x3x3x?xi8>, tensor<1x1x2x1xi8>, tensor<2xi32>, tensor<1xi8>, tensor<1xi8>) -> tensor<1x3x3x2xi32>
-  return %0 : tensor<1x3x3x2xi32>
+func.func @avg_pool_dynamic_zero_point(%x: tensor<1x4x4x?xf32>, %zp: tensor<?xf32>) -> tensor<1x2x2x?xf32> {
+  // expected-error @+1 {{tosa-to-linalg-named: cannot lower 'tosa.avg_pool2d': operand #1 has a dynamic dimension 0 (tensor<?xf32>); 'tosa.avg_pool2d' lowers dynamic sizes only in input and output (the zero points stay static)}}
+  %0 = tosa.avg_pool2d %x, %zp, %zp {acc_type = f32, kernel = array<i64: 2, 2>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 2, 2>} : (tensor<1x4x4x?xf32>, tensor<?xf32>, tensor<?xf32>) -> tensor<1x2x2x?xf32>
+  return %0 : tensor<1x2x2x?xf32>
 }
 
 // -----

@@ -66,13 +66,16 @@ func.func @while_loop(%i0: tensor<i32>, %x0: tensor<i32>) -> (tensor<i32>, tenso
 // (n, w); each element inserted at [n, k, c] (spec 2.11.2 writes each output element at most
 // once, so the loop order does not matter).
 // CHECK-LABEL: func.func @scatter
+// (the index is clamped to [0, K-1] = [0, 4]: an out-of-range index must not write outside
+// the buffer)
+// CHECK: %[[K5:.*]] = arith.constant 5 : index
+// CHECK-NEXT: %[[ONE:.*]] = arith.constant 1 : index
+// CHECK-NEXT: %[[LAST:.*]] = arith.subi %[[K5]], %[[ONE]] : index
 // CHECK: %[[R:.*]] = scf.for %[[N:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[T0:.*]] = %v) -> (tensor<2x5x3xf32>) {
 // CHECK: %[[RW:.*]] = scf.for %[[W:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[T1:.*]] = %[[T0]]) -> (tensor<2x5x3xf32>) {
 // CHECK-NEXT: %[[K32:.*]] = tensor.extract %i[%[[N]], %[[W]]] : tensor<2x4xi32>
 // CHECK-NEXT: %[[KR:.*]] = arith.index_cast %[[K32]] : i32 to index
-// (clamped to [0, K-1] = [0, 4]: an out-of-range index must not write outside the buffer)
 // CHECK-NEXT: %[[ZERO:.*]] = arith.constant 0 : index
-// CHECK-NEXT: %[[LAST:.*]] = arith.constant 4 : index
 // CHECK-NEXT: %[[KL:.*]] = arith.maxsi %[[KR]], %[[ZERO]] : index
 // CHECK-NEXT: %[[K:.*]] = arith.minsi %[[KL]], %[[LAST]] : index
 // CHECK: %[[RC:.*]] = scf.for %[[C:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[T2:.*]] = %[[T1]]) -> (tensor<2x5x3xf32>) {
@@ -88,4 +91,25 @@ func.func @while_loop(%i0: tensor<i32>, %x0: tensor<i32>) -> (tensor<i32>, tenso
 func.func @scatter(%v: tensor<2x5x3xf32>, %i: tensor<2x4xi32>, %x: tensor<2x4x3xf32>) -> tensor<2x5x3xf32> {
   %0 = tosa.scatter %v, %i, %x : (tensor<2x5x3xf32>, tensor<2x4xi32>, tensor<2x4x3xf32>) -> tensor<2x5x3xf32>
   return %0 : tensor<2x5x3xf32>
+}
+
+// scatter with dynamic dims (EXT-DYNAMIC): the loop bounds N, W, C and the index bound K - 1
+// are tensor.dim values (upstream's ScatterOpConverter sizes its loops the same way)
+// CHECK-LABEL: func.func @scatter_dynamic
+// CHECK-DAG: %[[N:.*]] = tensor.dim %v, %{{.*}} : tensor<?x?x?xi8>
+// CHECK-DAG: %[[C:.*]] = tensor.dim %v, %{{.*}} : tensor<?x?x?xi8>
+// CHECK-DAG: %[[W:.*]] = tensor.dim %i, %{{.*}} : tensor<?x?xi32>
+// CHECK-DAG: %[[K:.*]] = tensor.dim %v, %{{.*}} : tensor<?x?x?xi8>
+// CHECK: %[[LAST:.*]] = arith.subi %[[K]], %{{.*}} : index
+// CHECK: scf.for %{{.*}} = %{{.*}} to %[[N]] step
+// CHECK: scf.for %{{.*}} = %{{.*}} to %[[W]] step
+// CHECK: arith.minsi %{{.*}}, %[[LAST]] : index
+// CHECK: scf.for %{{.*}} = %{{.*}} to %[[C]] step
+// CHECK: tensor.insert %{{.*}} into %{{.*}} : tensor<?x?x?xi8>
+// MLIR-LABEL: func.func @scatter_dynamic
+// MLIR-COUNT-4: tensor.dim
+// MLIR-COUNT-3: scf.for
+func.func @scatter_dynamic(%v: tensor<?x?x?xi8>, %i: tensor<?x?xi32>, %x: tensor<?x?x?xi8>) -> tensor<?x?x?xi8> {
+  %0 = tosa.scatter %v, %i, %x : (tensor<?x?x?xi8>, tensor<?x?xi32>, tensor<?x?x?xi8>) -> tensor<?x?x?xi8>
+  return %0 : tensor<?x?x?xi8>
 }

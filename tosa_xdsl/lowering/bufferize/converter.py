@@ -34,9 +34,10 @@ from tosa_xdsl.lowering.preconditions import DynamicDims, require_static
 # the ops whose rules handle dynamic dims (memref.alloc with sizes, memref.dim); linalg ops
 # too. Any other op with a `?` stops the pass with a located error naming the operand.
 DYNAMIC_OPS = (tensor.EmptyOp, tensor.DimOp, tensor.ExtractOp, tensor.CollapseShapeOp, tensor.ExpandShapeOp,
-               tensor.CastOp, tensor.PadOp, tensor.InsertSliceOp, tensor.ExtractSliceOp, func.ReturnOp)
-DYNAMIC_OK = DynamicDims("tensor.empty/dim/extract/collapse_shape/expand_shape/cast/pad/insert_slice/extract_slice, "
-                         "linalg ops and func.return")
+               tensor.CastOp, tensor.PadOp, tensor.InsertSliceOp, tensor.ExtractSliceOp, func.ReturnOp,
+               tensor.InsertOp, scf.ForOp, scf.YieldOp)
+DYNAMIC_OK = DynamicDims("tensor.empty/dim/extract/insert/collapse_shape/expand_shape/cast/pad/insert_slice/"
+                         "extract_slice, scf.for/yield, linalg ops and func.return")
 
 # op type -> rule(converter, op); linalg ops are matched by `is_linalg` instead (convert_op)
 HANDLERS = {

@@ -58,7 +58,7 @@ def _carry(c: Converter, op: Operation, inits: list[SSAValue], index_offset: int
                 r.loops.add(op)
                 carried[i] = (c.vmap[v], r)
                 continue
-        b = c.alloc(v.type)
+        b = c.alloc(v.type, v)  # a dynamic dim: the init's size
         if r is None or not r.empty:
             c.copy(c.vmap[v], b)
         root = Root(writable=True, scope=op.parent_block(), loops={op})

@@ -305,12 +305,12 @@ def _reshape(c: Converter, op: tensor.ReshapeOp) -> None:
 
 def _cast(c: Converter, op: tensor.CastOp) -> None:
     src = op.source
-    if src.type == op.result.type:
-        c.vmap[op.result] = c.buf(src)
+    if src.type == op.dest.type:
+        c.vmap[op.dest] = c.buf(src)
     else:
         base = c.contiguous(src)
-        c.vmap[op.result] = c.emit(memref.CastOp.get(base, buffer_type(op.result.type))).results[0]
-    c.bind(op.result, c.roots[src])
+        c.vmap[op.dest] = c.emit(memref.CastOp.get(base, buffer_type(op.dest.type))).results[0]
+    c.bind(op.dest, c.roots[src])
 
 
 # ------------------------------------------------------------------------------ new tensors

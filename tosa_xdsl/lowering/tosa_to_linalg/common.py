@@ -59,15 +59,17 @@ def to_index(b: Builder, v: SSAValue) -> SSAValue:
     return b.insert(arith.IndexCastOp(v, IndexType())).result
 
 
-def clamped_index(b: Builder, v: SSAValue, size: int) -> SSAValue:
-    """`v` (an integer read from the graph's data) as an index clamped to [0, size - 1].
+def clamped_index(b: Builder, v: SSAValue, last: int | SSAValue) -> SSAValue:
+    """`v` (an integer read from the graph's data) as an index clamped to [0, last] (`last`:
+    the dim's size - 1, a constant or an index value for a dynamic dim).
     A data-dependent address must never leave its buffer in native code: the spec makes an
     out-of-range index a REQUIRE (the result is unpredictable, the interpreter reports it),
     so any in-range element is an allowed answer, and a wild read is not
     (docs/robustness.md)."""
     k = to_index(b, v)
     k = b.insert(arith.MaxSIOp(k, cidx(b, 0))).result
-    return b.insert(arith.MinSIOp(k, cidx(b, max(size - 1, 0)))).result
+    bound = last if isinstance(last, SSAValue) else cidx(b, max(last, 0))
+    return b.insert(arith.MinSIOp(k, bound)).result
 
 
 def float_extreme(t: Attribute, negative: bool) -> float:

@@ -8,28 +8,37 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from xdsl.builder import Builder
-from xdsl.dialects import tensor
-from xdsl.ir import Operation
+from xdsl.dialects import arith, tensor
+from xdsl.ir import Operation, SSAValue
 from xdsl.rewriter import Rewriter
 
 from tosa_xdsl.dialects.tosa.ops.scatter_gather import GatherOp
 from tosa_xdsl.lowering import linalg_build as lb
-from tosa_xdsl.lowering.preconditions import DynamicDims
-from tosa_xdsl.lowering.tosa_to_linalg.common import clamped_index, index
+from tosa_xdsl.lowering.preconditions import EVERY_DIM, DynamicDims
+from tosa_xdsl.lowering.tosa_to_linalg.common import clamped_index, fail, index
 
 
 def lower_gather(op: GatherOp) -> None:
     values, indices = op.values, op.indices
-    n, k, c = lb.dims_of(values)  # K and C static (DYNAMIC below)
+    if (len(lb.dims_of(values)), len(lb.dims_of(indices)), len(lb.dims_of(op.output))) != (3, 2, 3):
+        raise fail(op, "expected values [N,K,C], indices [N,W] and output [N,W,C]")  # --disable-verify input
+    k = lb.dims_of(values)[1]
     out_shape = lb.dims_of(op.output)
     elem = lb.element_type(values)
+    ops: list[Operation] = []
+    # a dynamic K bounds the index at run time: K - 1 from values' tensor.dim, built before
+    # the generic (the clamp's bound; upstream's gather reads unclamped)
+    last: int | SSAValue = max(k - 1, 0)
+    if k < 0:
+        sub = arith.SubiOp(lb.dim(values, 1, ops), lb.index_constant(1, ops))
+        ops.append(sub)
+        last = sub.result
 
     def body(b: Builder, args):
-        kk = clamped_index(b, args[0], k)  # out-of-range: REQUIRE, never a wild read
+        kk = clamped_index(b, args[0], last)  # out-of-range: REQUIRE, never a wild read
         v = b.insert(tensor.ExtractOp(values, [index(b, 0), kk, index(b, 2)], elem)).result
         return [v]
 
-    ops: list[Operation] = []
     if any(d < 0 for d in out_shape):
         # upstream's gather_float_dyn: N is values' tensor.dim 0, W indices' tensor.dim 1
         sources = {0: (values, 0), 1: (indices, 1), 2: (values, 2)}
@@ -44,8 +53,6 @@ def lower_gather(op: GatherOp) -> None:
 
 LOWERINGS: dict[type[Operation], Callable[[Operation], None]] = {GatherOp: lower_gather}
 
-# GATHER: N and W may be dynamic (upstream's gather_float_dyn); K stays static (it bounds the
-# clamped data-dependent index), and so does C
-DYNAMIC: dict[type[Operation], DynamicDims] = {GatherOp: DynamicDims(
-    "N and W (values dim 0, indices dims 0 and 1, output dims 0 and 1)",
-    {("operand", 0): frozenset({0}), ("operand", 1): frozenset({0, 1}), ("result", 0): frozenset({0, 1})})}
+# GATHER: every dim may be dynamic (N and W as upstream's gather_float_dyn / gather_int_dyn;
+# K and C from values' tensor.dim: a dynamic K is the run-time bound of the clamped index)
+DYNAMIC: dict[type[Operation], DynamicDims] = {GatherOp: EVERY_DIM}

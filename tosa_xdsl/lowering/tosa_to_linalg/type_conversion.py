@@ -52,15 +52,15 @@ def lower_rescale(op: RescaleOp) -> None:
     out_u = bool(prop(op, "output_unsigned", False))
     if per_channel and rank < 1:
         raise fail(op, "per_channel needs an input of rank >= 1")
-    if per_channel and shape[-1] < 0:
-        # the per-channel parameters are static: a run-time channel count could read past them
-        raise fail(op, f"operand #0 has a dynamic dimension {rank - 1} ({x.type}); 'tosa.rescale' "
-                   "lowers a dynamic channel dim only with per_channel = false")
     if scale32 and in_t.width.data == 48:
         raise fail(op, "scale32 with an i48 input (ERROR_IF)")
     if not scale32 and rounding == "DOUBLE_ROUND":
         raise fail(op, "DOUBLE_ROUND needs scale32 (ERROR_IF)")
     nc = shape[-1] if per_channel else 1
+    if nc < 0:
+        # a dynamic channel dim: the static per-channel parameters give its size (the verifier
+        # requires multiplier and shift of shape [C]; NativeModule checks the run-time C)
+        nc = lb.dims_of(op.multiplier)[0]
     for v, what in ((op.multiplier, "multiplier"), (op.shift, "shift")):
         if lb.shape_of(v) != (nc,):
             raise fail(op, f"{what} must have shape [{nc}]")
@@ -129,9 +129,7 @@ def lower_rescale(op: RescaleOp) -> None:
 
 LOWERINGS: dict[type[Operation], Callable[[Operation], None]] = {RescaleOp: lower_rescale}
 
-# every dim of the input and output may be dynamic (upstream's rescale_i8_dyn_batch, rescale_dyn);
-# the parameters (rank-1, per channel or per tensor) stay static, and so does the channel dim
-# of a per-channel rescale (the lowering names it)
+# every dim of the input and output may be dynamic (upstream's rescale_i8_dyn_batch,
+# rescale_dyn; a per-channel rescale's channel dim too: its size is the static parameters')
 DYNAMIC: dict[type[Operation], DynamicDims] = {RescaleOp: DynamicDims(
-    "input and output (the parameters stay static; per_channel: the channel dim too)",
-    {("operand", 0): None, ("result", 0): None})}
+    "input and output (the parameters stay static)", {("operand", 0): None, ("result", 0): None})}

@@ -36,9 +36,8 @@ from tosa_xdsl.lowering.linalg_build import (
     dynamic_empty,
     element_type,
     empty,
-    index_constant,
-    shape_of,
     tensor_type,
+    windowed_sizes,
 )
 from tosa_xdsl.lowering.preconditions import cannot_lower
 
@@ -169,63 +168,20 @@ def acc_type(op: Operation) -> Attribute:
     return t
 
 
-class _IndexExpr:
-    """An index SSA value whose +, -, * and // (by a positive int) append arith ops to `ops`:
-    the output-size formulas of tosa/shapes.py, written for ints, then emit the same rule at
-    run time from tensor.dim values (one source of truth for static and dynamic sizes)."""
+def nhwc_output_sizes(op: Operation, kernel: Sequence, stride: Sequence[int], pad: Sequence[int],
+                      dilation: Sequence[int] | None, new_ops: list[Operation],
+                      channels: int | Callable[[], SSAValue] | None = None) -> Callable[[int], SSAValue]:
+    """size_of(d) for a convolution's or pooling's output [N, spatial..., C] (len(kernel)
+    spatial dims): the spec's output-size rule (shapes.conv_numerator with `dilation`, else
+    shapes.pool_numerator; shapes.strided_size) on the input's run-time dims; the channel dim is
+    `channels` (the weights' OC / C*M) when given, else the input's (pooling). A kernel size
+    may be an IndexExpr (dynamic weights)."""
 
-    def __init__(self, value: SSAValue, ops: list[Operation]):
-        self.value, self.ops = value, ops
-
-    def _of(self, other: _IndexExpr | int) -> SSAValue:
-        return other.value if isinstance(other, _IndexExpr) else index_constant(other, self.ops)
-
-    def _emit(self, cls, lhs: SSAValue, rhs: SSAValue) -> _IndexExpr:
-        op = cls(lhs, rhs)
-        self.ops.append(op)
-        return _IndexExpr(op.result, self.ops)
-
-    def __add__(self, other):
-        return self if other == 0 else self._emit(arith.AddiOp, self.value, self._of(other))
-
-    def __sub__(self, other):
-        return self if other == 0 else self._emit(arith.SubiOp, self.value, self._of(other))
-
-    def __mul__(self, other):
-        return self if other == 1 else self._emit(arith.MuliOp, self.value, self._of(other))
-
-    def __floordiv__(self, other: int):
-        if other == 1:
-            return self
-        # signed division is floor division here: the shapes that reach native code passed
-        # infer-shapes + verify (numerators >= 0), see NativeModule
-        return self._emit(arith.DivSIOp, self.value, self._of(other))
-
-
-def nhwc_output_sizes(op: Operation, kernel: Sequence[int], stride: Sequence[int], pad: Sequence[int],
-                      dilation: Sequence[int] | None, new_ops: list[Operation]) -> Callable[[int], SSAValue]:
-    """size_of(d) for an NHWC convolution's or pooling's output: N is the input's dim 0, H and W
-    follow the spec's output-size rule (shapes.conv_numerator with `dilation`, else
-    shapes.pool_numerator; shapes.strided_size) on the input's run-time dims, C is the
-    output's static size. Each size is built once."""
-    x, out = op.operands[0], op.results[0]
-    cache: dict[int, SSAValue] = {}
-
-    def size_of(d: int) -> SSAValue:
-        if d in cache:
-            return cache[d]
-        if d in (1, 2) and dims_of(x)[d] < 0:
-            i = d - 1
-            size = _IndexExpr(dim(x, d, new_ops), new_ops)
-            if dilation is None:
-                num = shapes.pool_numerator(size, kernel[i], pad[2 * i], pad[2 * i + 1])
-            else:
-                num = shapes.conv_numerator(size, kernel[i], pad[2 * i], pad[2 * i + 1], dilation[i])
-            cache[d] = shapes.strided_size(num, stride[i]).value
-        elif d == 0 or dims_of(out)[d] < 0:
-            cache[d] = dim(x, d, new_ops)
+    def rule(i: int, size):
+        if dilation is None:
+            num = shapes.pool_numerator(size, kernel[i], pad[2 * i], pad[2 * i + 1])
         else:
-            cache[d] = index_constant(dims_of(out)[d], new_ops)
-        return cache[d]
+            num = shapes.conv_numerator(size, kernel[i], pad[2 * i], pad[2 * i + 1], dilation[i])
+        return shapes.strided_size(num, stride[i])
 
-    return size_of
+    return windowed_sizes(op.operands[0], len(kernel), rule, new_ops, channels)

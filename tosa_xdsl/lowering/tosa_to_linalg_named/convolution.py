@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+import numpy as np
 from xdsl.builder import Builder
 from xdsl.dialects import arith, tensor
 from xdsl.dialects.builtin import ArrayAttr, IntegerAttr, i64
@@ -30,6 +31,7 @@ from xdsl.irdl import IRDLOperation
 from xdsl.rewriter import Rewriter
 
 from tosa_xdsl.dialects import linalg_ext as named
+from tosa_xdsl.dialects.tosa import shapes
 from tosa_xdsl.dialects.tosa.ops.tensor import (
     Conv2DOp,
     Conv3DOp,
@@ -97,11 +99,30 @@ def _bias_init(bias: SSAValue, out_shape: Sequence[int], acc_t: Attribute, new_o
     dynamic dims are sized by `batch` (the input, or a sizer)."""
     rank = len(out_shape)
     init = _empty_like(out_shape, acc_t, batch if batch is not None else bias, new_ops)
-    bmap = map_of(rank, [AffineConstantExpr(0) if shape_of(bias)[0] == 1 and out_shape[-1] != 1 else rank - 1])
-    gen = generic([bias], [init], [bmap, identity(rank)], parallel(rank),
-                  lambda b, args: [static_cast(b, args[0], acc_t)])
+    if lb.dims_of(bias)[0] < 0:
+        read = _dynamic_bias(bias, new_ops)
+        gen = generic([], [init], [identity(rank)], parallel(rank),
+                      lambda b, args: [static_cast(b, read(b, rank - 1), acc_t)])
+    else:
+        bmap = map_of(rank, [AffineConstantExpr(0) if shape_of(bias)[0] == 1 and out_shape[-1] != 1 else rank - 1])
+        gen = generic([bias], [init], [bmap, identity(rank)], parallel(rank),
+                      lambda b, args: [static_cast(b, args[0], acc_t)])
     new_ops.append(gen)
     return gen.res[0]
+
+
+def _dynamic_bias(bias: SSAValue, new_ops: list[Operation]) -> Callable[[Builder, int], SSAValue]:
+    """read(b, channel_loop_dim): a `?` bias is OC or 1 wide (spec: BC), unknown before run
+    time, so a generic reads it with tensor.extract at `minui(oc, BC - 1)` (0 when BC is 1;
+    the elementwise broadcast rule of docs/lowering.md; BC - 1 built before the generic)."""
+    last = arith.SubiOp(lb.dim(bias, 0, new_ops), lb.index_constant(1, new_ops))
+    new_ops.append(last)
+
+    def read(b: Builder, loop_dim: int) -> SSAValue:
+        i = b.insert(arith.MinUIOp(b.insert(IndexOp(loop_dim)).result, last.result)).result
+        return b.insert(tensor.ExtractOp(bias, [i], element_type(bias))).result
+
+    return read
 
 
 @dataclass(frozen=True)
@@ -117,7 +138,17 @@ class _ConvParts:
         return self.izp != 0 or self.wzp != 0
 
 
+def _check_ranks(op, nd: int) -> None:
+    """input/output rank nd + 2, weights nd + 2, bias 1 (the verifier's rule; kept here so
+    --disable-verify input gets a diagnostic, not a traceback, from the shape reads below)."""
+    for v, rank, what in ((op.input, nd + 2, "input"), (op.weight, nd + 2, "weight"), (op.bias, 1, "bias"),
+                          (op.output, nd + 2, "output")):
+        if len(lb.dims_of(v)) != rank:
+            raise fail(op, f"{what} must have rank {rank}, got {v.type}")
+
+
 def _conv_common(op, nd: int, new_ops: list[Operation]) -> _ConvParts:
+    _check_ranks(op, nd)
     izp = zero_point(op, op.input_zp, "input_zp")
     wzp = zero_point(op, op.weight_zp, "weight_zp")
     pad = int_array(op, "pad")
@@ -160,10 +191,11 @@ def lower_conv2d(op: Conv2DOp, hwcf: bool = False) -> None:
     rule (1.10.3, which counts the bias as one more term)."""
     new_ops: list[Operation] = []
     parts = _conv_common(op, 2, new_ops)
-    out_shape = lb.dims_of(op.output)
+    oc = _weight_channels(op, [0], new_ops)
+    out_shape = _with_channels(lb.dims_of(op.output), oc)
     # dynamic N/H/W: sized by the spec's output-size rule on the input's run-time dims
-    # (upstream's conv2d_dyn / conv2d_dyn_w_h)
-    sizes = _conv_sizes(op, shape_of(op.weight)[1:3], new_ops)
+    # (upstream's conv2d_dyn / conv2d_dyn_w_h); OC is the weights'
+    sizes = _conv_sizes(op, _kernel(op, [1, 2], new_ops), oc, new_ops)
     init = _bias_init(op.bias, out_shape, parts.acc_t, new_ops, sizes)
     w: SSAValue = op.weight
     if hwcf:
@@ -172,7 +204,7 @@ def lower_conv2d(op: Conv2DOp, hwcf: bool = False) -> None:
     else:
         classes = (Conv2DNhwc_FhwcOp, named.Conv2DNhwcFhwcQOp)
     acc = _conv_named(*classes, parts, w, init, int_array(op, "stride"), int_array(op, "dilation"), new_ops)
-    out = _convert_tensor(acc, parts.out_t, new_ops)
+    out = _as_declared(_convert_tensor(acc, parts.out_t, new_ops), op, new_ops)
     Rewriter.replace_op(op, new_ops, [out])
 
 
@@ -180,12 +212,14 @@ def lower_conv3d(op: Conv3DOp) -> None:
     """Spec 2.3.4, as conv2d; linalg has only the DHWCF weight layout, hence the transpose."""
     new_ops: list[Operation] = []
     parts = _conv_common(op, 3, new_ops)
-    # a dynamic batch: the init takes the input's dim 0 (as conv2d)
-    init = _bias_init(op.bias, lb.dims_of(op.output), parts.acc_t, new_ops, op.input)
+    oc = _weight_channels(op, [0], new_ops)
+    # dynamic N/D/H/W: the spec's output-size rule on the input's run-time dims (as conv2d)
+    sizes = _conv_sizes(op, _kernel(op, [1, 2, 3], new_ops), oc, new_ops)
+    init = _bias_init(op.bias, _with_channels(lb.dims_of(op.output), oc), parts.acc_t, new_ops, sizes)
     w = transposed(op.weight, [1, 2, 3, 4, 0], new_ops)  # OC,KD,KH,KW,IC -> KD,KH,KW,IC,OC
     acc = _conv_named(named.Conv3DNdhwcDhwcfOp, named.Conv3DNdhwcDhwcfQOp, parts, w, init,
                       int_array(op, "stride"), int_array(op, "dilation"), new_ops)
-    out = _convert_tensor(acc, parts.out_t, new_ops)
+    out = _as_declared(_convert_tensor(acc, parts.out_t, new_ops), op, new_ops)
     Rewriter.replace_op(op, new_ops, [out])
 
 
@@ -193,14 +227,19 @@ def lower_depthwise_conv2d(op: DepthwiseConv2DOp) -> None:
     """Spec 2.3.5 order: acc from 0, static_cast<out_t>(acc), then apply_add_s(out, bias)."""
     new_ops: list[Operation] = []
     parts = _conv_common(op, 2, new_ops)
-    n, oh, ow, ocm = lb.dims_of(op.output)  # N, H, W may be dynamic (DYNAMIC below)
-    kh, kw, c, m = shape_of(op.weight)
-    if c * m != ocm:
+    n, oh, ow, ocm = lb.dims_of(op.output)  # any may be dynamic (DYNAMIC below)
+    _, _, c, m = lb.dims_of(op.weight)  # C and M come from here
+    if ocm >= 0 and c >= 0 and m >= 0 and c * m != ocm:
         raise fail(op, f"output channels {ocm} != C * M = {c * m}")
+    channels = _weight_channels(op, [2, 3], new_ops)
+    # the collapsed C * M: static when the weights say it, else `?` (cast to the declared type)
+    ocm = channels if isinstance(channels, int) else -1
+    kernel = _kernel(op, [0, 1], new_ops)
     # dynamic N/H/W: every init is sized by the output-size rule (upstream's
     # depthwise_conv2d_dyn / depthwise_conv2d_dyn_w_h)
-    sizes = _conv_sizes(op, [kh, kw], new_ops)
-    acc_init = filled([n, oh, ow, c, m], parts.acc_t, 0, new_ops, sizes)
+    sizes = _conv_sizes(op, kernel, channels, new_ops)
+    acc_init = filled([n, oh, ow, c, m], parts.acc_t, 0, new_ops,
+                      lambda d: sizes(d) if d < 3 else lb.dim(op.weight, d - 1, new_ops))
     acc = _conv_named(named.DepthwiseConv2DNhwcHwcmOp, named.DepthwiseConv2DNhwcHwcmQOp, parts,
                       op.weight, acc_init, int_array(op, "stride"), int_array(op, "dilation"), new_ops)
     acc = _convert_tensor(acc, parts.out_t, new_ops)
@@ -210,18 +249,66 @@ def lower_depthwise_conv2d(op: DepthwiseConv2DOp) -> None:
     new_ops.append(collapse)
     bias = op.bias
     # sized afresh (upstream's second tensor.dim of the input)
-    out_init = _empty_like([n, oh, ow, ocm], parts.out_t, _conv_sizes(op, [kh, kw], new_ops), new_ops)
-    bmap = map_of(4, [AffineConstantExpr(0) if shape_of(bias)[0] == 1 and ocm != 1 else 3])
+    out_init = _empty_like([n, oh, ow, ocm], parts.out_t, _conv_sizes(op, kernel, channels, new_ops), new_ops)
     add = arith.AddfOp if is_float(parts.out_t) else arith.AddiOp
-    gen = generic([collapse.result, bias], [out_init], [identity(4), bmap, identity(4)], parallel(4),
-                  lambda b, args: [b.insert(add(args[0], args[1])).result])
+    if lb.dims_of(bias)[0] < 0:
+        read = _dynamic_bias(bias, new_ops)
+        gen = generic([collapse.result], [out_init], [identity(4)] * 2, parallel(4),
+                      lambda b, args: [b.insert(add(args[0], read(b, 3))).result])
+    else:
+        bmap = map_of(4, [AffineConstantExpr(0) if shape_of(bias)[0] == 1 and ocm != 1 else 3])
+        gen = generic([collapse.result, bias], [out_init], [identity(4), bmap, identity(4)], parallel(4),
+                      lambda b, args: [b.insert(add(args[0], args[1])).result])
     new_ops.append(gen)
-    Rewriter.replace_op(op, new_ops, [gen.res[0]])
+    Rewriter.replace_op(op, new_ops, [_as_declared(gen.res[0], op, new_ops)])
 
 
-def _conv_sizes(op, kernel: Sequence[int], new_ops: list[Operation]) -> Callable[[int], SSAValue]:
+def _conv_sizes(op, kernel: Sequence, channels: int | Callable[[], SSAValue],
+                new_ops: list[Operation]) -> Callable[[int], SSAValue]:
     return nhwc_output_sizes(op, kernel, int_array(op, "stride"), int_array(op, "pad"),
-                             int_array(op, "dilation"), new_ops)
+                             int_array(op, "dilation"), new_ops, channels)
+
+
+def _kernel(op, dims: Sequence[int], new_ops: list[Operation]) -> list:
+    """The weights' kernel sizes at `dims` for the output-size rule: ints, or (a dynamic
+    weight dim) an IndexExpr of its tensor.dim, so the shapes.py formula runs on it."""
+    shape = lb.dims_of(op.weight)
+    return [shape[d] if shape[d] >= 0 else lb.IndexExpr(lb.dim(op.weight, d, new_ops), new_ops) for d in dims]
+
+
+def _weight_channels(op, dims: Sequence[int], new_ops: list[Operation]) -> int | Callable[[], SSAValue]:
+    """The output channel count: the product of the weights' sizes at `dims` (OC: [0]; C * M:
+    [2, 3]); an int when they are static, else a builder of it from their tensor.dim."""
+    shape = lb.dims_of(op.weight)
+    if all(shape[d] >= 0 for d in dims):
+        return int(np.prod([shape[d] for d in dims]))
+
+    def build() -> SSAValue:
+        v = lb.dim(op.weight, dims[0], new_ops)
+        for d in dims[1:]:
+            mul = arith.MuliOp(v, lb.dim(op.weight, d, new_ops))
+            new_ops.append(mul)
+            v = mul.result
+        return v
+
+    return build
+
+
+def _with_channels(shape: Sequence[int], channels: int | Callable[[], SSAValue]) -> list[int]:
+    """`shape` with its last (channel) dim set to the weights' static `channels`: the
+    computation runs on the known size, `_as_declared` casts the result back to a `?`
+    (dynamic weights: the declared dim stays, sized at run time)."""
+    return [*shape[:-1], channels] if isinstance(channels, int) else list(shape)
+
+
+def _as_declared(v: SSAValue, op: Operation, new_ops: list[Operation]) -> SSAValue:
+    """`v` as the op's declared result type: a tensor.cast when that leaves a dim `?` the
+    weights fix (upstream's tensor.cast at a refined boundary)."""
+    if v.type == op.results[0].type:
+        return v
+    cast = tensor.CastOp(v, op.results[0].type)
+    new_ops.append(cast)
+    return cast.dest
 
 
 def _reassoc(groups: Sequence[Sequence[int]]) -> ArrayAttr:
@@ -236,6 +323,7 @@ def lower_transpose_conv2d(op: TransposeConv2DOp) -> None:
     invalid taps yield the accumulator unchanged (select), so no 0 * Inf = NaN appears that
     the spec would not produce, and integer results are exact."""
     new_ops: list[Operation] = []
+    _check_ranks(op, 2)
     izp = zero_point(op, op.input_zp, "input_zp")
     wzp = zero_point(op, op.weight_zp, "weight_zp")
     acc_t, out_t = acc_type(op), element_type(op.output)
@@ -243,12 +331,19 @@ def lower_transpose_conv2d(op: TransposeConv2DOp) -> None:
     stride = int_array(op, "stride")
     if len(out_pad) != 4 or len(stride) != 2 or min(stride) < 1:
         raise fail(op, f"out_pad {out_pad} / stride {stride} are malformed")
-    n, ih, iw, ic = lb.dims_of(op.input)  # only the batch may be dynamic (DYNAMIC below)
-    oc, kh, kw, _ = shape_of(op.weight)
-    out_shape = lb.dims_of(op.output)
+    oc = _weight_channels(op, [0], new_ops)
+    kernel = _kernel(op, [1, 2], new_ops)
+    out_shape = _with_channels(lb.dims_of(op.output), oc)
     x = op.input
     in_t = element_type(op.input)
-    init = _bias_init(op.bias, out_shape, acc_t, new_ops, op.input)  # a dynamic batch: the input's
+    # dynamic N/H/W: the spec's output-size rule (shapes.transpose_conv_size) on the input's
+    # run-time dims; OC is the weights'
+    sizes = lb.windowed_sizes(x, 2, lambda i, size: shapes.transpose_conv_size(
+        size, kernel[i], out_pad[2 * i], out_pad[2 * i + 1], stride[i]), new_ops, oc)
+    init = _bias_init(op.bias, out_shape, acc_t, new_ops, sizes)
+    # the input's H and W bound the taps: constants, or tensor.dim values read in the body
+    in_hw = [(s, s - 1) if s >= 0 else _size_and_last(x, d, new_ops)
+             for d, s in ((1, lb.dims_of(x)[1]), (2, lb.dims_of(x)[2]))]
     is_f = is_float(acc_t)
 
     def body(b: Builder, args: Sequence[SSAValue]) -> list[SSAValue]:
@@ -258,8 +353,11 @@ def lower_transpose_conv2d(op: TransposeConv2DOp) -> None:
         d = [b.insert(IndexOp(k)).result for k in range(7)]  # n, oy, ox, oc, ky, kx, ic
         valid: SSAValue | None = None
         coords: list[SSAValue] = []
-        for o, k, pad_before, s, size in ((d[1], d[4], out_pad[0], stride[0], ih),
-                                          (d[2], d[5], out_pad[2], stride[1], iw)):
+        def idx(v: int | SSAValue) -> SSAValue:
+            return v if isinstance(v, SSAValue) else c(v)
+
+        for o, k, pad_before, s, (size, last) in ((d[1], d[4], out_pad[0], stride[0], in_hw[0]),
+                                                  (d[2], d[5], out_pad[2], stride[1], in_hw[1])):
             t = b.insert(arith.SubiOp(o, k)).result
             if pad_before:
                 t = b.insert(arith.SubiOp(t, c(pad_before))).result
@@ -269,10 +367,10 @@ def lower_transpose_conv2d(op: TransposeConv2DOp) -> None:
                 r = b.insert(arith.RemSIOp(t, c(s))).result
                 conds.append(b.insert(arith.CmpiOp(r, c(0), "eq")).result)
                 q = b.insert(arith.DivSIOp(t, c(s))).result
-            conds.append(b.insert(arith.CmpiOp(q, c(size), "slt")).result)
+            conds.append(b.insert(arith.CmpiOp(q, idx(size), "slt")).result)
             # clamp so the read is in bounds even when the tap is invalid
             q = b.insert(arith.MaxSIOp(q, c(0))).result
-            q = b.insert(arith.MinSIOp(q, c(size - 1))).result
+            q = b.insert(arith.MinSIOp(q, idx(last))).result
             coords.append(q)
             for cond in conds:
                 valid = cond if valid is None else b.insert(arith.AndIOp(valid, cond)).result
@@ -293,21 +391,30 @@ def lower_transpose_conv2d(op: TransposeConv2DOp) -> None:
     omap = map_of(7, [0, 1, 2, 3])
     gen = generic([op.weight], [init], [wmap, omap], iterators("pppprrr"), body)
     new_ops.append(gen)
-    out = _convert_tensor(gen.res[0], out_t, new_ops)
+    out = _as_declared(_convert_tensor(gen.res[0], out_t, new_ops), op, new_ops)
     Rewriter.replace_op(op, new_ops, [out])
+
+
+def _size_and_last(x: SSAValue, d: int, new_ops: list[Operation]) -> tuple[SSAValue, SSAValue]:
+    """x's run-time dim `d` and that minus one (the last valid index), built before the op."""
+    size = lb.dim(x, d, new_ops)
+    last = arith.SubiOp(size, lb.index_constant(1, new_ops))
+    new_ops.append(last)
+    return size, last.result
 
 
 # CONV2D's entry is the default (FHWC) kernel layout: the pass replaces it when its option
 # prefer-conv2d-kernel-layout-hwcf is set.
-# N, H and W may be dynamic, as upstream lowers them: sizes from the input's tensor.dim values
-# through the spec's output-size rule (nhwc_output_sizes)
-_NHW = DynamicDims("the batch and spatial dimensions (input and output dims 0-2)",
-                   {("operand", 0): frozenset({0, 1, 2}), ("result", 0): frozenset({0, 1, 2})})
-# CONV3D and TRANSPOSE_CONV2D: the batch only (the init takes the input's dim 0)
-_BATCH = DynamicDims("the batch dimension (input and output dim 0)",
-                     {("operand", 0): frozenset({0}), ("result", 0): frozenset({0})})
-DYNAMIC: dict[type[Operation], DynamicDims] = {Conv2DOp: _NHW, DepthwiseConv2DOp: _NHW, Conv3DOp: _BATCH,
-                                               TransposeConv2DOp: _BATCH}
+# Every dim of every operand may be dynamic: N is the input's tensor.dim, the spatial dims
+# follow the spec's output-size rule on the input's (and, for dynamic weights, the kernel's)
+# tensor.dim values (upstream's conv2d_dyn / conv2d_dyn_w_h), the channel dims are the
+# weights' (a `?` the static weights fix is refined to their size and tensor.cast back); a `?`
+# bias is read at minui(oc, BC - 1). Upstream's lowering requires static weights and bias.
+_NOT_ZERO_POINTS = DynamicDims("input, weights, bias and output (the zero points stay static)",
+                               {("operand", 0): None, ("operand", 1): None, ("operand", 2): None,
+                                ("result", 0): None})
+DYNAMIC: dict[type[Operation], DynamicDims] = {cls: _NOT_ZERO_POINTS for cls in
+                                               (Conv2DOp, DepthwiseConv2DOp, Conv3DOp, TransposeConv2DOp)}
 
 LOWERINGS: dict[type[Operation], Callable[[Operation], None]] = {
     Conv2DOp: lower_conv2d,

@@ -43,7 +43,7 @@ from tosa_xdsl.lowering.numerics_ir import (
     apply_scale_32,
     reciprocal_scale,
 )
-from tosa_xdsl.lowering.preconditions import DynamicDims
+from tosa_xdsl.lowering.preconditions import EVERY_DIM, DynamicDims
 from tosa_xdsl.lowering.tosa_to_linalg_named.common import (
     acc_type,
     fail,
@@ -206,13 +206,14 @@ def _tname(t: Attribute) -> str:
     return f"i{t.width.data}"
 
 
-# MAX_POOL2D's and AVG_POOL2D's N, H and W may be dynamic, as upstream's max_pool_dyn /
-# avg_pool_dyn: the inits are sized by nhwc_output_sizes (the spec's output-size rule on the
-# input's tensor.dim values), the pad keeps dynamic dims, AVG_POOL2D's count clips at the
-# input's run-time H/W
-_NHW = DynamicDims("the batch and spatial dimensions (input and output dims 0-2)",
-                   {("operand", 0): frozenset({0, 1, 2}), ("result", 0): frozenset({0, 1, 2})})
-DYNAMIC: dict[type[Operation], DynamicDims] = {MaxPool2DOp: _NHW, AvgPool2DOp: _NHW}
+# Every dim of MAX_POOL2D's and AVG_POOL2D's input and output may be dynamic, as upstream's
+# max_pool_dyn / avg_pool_dyn: the inits are sized by nhwc_output_sizes (N and C are the
+# input's tensor.dim, H and W the spec's output-size rule on the input's tensor.dim values), the
+# pad keeps dynamic dims, AVG_POOL2D's count clips at the input's run-time H/W
+DYNAMIC: dict[type[Operation], DynamicDims] = {
+    MaxPool2DOp: EVERY_DIM,
+    AvgPool2DOp: DynamicDims("input and output (the zero points stay static)",
+                             {("operand", 0): None, ("result", 0): None})}
 
 LOWERINGS: dict[type[Operation], Callable[[Operation], None]] = {
     MaxPool2DOp: lower_max_pool2d,
