@@ -302,7 +302,9 @@ class NativeModule:
         module = self._tosa.clone()
         try:
             TosaInputShapePass(args=tuple(e for e in entries if e)).apply(make_context(), module)
-            TosaInferShapesPass().apply(make_context(), module)
+            # results refine too: a COND_IF / WHILE_LOOP result feeding func.return must take
+            # the shape its refined branches / body give it (the specialised copy is only checked)
+            TosaInferShapesPass(convert_function_boundaries=True).apply(make_context(), module)
             module.verify()
         except (DiagnosticException, LocatedError) as err:
             text = str(err).strip().splitlines()
