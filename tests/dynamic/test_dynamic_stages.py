@@ -297,9 +297,11 @@ def test_ambiguous_broadcast_reads_through_extract():
 def _lowering_tables():
     from tosa_xdsl.lowering import tosa_to_linalg, tosa_to_linalg_named
     from tosa_xdsl.lowering.preconditions import collect_dynamic
+    from tosa_xdsl.lowering.tosa_to_scf import DYNAMIC as SCF_DYNAMIC
     from tosa_xdsl.lowering.tosa_to_tensor import DYNAMIC as TENSOR_DYNAMIC
 
-    table = {**collect_dynamic(tosa_to_linalg), **collect_dynamic(tosa_to_linalg_named), **TENSOR_DYNAMIC}
+    table = {**collect_dynamic(tosa_to_linalg), **collect_dynamic(tosa_to_linalg_named), **TENSOR_DYNAMIC,
+             **SCF_DYNAMIC}
     return {cls.name for cls in table}
 
 

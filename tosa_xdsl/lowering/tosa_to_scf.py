@@ -15,6 +15,8 @@
 
 The condition must be a statically shaped one-element i1 tensor, each graph a single block,
 scatter's shapes static; otherwise the pass stops with a located diagnostic naming the op.
+The tensors COND_IF and WHILE_LOOP pass along may have dynamic dims (`DYNAMIC`): scf.if /
+scf.while carry them as they are (one-shot-bufferize makes them memrefs, as upstream).
 """
 
 from __future__ import annotations
@@ -38,13 +40,21 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from tosa_xdsl.dialects.tosa.ops.control_flow import CondIfOp, WhileLoopOp, YieldOp
 from tosa_xdsl.dialects.tosa.ops.scatter_gather import ScatterOp
-from tosa_xdsl.lowering.preconditions import cannot_lower, require_static
+from tosa_xdsl.lowering.preconditions import DynamicDims, cannot_lower, require_static
 from tosa_xdsl.lowering.tosa_to_tensor import index_zeros
 
 PASS = "tosa-to-scf"
 
 
 fail = partial(cannot_lower, PASS)  # fail(op, reason) -> LocatedError "<PASS>: cannot lower '<op>': <reason>"
+
+
+# the operators this pass lowers with dynamic dims (docs/lowering.md's list, checked by
+# tests/dynamic): every tensor of input_list / output_list; the condition stays static
+DYNAMIC = {
+    CondIfOp: DynamicDims("input_list and output_list (the condition is a static one-element tensor)"),
+    WhileLoopOp: DynamicDims("input_list and output_list (cond_graph's condition is a static one-element tensor)"),
+}
 
 
 def _extract_cond(op: Operation, cond: SSAValue) -> tuple[list[Operation], SSAValue]:
