@@ -100,7 +100,7 @@ def build_arg_parser() -> argparse.ArgumentParser:
                    help=f"refuse input arrays larger than this (default {DEFAULT_MAX_INPUT_BYTES})")
     p.add_argument("--max-loop-iterations", type=_count, default=DEFAULT_MAX_LOOP_ITERATIONS,
                    help="stop a WHILE_LOOP that runs more iterations than this, with an error at the "
-                        f"loop (default {DEFAULT_MAX_LOOP_ITERATIONS}; interpreter backend)")
+                        f"loop (default {DEFAULT_MAX_LOOP_ITERATIONS}; both backends)")
     return p
 
 
@@ -367,7 +367,7 @@ def _run(args, cli: bool = False) -> int:
         inputs.append(array)
 
     if args.backend == "jit":
-        outputs = _run_jit(loaded, inputs, args.entry, not args.no_cache)
+        outputs = _run_jit(loaded, inputs, args.entry, not args.no_cache, args.max_loop_iterations)
         if outputs is None:
             return 1
         return _write_outputs(args, result_types, as_unsigned(outputs, unsigned_results))
@@ -393,13 +393,15 @@ def _run(args, cli: bool = False) -> int:
 JIT_PIPELINE = "tosa-to-llvm{validation=false}"
 
 
-def _run_jit(loaded: Loaded, inputs, entry: str, use_cache: bool = True):
+def _run_jit(loaded: Loaded, inputs, entry: str, use_cache: bool = True,
+             max_loop_iterations: int = DEFAULT_MAX_LOOP_ITERATIONS):
     """--backend jit: the compiled module from the cache, else lower (tosa-to-llvm, through
     the same pass driver as -p, so a pass's errors are located diagnostics), compile (and
-    cache), call; None after a printed error."""
+    cache), call; None after a printed error (a WHILE_LOOP past --max-loop-iterations: the
+    interpreter's located diagnostic; the bound is a run-time value, not part of the cache key)."""
     from tosa_xdsl import jit
     from tosa_xdsl.codegen.cache import ModuleCache
-    from tosa_xdsl.interpreter.errors import InputError
+    from tosa_xdsl.interpreter.errors import InputError, TosaRunError
     from tosa_xdsl.interpreter.runner import check_inputs, entry_function
 
     try:
@@ -415,7 +417,10 @@ def _run_jit(loaded: Loaded, inputs, entry: str, use_cache: bool = True):
             if not apply_passes(loaded, lowered, JIT_PIPELINE):
                 return None
             native = jit.NativeModule(loaded.module, entry, pipeline=JIT_PIPELINE, lowered=lowered, cache=cache)
-        return native.call(values)
+        return native.call(values, max_loop_iterations=max_loop_iterations)
+    except TosaRunError as err:
+        sys.stderr.write(err.format("error", loaded.sources))
+        return None
     except (jit.JitError, ValueError) as err:
         sys.stderr.write(f"{PROG}: error: {_one_line(err)}\n")
         return None

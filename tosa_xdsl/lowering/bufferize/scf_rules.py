@@ -54,6 +54,7 @@ def _if(c: Converter, op: scf.IfOp) -> None:
             raise fail(op, "an scf.if with results needs an else region")
         regions.append(Region(nb) if region.blocks else Region())
     new = c.emit(scf.IfOp(c.vmap[op.cond], [_new_type(r.type) for r in kept], regions[0], regions[1]))
+    new.location = op.location  # the COND_IF's line, for diagnostics
     for r, nr in zip(kept, new.results):
         c.vmap[r] = nr
         if _dynamic(r.type):
@@ -191,6 +192,7 @@ def _while(c: Converter, op: scf.WhileOp) -> None:
                              {r for _, r in carried.values()}, dyn_in)
     new = c.emit(scf.WhileOp([init_bufs[i] if i in init_bufs else c.vmap[inits[i]] for i in arg_in],
                              [_new_type(op.results[i].type) for i in arg_fwd], Region(nbefore), Region(nafter)))
+    new.location = op.location  # the WHILE_LOOP's line: loop-bound diagnostics name it
     for k, i in enumerate(arg_fwd):
         c.vmap[op.results[i]] = new.results[k]
         if i in dyn_fwd:
