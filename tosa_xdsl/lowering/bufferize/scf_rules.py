@@ -86,9 +86,6 @@ def _carry(c: Converter, op: Operation, inits: list[SSAValue], index_offset: int
 
 def _for(c: Converter, op: scf.ForOp) -> None:
     inits = list(op.iter_args)
-    for i, v in enumerate(inits):
-        if _dynamic(v.type):  # tosa-to-scf makes scf.for only for SCATTER, whose shapes are static
-            raise fail(op, f"iter_arg #{i} has a dynamic dimension ({v.type}); static shapes are required")
     carried = _carry(c, op, inits, 3)
     old = op.body.block
     scalar_idx = [i for i in range(len(inits)) if i not in carried]
