@@ -292,16 +292,23 @@ class NativeModule:
         from tosa_xdsl.interpreter.runner import DEFAULT_MAX_LOOP_ITERATIONS
 
         self._limit = DEFAULT_MAX_LOOP_ITERATIONS if limit is None else int(limit)
-        found = _loop_globals(self.function) if self._loops else None
+        found = self._bound_globals()
         if found is not None:
             bound, flag = found
             bound[0], flag[0] = min(self._limit, (1 << 63) - 1), 0
+
+    def _bound_globals(self) -> tuple[Any, Any] | None:
+        """_loop_globals of the current function, looked up once."""
+        cached = getattr(self, "_globals", None)
+        if cached is None or cached[0] is not self.function:
+            cached = self._globals = (self.function, _loop_globals(self.function) if self._loops else None)
+        return cached[1]
 
     def _check_loop_bound(self) -> None:
         """The interpreter's diagnostic when a loop reached the bound (its results are void)."""
         from tosa_xdsl.interpreter.errors import TosaRunError, loop_limit_exceeded
 
-        found = _loop_globals(self.function) if self._loops else None
+        found = self._bound_globals()
         if found is None or not found[1][0]:
             return
         op = self._loops.get(int(found[1][0]))
