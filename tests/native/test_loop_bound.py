@@ -199,3 +199,19 @@ def test_shared_library_exports_the_bound_and_the_flag(tmp_path):
     lib.main.restype = None
     lib.main(x.ctypes.data, out.ctypes.data)
     assert divmod(flag.value, 1 << 32) == (9, 10)  # the inner loop: line 9 (after the target line), column 10
+
+
+def test_tosa_run_bounds_loops_a_cf_pipeline_made_branches(tmp_path):
+    """`tosa-run -p ...,convert-scf-to-cf` (the interpreter runs branches, it cannot count a
+    loop's iterations there): tosa-run adds bound-while-loops before convert-scf-to-cf, so
+    the run still ends at the bound with the located diagnostic."""
+    src = tmp_path / "endless.mlir"
+    src.write_text(NESTED_ENDLESS)
+    x = tmp_path / "x.npy"
+    np.save(x, np.array(5, np.int32))
+    p = subprocess.run([sys.executable, "-m", "tosa_xdsl.tools.tosa_run", str(src), "-i", str(x),
+                        "--max-loop-iterations", "30", "-p",
+                        "tosa-to-loops{validation=false},lower-affine,convert-scf-to-cf"],
+                       capture_output=True, text=True, timeout=120)
+    assert p.returncode == 1
+    assert p.stderr.startswith(f"{src}:8:10: error: 'scf.while' did not finish within 30 iterations"), p.stderr

@@ -15,7 +15,9 @@ inputs (one line: missing/unreadable file, not an .npy, wrong number of inputs, 
 or shape for an argument, input too large). With --allow-unpredictable a failed REQUIRE is
 a warning and the run computes on. A WHILE_LOOP still running after --max-loop-iterations
 iterations (default 100000) stops the run: `FILE:LINE:COL: error: 'tosa.while_loop' did not
-finish within N iterations ...`, exit 1. Nothing given by the user may produce a traceback.
+finish within N iterations ...`, exit 1 (with --backend jit too; a -p pipeline with
+convert-scf-to-cf gets bound-while-loops before it). Nothing given by the user may produce a
+traceback.
 
 Parsing, verification and passes are tosa_xdsl.driver's (shared with tosa-opt): the same
 located diagnostics.
@@ -247,6 +249,19 @@ def _build_pipeline(spec: str) -> list[Any]:
         raise UsageError(str(err)) from None
 
 
+def _bounded(passes: list[Any]) -> list[Any]:
+    """The pipeline with `bound-while-loops` before an explicit `convert-scf-to-cf` that has
+    none: once a loop is branches the interpreter no longer counts its iterations, so the
+    lowered loops count them (and --max-loop-iterations still ends a never-ending WHILE_LOOP)."""
+    names = [p.name for p in passes]
+    if "convert-scf-to-cf" not in names or "bound-while-loops" in names[:names.index("convert-scf-to-cf")]:
+        return passes
+    from tosa_xdsl.lowering.to_llvm.bound_while_loops import BoundWhileLoopsPass
+
+    k = names.index("convert-scf-to-cf")
+    return [*passes[:k], BoundWhileLoopsPass(), *passes[k:]]
+
+
 def _make_driver():
     from tosa_xdsl.context import make_context
     from tosa_xdsl.diagnostics import print_diagnostic
@@ -338,7 +353,7 @@ def _run(args, cli: bool = False) -> int:
         except OSError as err:
             raise UsageError(f"cannot open input file '{name}': {err.strerror or err}") from None
     # Validation first: the options judge the graph as given, whatever the pipeline does to it.
-    passes = _build_pipeline(_validation_spec(args)) + _build_pipeline(args.passes)
+    passes = _build_pipeline(_validation_spec(args)) + _bounded(_build_pipeline(args.passes))
     data = _as_text_if_text(data)  # the bytes of a text input are freed before parsing
     loaded = load_module(name, data, passes)
     if loaded is None:
