@@ -91,6 +91,28 @@ func.func @main(%x0: tensor<?x2xi32>) -> tensor<?x2xi32> {
              "    %odd = tosa.bitwise_and %t, %one1")
 
 
+# one buffer yielded twice (the second is a copy), an argument yielded twice (two copies);
+# one result is freed after its last use, the other returned to the caller
+COND_IF_TWICE = """
+func.func @main(%c: tensor<i1>, %x: tensor<?x3xf32>) -> (tensor<?x3xf32>, tensor<?x3xf32>) {
+  %0:2 = tosa.cond_if %c (%a = %x) : tensor<i1> (tensor<?x3xf32>) -> (tensor<?x3xf32>, tensor<?x3xf32>) {
+  ^bb0(%a: tensor<?x3xf32>):
+    %z = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+    %1 = tosa.negate %a, %z, %z : (tensor<?x3xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<?x3xf32>
+    tosa.yield %1, %1 : tensor<?x3xf32>, tensor<?x3xf32>
+  } else {
+  ^bb0(%a: tensor<?x3xf32>):
+    tosa.yield %a, %a : tensor<?x3xf32>, tensor<?x3xf32>
+  }
+  %2 = tosa.add %0#0, %0#1 : (tensor<?x3xf32>, tensor<?x3xf32>) -> tensor<?x3xf32>
+  return %2, %0#1 : tensor<?x3xf32>, tensor<?x3xf32>
+}"""
+
+
+def _twice_inputs(rng, n: int) -> list[np.ndarray]:
+    return [np.array(rng.random() < 0.5), rng.standard_normal((n, 3)).astype(np.float32)]
+
+
 def _cond_if_inputs(rng, n: int) -> list[np.ndarray]:
     return [np.array(rng.random() < 0.5), rng.integers(-50, 50, (n, 3)).astype(np.int32),
             rng.integers(-50, 50, (n, 3)).astype(np.int32)]
@@ -108,6 +130,7 @@ def _nested_inputs(rng, n: int) -> list[np.ndarray]:
 
 PROGRAMS = [
     ("cond_if", COND_IF, _cond_if_inputs),
+    ("cond_if_same_value_twice", COND_IF_TWICE, _twice_inputs),
     ("while_loop", WHILE_LOOP, _while_inputs),
     ("while_loop_nested_cond_if", NESTED, _nested_inputs),
 ]
