@@ -13,7 +13,7 @@ mutable `memref<i64>` globals (bound default 100000, flag 0; interpreter/loop_bo
     %r:2 = scf.while (%a = %init, %n = 0 : i64) : ... {
       ... %bound = load @..max_loop_iterations, %flag = load @..loop_limit_exceeded
       %clear = %flag == 0 ; %under = %n < %bound
-      store select(%c & !%under & %clear, <loop id>, %flag) -> @..loop_limit_exceeded
+      scf.if %c & !%under & %clear { store <loop id> -> @..loop_limit_exceeded }
       scf.condition(%c & %under & %clear) %a, %n
     } do { ^bb0(%b, %m): ... scf.yield %next, %m + 1 }
 
@@ -41,7 +41,7 @@ from xdsl.dialects.builtin import (
     i1,
     i64,
 )
-from xdsl.ir import Operation, Region
+from xdsl.ir import Block, Operation, Region
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 
@@ -84,10 +84,10 @@ def bound_loop(op: scf.WhileOp, ident: int) -> None:
     over = arith.XOrIOp(under, true)
     hit0 = arith.AndIOp(cond.condition, over)
     hit = arith.AndIOp(hit0, clear)
-    new_flag = arith.SelectOp(hit, ident_c, flag)
-    store = memref.StoreOp.get(new_flag, flag_ref, [])
+    # only the failing check writes the flag (no store per iteration, no lost update)
+    store = scf.IfOp(hit, [], Region(Block([memref.StoreOp.get(ident_c, flag_ref, []), scf.YieldOp()])))
     checks: list[Operation] = [bound_ref, flag_ref, bound, flag, zero, true, ident_c, clear, under, go0, go,
-                               over, hit0, hit, new_flag, store]
+                               over, hit0, hit, store]
     before.insert_ops_before(checks, cond)
     Rewriter.replace_op(cond, scf.ConditionOp(go.result, *cond.args, n))
     one = _const(1)
