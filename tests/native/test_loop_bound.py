@@ -16,7 +16,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from lowering_harness import lower, parse
+from lowering_harness import lower
 
 from tosa_xdsl.interpreter import run
 from tosa_xdsl.interpreter.errors import TosaRunError
@@ -83,9 +83,9 @@ def _located(src: str):
     return module
 
 
-def _limit_error(fn) -> TosaRunError:
+def _limit_error(fn, *args, **kwargs) -> TosaRunError:
     with pytest.raises(TosaRunError) as info:
-        fn()
+        fn(*args, **kwargs)
     assert info.value.kind == "limit"
     return info.value
 
@@ -104,8 +104,8 @@ def test_bound_agrees_with_the_interpreter_at_the_edge():
             np.testing.assert_array_equal(g, w)
         assert int(got[0]) == n
         if n:
-            expected = _limit_error(lambda: run(module, args, max_loop_iterations=n - 1))
-            native_err = _limit_error(lambda: native.call(args, max_loop_iterations=n - 1))
+            expected = _limit_error(run, module, args, max_loop_iterations=n - 1)
+            native_err = _limit_error(native.call, args, max_loop_iterations=n - 1)
             assert str(native_err) == str(expected)
             assert str(native_err).startswith("loop.mlir:3:10: error: 'tosa.while_loop' did not finish within")
     # the default bound applies when none is given; a bound beyond int64 saturates
@@ -116,9 +116,9 @@ def test_bound_agrees_with_the_interpreter_at_the_edge():
 def test_endless_nested_loop_stops_at_the_inner_loop():
     module = _located(NESTED_ENDLESS)
     x = [np.array(5, np.int32)]
-    expected = _limit_error(lambda: run(module, x, max_loop_iterations=100))
+    expected = _limit_error(run, module, x, max_loop_iterations=100)
     native = NativeModule(module, pipeline=NOVAL)
-    got = _limit_error(lambda: native.call(x, max_loop_iterations=100))
+    got = _limit_error(native.call, x, max_loop_iterations=100)
     assert str(got) == str(expected)
     assert str(got).startswith("loop.mlir:8:10: error: 'tosa.while_loop' did not finish within 100 iterations")
 
@@ -154,7 +154,7 @@ def test_one_compiled_object_for_every_bound(tmp_path):
     assert int(first.call(args, max_loop_iterations=4)[0]) == 4
     again = NativeModule(module, pipeline=NOVAL, cache=cache)
     assert again.cache_hit
-    _limit_error(lambda: again.call(args, max_loop_iterations=3))
+    _limit_error(again.call, args, max_loop_iterations=3)
     assert int(again.call(args, max_loop_iterations=10)[0]) == 4  # the flag is cleared per call
 
 
@@ -167,7 +167,7 @@ def test_lowered_stage_in_the_interpreter_reports_the_flag():
         lowered = lower(_located(src), passes)
         got = run(lowered, args, max_loop_iterations=6)
         assert int(got[0]) == 6
-        err = _limit_error(lambda: run(lowered, args, max_loop_iterations=5))
+        err = _limit_error(run, lowered, args, max_loop_iterations=5)
         assert "'scf.while' did not finish within 5 iterations" in str(err)
         assert str(err).startswith("loop.mlir:3:10:")
 
