@@ -289,9 +289,11 @@ class NativeModule:
 
     def _arm_loop_bound(self, limit: int | None) -> None:
         """Set the bound global and clear the flag global of the loops' native code."""
-        from tosa_xdsl.interpreter.runner import DEFAULT_MAX_LOOP_ITERATIONS
+        if limit is None:
+            from tosa_xdsl.interpreter.runner import DEFAULT_MAX_LOOP_ITERATIONS
 
-        self._limit = DEFAULT_MAX_LOOP_ITERATIONS if limit is None else int(limit)
+            limit = DEFAULT_MAX_LOOP_ITERATIONS
+        self._limit = int(limit)
         found = self._bound_globals()
         if found is not None:
             bound, flag = found
