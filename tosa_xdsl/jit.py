@@ -215,6 +215,8 @@ class NativeModule:
             self._checked: set[tuple[tuple[int, ...], ...]] = set()
         key = cache_key(tosa_module, pipeline, entry, opt_level) if cache is not None else None
         hit = _load_cached(cache, key, entry, self.memrefs) if key is not None else None
+        if hit is not None and self._loops and _loop_globals(hit) is None:
+            hit = None  # compiled before loops were bounded: compile again
         self.cache_hit = hit is not None
         if hit is not None:
             self.function = hit
@@ -236,6 +238,11 @@ class NativeModule:
         for t in (*self.arg_types, *self.result_types):
             if not isinstance(t, TensorType):
                 raise JitError(f"@{entry}: only ranked tensors can be passed natively (got {t})")
+        # the WHILE_LOOPs by id: the one whose id the native code reports past the bound
+        # (interpreter/loop_bound.py; `bound-while-loops` in tosa-to-llvm)
+        from tosa_xdsl.interpreter.loop_bound import loops_by_id
+
+        self._loops = loops_by_id(tosa_module, ("tosa.while_loop",))
         # dynamic signatures are checked in `call` (the extents are extra arguments)
         self.dynamic = any(_is_dynamic(t) for t in (*self.arg_types, *self.result_types))
         self.memrefs: list[Attribute] = [MemRefType(t.element_type, t.get_shape())
@@ -255,12 +262,15 @@ class NativeModule:
         if native.dynamic:
             return None  # not cached: the lowering reports what it cannot lower, located
         hit = _load_cached(cache, cache_key(tosa_module, pipeline, entry, opt_level), entry, native.memrefs)
-        if hit is None:
+        if hit is None or (native._loops and _loop_globals(hit) is None):
             return None
         native.function, native.cache_hit = hit, True
         return native
 
-    def call(self, inputs: Sequence[Any]) -> list[np.ndarray]:
+    def call(self, inputs: Sequence[Any], *, max_loop_iterations: int | None = None) -> list[np.ndarray]:
+        """`max_loop_iterations`: a WHILE_LOOP still running after that many iterations stops
+        the call with the interpreter's TosaRunError (kind "limit", located at the loop);
+        default interpreter.runner.DEFAULT_MAX_LOOP_ITERATIONS."""
         from tosa_xdsl.interpreter.values import dtype_of
 
         if len(inputs) != len(self.arg_types):
@@ -268,11 +278,46 @@ class NativeModule:
         # np.require, not ascontiguousarray: that one turns a rank-0 array into shape (1,)
         args = [np.require(np.asarray(x, dtype=dtype_of(t.element_type)), requirements="C")
                 for x, t in zip(inputs, self.arg_types)]
+        self._arm_loop_bound(max_loop_iterations)
         if self.dynamic:
-            return self._call_dynamic(args)
-        outs = [np.zeros(tuple(t.get_shape()), dtype_of(t.element_type)) for t in self.result_types]
-        self.function(*args, *outs)
+            outs = self._call_dynamic(args)
+        else:
+            outs = [np.zeros(tuple(t.get_shape()), dtype_of(t.element_type)) for t in self.result_types]
+            self.function(*args, *outs)
+        self._check_loop_bound()
         return outs
+
+    def _arm_loop_bound(self, limit: int | None) -> None:
+        """Set the bound global and clear the flag global of the loops' native code."""
+        if limit is None:
+            from tosa_xdsl.interpreter.runner import DEFAULT_MAX_LOOP_ITERATIONS
+
+            limit = DEFAULT_MAX_LOOP_ITERATIONS
+        self._limit = int(limit)
+        found = self._bound_globals()
+        if found is not None:
+            bound, flag = found
+            bound[0], flag[0] = min(self._limit, (1 << 63) - 1), 0
+
+    def _bound_globals(self) -> tuple[Any, Any] | None:
+        """_loop_globals of the current function, looked up once."""
+        cached = getattr(self, "_globals", None)
+        if cached is None or cached[0] is not self.function:
+            cached = self._globals = (self.function, _loop_globals(self.function) if self._loops else None)
+        return cached[1]
+
+    def _check_loop_bound(self) -> None:
+        """The interpreter's diagnostic when a loop reached the bound (its results are void)."""
+        from tosa_xdsl.interpreter.errors import TosaRunError, loop_limit_exceeded
+
+        found = self._bound_globals()
+        if found is None or not found[1][0]:
+            return
+        op = self._loops.get(int(found[1][0]))
+        if op is None:
+            raise TosaRunError("limit", f"'tosa.while_loop' did not finish within {self._limit} iterations "
+                               "(the limit is --max-loop-iterations)")
+        raise loop_limit_exceeded(op, self._limit)
 
     def _check_shapes(self, args: list[np.ndarray]) -> None:
         """The graph specialised to these input shapes (tosa-experimental-input-shape, then
@@ -302,7 +347,9 @@ class NativeModule:
         module = self._tosa.clone()
         try:
             TosaInputShapePass(args=tuple(e for e in entries if e)).apply(make_context(), module)
-            TosaInferShapesPass().apply(make_context(), module)
+            # results refine too: a COND_IF / WHILE_LOOP result feeding func.return must take
+            # the shape its refined branches / body give it (the specialised copy is only checked)
+            TosaInferShapesPass(convert_function_boundaries=True).apply(make_context(), module)
             module.verify()
         except (DiagnosticException, LocatedError) as err:
             text = str(err).strip().splitlines()
@@ -351,6 +398,21 @@ class NativeModule:
                 np.zeros(shape, dtype)
             libc.free(ptr)
         return [o for o in outs if o is not None]
+
+
+def _loop_globals(function: CompiledFunction) -> tuple[Any, Any] | None:
+    """int64 views of the bound and flag globals of `function`'s code (bound-while-loops), or
+    None when the code has no loop (or was compiled before loops were bounded)."""
+    from tosa_xdsl.interpreter.loop_bound import BOUND_GLOBAL, FLAG_GLOBAL
+
+    loaded = getattr(function.raw, "loaded", None)
+    if loaded is None:
+        return None
+    addresses = [loaded.address(name) for name in (BOUND_GLOBAL, FLAG_GLOBAL)]
+    if not all(addresses):
+        return None
+    ffi = _ffi()
+    return ffi.cast("int64_t *", addresses[0]), ffi.cast("int64_t *", addresses[1])
 
 
 def cache_key(tosa_module: ModuleOp, pipeline: str | None, entry: str, opt_level: int) -> str:

@@ -64,6 +64,7 @@ TOSA_PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     "convert-linalg-to-loops": _lazy(_L + "to_loops.linalg_to_loops", "ConvertLinalgToLoopsPass"),
     "lower-affine": _lazy(_L + "to_loops.lower_affine", "LowerAffinePass"),
     "convert-scf-to-cf": _lazy(_L + "to_llvm.scf_to_cf", "ConvertScfToCfPass"),
+    "bound-while-loops": _lazy(_L + "to_llvm.bound_while_loops", "BoundWhileLoopsPass"),
     "arith-emulate-fp8": _lazy(_L + "to_llvm.emulate_fp8", "EmulateFp8Pass"),
     "convert-math-to-libm": _lazy(_L + "to_llvm.math_to_libm", "ConvertMathToLibmPass"),
     "convert-to-llvm": _lazy(_L + "to_llvm.convert_to_llvm", "ConvertToLLVMPass"),

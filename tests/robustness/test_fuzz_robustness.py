@@ -540,6 +540,22 @@ def test_endless_while_loop_stops_at_the_iteration_limit(passes):
     assert code == 0 and out == "result #0: tensor<i32> = -3\n", err
 
 
+def test_endless_while_loop_stops_natively(tmp_path):
+    # --backend jit ran it forever: native code counts the iterations against the same
+    # run-time bound (bound-while-loops) and reports the interpreter's diagnostic, exit 1.
+    # A child process: a hang is a timeout, not a stuck session
+    path = tmp_path / "in.mlir"
+    path.write_text(ENDLESS_LOOP)
+    np.save(tmp_path / "x.npy", np.array(5, np.int32))
+    env = {**os.environ, "TOSA_XDSL_CACHE_DIR": str(tmp_path / "cache")}
+    p = subprocess.run([sys.executable, "-m", "tosa_xdsl.tools.tosa_run", str(path), "-i", str(tmp_path / "x.npy"),
+                        "--backend", "jit", "--max-loop-iterations", "50"],
+                       capture_output=True, text=True, timeout=120, env=env)
+    assert p.returncode == 1
+    assert p.stderr.splitlines()[0] == (f"{path}:3:8: error: 'tosa.while_loop' did not finish within 50 "
+                                        "iterations (the limit is --max-loop-iterations)"), p.stderr
+
+
 def test_loop_limit_option_and_default():
     from tosa_xdsl.interpreter import runner
     from tosa_xdsl.tools import tosa_run as cli

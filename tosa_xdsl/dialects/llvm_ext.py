@@ -80,6 +80,17 @@ def convert_op(op, builder, val_map, block_map=None):  # noqa: ANN001 -- xDSL's 
 _BYTE_LAYOUT_WIDTHS = {8, 16, 32, 64}
 
 
+def _defined_external(result, op, llvm_module):  # noqa: ANN001
+    """An `external` global with an initializer is a definition: LLVM IR spells its linkage
+    by omitting it (`@g = external global T init` does not parse). Exported mutable globals
+    (bound-while-loops' bound and flag) are such definitions."""
+    if op.linkage.linkage.data == "external" and op.value is not None:
+        gvar = llvm_module.globals.get(op.sym_name.data)
+        if gvar is not None and getattr(gvar, "initializer", None) is not None:
+            gvar.linkage = ""
+    return result
+
+
 def convert_global(op, llvm_module):  # noqa: ANN001 -- xDSL's signature
     """xDSL's `_convert_global`, except that a dense array initializer becomes one `c"..."`
     byte string (`[N x i8]`) built from the attribute's bytes instead of N element constants:
@@ -99,16 +110,17 @@ def convert_global(op, llvm_module):  # noqa: ANN001 -- xDSL's signature
     if not (isinstance(value, DenseIntOrFPElementsAttr) and isinstance(t, llvm.LLVMArrayType)
             and isinstance(elem, IntegerType | Float16Type | Float32Type | Float64Type) and elem.bitwidth in _BYTE_LAYOUT_WIDTHS
             and value.get_element_type() == elem):
-        return original(backend, "_convert_global")(op, llvm_module)
+        return _defined_external(original(backend, "_convert_global")(op, llvm_module), op, llvm_module)
     raw = value.data.data
     size = elem.bitwidth // 8
     if len(raw) != t.size.data * size:  # a splat or anything unexpected: xDSL's way
-        return original(backend, "_convert_global")(op, llvm_module)
+        return _defined_external(original(backend, "_convert_global")(op, llvm_module), op, llvm_module)
     gvar = ir.GlobalVariable(llvm_module, ir.ArrayType(ir.IntType(8), len(raw)), name=op.sym_name.data,
                              addrspace=op.addr_space.value.data)
     gvar.linkage = op.linkage.linkage.data
     gvar.global_constant = op.constant is not None
     gvar.initializer = ir.Constant(gvar.value_type, bytearray(raw))
+    _defined_external(None, op, llvm_module)
     asked = op.alignment.value.data if op.alignment is not None else 1
     gvar.align = max(asked, size, 16)
     return None

@@ -95,8 +95,9 @@ def require_failed(op: Operation, condition: str) -> TosaRunError:
     )
 
 
-def loop_limit_exceeded(op: Operation, limit: int) -> TosaRunError:
-    return TosaRunError("limit", f"{op_label(op)} did not finish within {limit} iterations "
+def loop_limit_exceeded(op: Operation, limit: int, label: str | None = None) -> TosaRunError:
+    """`label`: the loop's name when `op` only marks its place (a branch it was lowered to)."""
+    return TosaRunError("limit", f"{label or op_label(op)} did not finish within {limit} iterations "
                         "(the limit is --max-loop-iterations)", op)
 
 

@@ -37,6 +37,7 @@ from tosa_xdsl.interpreter.errors import (
     TensorTooLarge,
     TosaRunError,
     error_if_failed,
+    loop_limit_exceeded,
     require_failed,
 )
 from tosa_xdsl.interpreter.values import check_value, dtype_of
@@ -327,8 +328,13 @@ class Session:
             # a bufferized function: allocate its out-params, call, return them
             outs = [np.zeros(tuple(t.get_shape()), dtype_of(t.get_element_type()))
                     for t in io_types(fn)[1][:out_param_count(fn)]]
+            bounded = _LoopBoundGlobals.of(self.module, interpreter)
+            if bounded is not None:
+                bounded.arm(self.interpreter.max_loop_iterations)
             try:
                 results = [*outs, *interpreter.call_op(fn, (*values, *outs))]
+                if bounded is not None:
+                    bounded.check(self.interpreter.max_loop_iterations)
                 # buffers the function returned (dynamic shapes) are the caller's: freed here
                 returned = sum(isinstance(t, MemRefType) for t in fn.function_type.outputs.data)
                 if returned and interpreter.allocations is not None:
@@ -353,6 +359,42 @@ class Session:
         if err.kind in ("error", "unpredictable"):
             self.graph_result = err.kind
         return err
+
+
+class _LoopBoundGlobals:
+    """A module past `bound-while-loops` (interpreter/loop_bound.py): its loops stop at the
+    bound read from a global and set a flag; the bound is ours and the flag our diagnostic."""
+
+    def __init__(self, module: ModuleOp, table: dict):
+        self.module = module
+        self.table = table
+
+    @classmethod
+    def of(cls, module: ModuleOp, interpreter: TosaInterpreter) -> _LoopBoundGlobals | None:
+        from xdsl.dialects import memref
+
+        from tosa_xdsl.interpreter.loop_bound import FLAG_GLOBAL
+        from tosa_xdsl.interpreter.lowered.memref import LoweredMemrefFunctions
+
+        if not any(isinstance(o, memref.GlobalOp) and o.sym_name.data == FLAG_GLOBAL for o in module.ops):
+            return None
+        return cls(module, interpreter.get_data(LoweredMemrefFunctions, "globals", dict))
+
+    def arm(self, limit: int) -> None:
+        from tosa_xdsl.interpreter.loop_bound import BOUND_GLOBAL, FLAG_GLOBAL
+
+        self.table[BOUND_GLOBAL] = np.array(limit, np.int64)
+        self.table[FLAG_GLOBAL] = np.array(0, np.int64)
+
+    def check(self, limit: int) -> None:
+        from tosa_xdsl.interpreter.loop_bound import FLAG_GLOBAL, loop_at
+
+        ident = int(self.table[FLAG_GLOBAL])
+        if ident:
+            op = loop_at(self.module, ident)
+            if op is not None and op.name in ("scf.while", "tosa.while_loop"):
+                raise loop_limit_exceeded(op, limit)
+            raise loop_limit_exceeded(op or self.module, limit, "'scf.while'")  # past convert-scf-to-cf
 
 
 def run(module: ModuleOp, inputs: Sequence[Any], entry: str = "main", *,

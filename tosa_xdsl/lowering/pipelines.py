@@ -13,8 +13,8 @@
       convert-math-to-libm: memref + affine (or scf with loops=scf) + arith + math, "LLVM-
       compatible loops" that upstream's standard passes lower further (fp8 arithmetic emulated
       on the i8 bits and math.erf as a call to erff: MLIR 22 lowers neither).
-  tosa-to-llvm              ... + lower-affine, convert-scf-to-cf, convert-to-llvm,
-      reconcile-unrealized-casts: the llvm dialect only, ready for the JIT / mlir-translate.
+  tosa-to-llvm              ... + lower-affine, bound-while-loops, convert-scf-to-cf,
+      convert-to-llvm, reconcile-unrealized-casts: the llvm dialect only, ready for the JIT / mlir-translate.
 
 Every stage runs in the interpreter; `tosa-run -p` accepts any prefix of the expanded list
 (`expanded(...)` gives it, docs/lowering.md lists the stages).
@@ -58,7 +58,8 @@ def loops_stage(loops: str = "affine") -> list[str]:
             "convert-math-to-libm"]
 
 
-LLVM_STAGE = ["lower-affine", "convert-scf-to-cf", "convert-to-llvm", "reconcile-unrealized-casts"]
+# bound-while-loops: native code stops a WHILE_LOOP past --max-loop-iterations (to_llvm/bound_while_loops.py)
+LLVM_STAGE = ["lower-affine", "bound-while-loops", "convert-scf-to-cf", "convert-to-llvm", "reconcile-unrealized-casts"]
 
 
 def run_passes(ctx: Context, module: ModuleOp, names: list[str]) -> None:

@@ -14,7 +14,10 @@
          loop order cannot change the result; unwritten elements keep values_in's)
 
 The condition must be a statically shaped one-element i1 tensor, each graph a single block,
-scatter's shapes ranked (any dim may be `?`: the loop bounds are tensor.dim values); otherwise the pass stops with a located diagnostic naming the op.
+scatter's shapes ranked (any dim may be `?`: the loop bounds are tensor.dim values); otherwise
+the pass stops with a located diagnostic naming the op.
+The tensors COND_IF and WHILE_LOOP pass along may have dynamic dims (`DYNAMIC`): scf.if /
+scf.while carry them as they are (one-shot-bufferize makes them memrefs, as upstream).
 """
 
 from __future__ import annotations
@@ -38,18 +41,24 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from tosa_xdsl.dialects.tosa.ops.control_flow import CondIfOp, WhileLoopOp, YieldOp
 from tosa_xdsl.dialects.tosa.ops.scatter_gather import ScatterOp
-from tosa_xdsl.lowering.preconditions import (
-    EVERY_DIM,
-    DynamicDims,
-    cannot_lower,
-    require_static,
-)
+from tosa_xdsl.lowering.preconditions import EVERY_DIM, DynamicDims, cannot_lower, require_static
 from tosa_xdsl.lowering.tosa_to_tensor import index_zeros
 
 PASS = "tosa-to-scf"
 
 
 fail = partial(cannot_lower, PASS)  # fail(op, reason) -> LocatedError "<PASS>: cannot lower '<op>': <reason>"
+
+
+# the operators this pass lowers with dynamic dims (docs/lowering.md's list, checked by
+# tests/dynamic): COND_IF/WHILE_LOOP every tensor of input_list / output_list (the condition
+# stays static); SCATTER every dim (upstream's ScatterOpConverter sizes its loops with
+# tensor.dim too; the data-dependent index is clamped to the run-time K - 1)
+DYNAMIC: dict[type[Operation], DynamicDims] = {
+    ScatterOp: EVERY_DIM,
+    CondIfOp: DynamicDims("input_list and output_list (the condition is a static one-element tensor)"),
+    WhileLoopOp: DynamicDims("input_list and output_list (cond_graph's condition is a static one-element tensor)"),
+}
 
 
 def _extract_cond(op: Operation, cond: SSAValue) -> tuple[list[Operation], SSAValue]:
@@ -197,7 +206,3 @@ class TosaToSCFPass(ModulePass):
             if isinstance(o, YieldOp):
                 raise fail(o, "a tosa.yield outside tosa.cond_if/while_loop cannot be lowered")
 
-
-# SCATTER: every dim may be dynamic (upstream's ScatterOpConverter sizes its loops with
-# tensor.dim too); the data-dependent index is clamped to the run-time K - 1
-DYNAMIC: dict[type[Operation], DynamicDims] = {ScatterOp: EVERY_DIM}

@@ -155,7 +155,8 @@ class CaseTimeout(BaseException):
 
 IN_PROCESS_SECONDS = 30
 # a never-ending WHILE_LOOP must stop with a located error: a small bound keeps cases fast
-# (the JIT runs only programs the interpreter finished, so within this bound too)
+# (the JIT runs the programs the interpreter finished, and those it stopped at this bound:
+# native code must stop at the same loop with the same diagnostic)
 MAX_LOOP_ITERATIONS = 2000
 SLOW_SECONDS = 10  # logged (with the case id) so slow cases can be looked at; not a failure
 
@@ -256,6 +257,14 @@ def run_child(argv: list[str], timeout: float) -> Outcome:
     except subprocess.TimeoutExpired:
         return Outcome(-1000, "", f"HANG: more than {timeout} s")
     return Outcome(p.returncode, p.stdout, p.stderr)
+
+
+LOOP_LIMIT = "did not finish within"  # the loop-bound diagnostic (interpreter/errors.py)
+
+
+def _first_line(text: str) -> str:
+    lines = text.strip().splitlines()
+    return lines[0] if lines else ""
 
 
 def failure(o: Outcome) -> str | None:
@@ -425,6 +434,18 @@ def one_case(rng: random.Random, chunks: list[str], stats: Stats, workdir: str,
     why = failure(o)
     if why:
         stats.failures.append((why, f"tosa-run {' '.join(args)}\n{text}"))
+        return
+    if jit and o.code == 1 and LOOP_LIMIT in o.err:
+        # a WHILE_LOOP past the bound: native code must stop at the same loop with the same
+        # diagnostic (bound-while-loops), not run on
+        stats.jit_runs += 1
+        j = run_child(["tosa_xdsl.tools.tosa_run", path, *[a for a in args if a != "--print"],
+                       "--backend", "jit"], timeout)
+        why = failure(j)
+        if why is None and (j.code, _first_line(j.err)) != (1, _first_line(o.err)):
+            why = f"the JIT does not stop the loop as the interpreter does: {_first_line(j.err) or j.code}"
+        if why:
+            stats.failures.append((why, f"tosa-run --backend jit {' '.join(args)}\n{text}"))
         return
     if jit and o.code == 0:
         stats.jit_runs += 1

@@ -15,7 +15,9 @@ inputs (one line: missing/unreadable file, not an .npy, wrong number of inputs, 
 or shape for an argument, input too large). With --allow-unpredictable a failed REQUIRE is
 a warning and the run computes on. A WHILE_LOOP still running after --max-loop-iterations
 iterations (default 100000) stops the run: `FILE:LINE:COL: error: 'tosa.while_loop' did not
-finish within N iterations ...`, exit 1. Nothing given by the user may produce a traceback.
+finish within N iterations ...`, exit 1 (with --backend jit too; a -p pipeline with
+convert-scf-to-cf gets bound-while-loops before it). Nothing given by the user may produce a
+traceback.
 
 Parsing, verification and passes are tosa_xdsl.driver's (shared with tosa-opt): the same
 located diagnostics.
@@ -100,7 +102,7 @@ def build_arg_parser() -> argparse.ArgumentParser:
                    help=f"refuse input arrays larger than this (default {DEFAULT_MAX_INPUT_BYTES})")
     p.add_argument("--max-loop-iterations", type=_count, default=DEFAULT_MAX_LOOP_ITERATIONS,
                    help="stop a WHILE_LOOP that runs more iterations than this, with an error at the "
-                        f"loop (default {DEFAULT_MAX_LOOP_ITERATIONS}; interpreter backend)")
+                        f"loop (default {DEFAULT_MAX_LOOP_ITERATIONS}; both backends)")
     return p
 
 
@@ -247,6 +249,19 @@ def _build_pipeline(spec: str) -> list[Any]:
         raise UsageError(str(err)) from None
 
 
+def _bounded(passes: list[Any]) -> list[Any]:
+    """The pipeline with `bound-while-loops` before an explicit `convert-scf-to-cf` that has
+    none: once a loop is branches the interpreter no longer counts its iterations, so the
+    lowered loops count them (and --max-loop-iterations still ends a never-ending WHILE_LOOP)."""
+    names = [p.name for p in passes]
+    if "convert-scf-to-cf" not in names or "bound-while-loops" in names[:names.index("convert-scf-to-cf")]:
+        return passes
+    from tosa_xdsl.lowering.to_llvm.bound_while_loops import BoundWhileLoopsPass
+
+    k = names.index("convert-scf-to-cf")
+    return [*passes[:k], BoundWhileLoopsPass(), *passes[k:]]
+
+
 def _make_driver():
     from tosa_xdsl.context import make_context
     from tosa_xdsl.diagnostics import print_diagnostic
@@ -338,7 +353,7 @@ def _run(args, cli: bool = False) -> int:
         except OSError as err:
             raise UsageError(f"cannot open input file '{name}': {err.strerror or err}") from None
     # Validation first: the options judge the graph as given, whatever the pipeline does to it.
-    passes = _build_pipeline(_validation_spec(args)) + _build_pipeline(args.passes)
+    passes = _build_pipeline(_validation_spec(args)) + _bounded(_build_pipeline(args.passes))
     data = _as_text_if_text(data)  # the bytes of a text input are freed before parsing
     loaded = load_module(name, data, passes)
     if loaded is None:
@@ -367,7 +382,7 @@ def _run(args, cli: bool = False) -> int:
         inputs.append(array)
 
     if args.backend == "jit":
-        outputs = _run_jit(loaded, inputs, args.entry, not args.no_cache)
+        outputs = _run_jit(loaded, inputs, args.entry, not args.no_cache, args.max_loop_iterations)
         if outputs is None:
             return 1
         return _write_outputs(args, result_types, as_unsigned(outputs, unsigned_results))
@@ -393,13 +408,15 @@ def _run(args, cli: bool = False) -> int:
 JIT_PIPELINE = "tosa-to-llvm{validation=false}"
 
 
-def _run_jit(loaded: Loaded, inputs, entry: str, use_cache: bool = True):
+def _run_jit(loaded: Loaded, inputs, entry: str, use_cache: bool = True,
+             max_loop_iterations: int = DEFAULT_MAX_LOOP_ITERATIONS):
     """--backend jit: the compiled module from the cache, else lower (tosa-to-llvm, through
     the same pass driver as -p, so a pass's errors are located diagnostics), compile (and
-    cache), call; None after a printed error."""
+    cache), call; None after a printed error (a WHILE_LOOP past --max-loop-iterations: the
+    interpreter's located diagnostic; the bound is a run-time value, not part of the cache key)."""
     from tosa_xdsl import jit
     from tosa_xdsl.codegen.cache import ModuleCache
-    from tosa_xdsl.interpreter.errors import InputError
+    from tosa_xdsl.interpreter.errors import InputError, TosaRunError
     from tosa_xdsl.interpreter.runner import check_inputs, entry_function
 
     try:
@@ -415,7 +432,10 @@ def _run_jit(loaded: Loaded, inputs, entry: str, use_cache: bool = True):
             if not apply_passes(loaded, lowered, JIT_PIPELINE):
                 return None
             native = jit.NativeModule(loaded.module, entry, pipeline=JIT_PIPELINE, lowered=lowered, cache=cache)
-        return native.call(values)
+        return native.call(values, max_loop_iterations=max_loop_iterations)
+    except TosaRunError as err:
+        sys.stderr.write(err.format("error", loaded.sources))
+        return None
     except (jit.JitError, ValueError) as err:
         sys.stderr.write(f"{PROG}: error: {_one_line(err)}\n")
         return None

@@ -7,11 +7,12 @@ What it does (docs/bufferization.md has the full account and the calling convent
 * an op writes its destination's own buffer when the in-place analysis proves that safe,
   otherwise a new `memref.alloc` (plus a copy of the old contents only when it reads them);
 * per-op rules: linalg (destination passing), tensor (views, slices, pad, concat, ...),
-  arith.constant (memref globals), scf.if/for/while (buffers allocated before the op),
+  arith.constant (memref globals), scf.if/for/while (buffers allocated before the op; with
+  dynamic shapes memref results / iter_args owned by the receiving block, as upstream),
   func.return/call (out-params), ml_program globals;
-* every `memref.alloc` gets a `memref.dealloc` after its last use, in its block.
+* every owned buffer not handed over gets a `memref.dealloc` after its last use, in its block.
 
-Static shapes only; any op without a bufferization rule stops the pass with a located
+Dynamic dims where the rules handle them (converter.DYNAMIC_OPS); any op without a bufferization rule stops the pass with a located
 diagnostic naming it.
 
 Modules:
@@ -24,6 +25,6 @@ Modules:
   scf_rules            scf.if / scf.for / scf.while
   function_boundaries  signatures, func.return and func.call (out-param calling convention)
   ml_program_globals   ml_program.global / global_load / global_store
-  deallocation         one memref.dealloc per memref.alloc
+  deallocation         one memref.dealloc per owned buffer not handed over
   common               pass name, diagnostics, tensor -> memref types
 """

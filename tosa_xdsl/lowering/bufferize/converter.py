@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from xdsl.dialects import arith, func, memref, scf, tensor
 from xdsl.dialects.builtin import IndexType, IntegerAttr, MemRefType, ModuleOp, StringAttr, TensorType
-from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
 
 from tosa_xdsl.lowering.bufferize import (
     constant_rules,
@@ -35,9 +35,9 @@ from tosa_xdsl.lowering.preconditions import DynamicDims, require_static
 # too. Any other op with a `?` stops the pass with a located error naming the operand.
 DYNAMIC_OPS = (tensor.EmptyOp, tensor.DimOp, tensor.ExtractOp, tensor.CollapseShapeOp, tensor.ExpandShapeOp,
                tensor.CastOp, tensor.PadOp, tensor.InsertSliceOp, tensor.ExtractSliceOp, func.ReturnOp,
-               tensor.InsertOp, scf.ForOp, scf.YieldOp)
+               tensor.InsertOp, scf.ForOp, scf.YieldOp, scf.IfOp, scf.WhileOp)
 DYNAMIC_OK = DynamicDims("tensor.empty/dim/extract/insert/collapse_shape/expand_shape/cast/pad/insert_slice/"
-                         "extract_slice, scf.for/yield, linalg ops and func.return")
+                         "extract_slice, scf.for/yield/if/while, linalg ops and func.return")
 
 # op type -> rule(converter, op); linalg ops are matched by `is_linalg` instead (convert_op)
 HANDLERS = {
@@ -65,6 +65,9 @@ class Converter(InPlaceAnalysis):
                         and isinstance(getattr(o, "sym_name"), StringAttr)}
         self.out_params: list[SSAValue] = []  # of the function being converted (function_boundaries.py)
         self.returns_buffers = False  # it returns its tensor results (one is dynamic) instead
+        # owned buffers already handed over (to a yield, a loop, the caller): see `handover`
+        self.consumed: set[SSAValue] = set()
+        self.loop_blocks: set[Block] = set()  # new scf.while region blocks (own their memref arguments)
 
     # ------------------------------------------------------------------ emission
 
@@ -106,6 +109,31 @@ class Converter(InPlaceAnalysis):
 
     def copy(self, src: SSAValue, dst: SSAValue) -> None:
         self.emit(memref.CopyOp(src, dst))
+
+    def owns(self, b: SSAValue) -> bool:
+        """Does the block being filled own new buffer `b` (and has not handed it over yet)?
+        Owned: its own `memref.alloc`s, the memref results of its scf.if / scf.while (dynamic
+        shapes, scf_rules.py) and, in an scf.while region, the memref block arguments."""
+        if b in self.consumed or not isinstance(b.type, MemRefType) or not is_identity(b.type):
+            return False
+        if isinstance(b, BlockArgument):
+            return b.block is self.block and b.block in self.loop_blocks
+        owner = b.owner
+        return isinstance(owner, memref.AllocOp | scf.IfOp | scf.WhileOp) and owner.parent_block() is self.block
+
+    def handover(self, value: SSAValue) -> SSAValue:
+        """A buffer holding old tensor `value` whose ownership leaves the block being filled
+        (an scf.yield / scf.condition operand, a returned dynamic result): the value's own
+        buffer when the block owns it, else a copy into a fresh alloc (an argument, a view, a
+        constant, a buffer from an enclosing block or one handed over already). The
+        deallocation pass frees every owned buffer that is not handed over."""
+        b = self.buf(value)
+        if not (self.owns(b) and b.type == buffer_type(value.type)):  # type: ignore[arg-type]
+            new = self.alloc(value.type, value)  # type: ignore[arg-type]
+            self.copy(b, new)
+            b = new
+        self.consumed.add(b)
+        return b
 
     def buf(self, value: SSAValue) -> SSAValue:
         """The buffer of old tensor value `value` (an uninitialised alloc for tensor.empty)."""
@@ -153,10 +181,11 @@ class Converter(InPlaceAnalysis):
             self.block = saved
 
     def convert_yielding_block(self, old: Block, new: Block, targets: dict[int, SSAValue],
-                               carried: set[Root]) -> None:
+                               carried: set[Root], owned: set[int] = frozenset()) -> None:  # type: ignore[assignment]
         """Convert an scf region's block (an if branch, a loop body): the tensors its scf.yield
-        hands over at the indices of `targets` are stored into those buffers, the other values
-        are yielded as they are."""
+        hands over at the indices of `targets` are stored into those buffers, those at the
+        indices in `owned` (dynamic shapes) are yielded as buffers the block hands over
+        (`handover`), the other values are yielded as they are."""
         self.convert_block(old, new, skip_terminator=True)
         y = old.last_op
         assert isinstance(y, scf.YieldOp)
@@ -164,8 +193,12 @@ class Converter(InPlaceAnalysis):
         saved = self.block
         self.block = new
         try:
+            # handed over first: their copies read the values before store_results writes
+            # into carried buffers
+            handed = {i: self.handover(vals[i]) for i in sorted(owned)}
             self.store_results([vals[i] for i in targets], list(targets.values()), carried)
-            self.emit(scf.YieldOp(*[self.vmap[v] for i, v in enumerate(vals) if i not in targets]))
+            self.emit(scf.YieldOp(*[handed[i] if i in handed else self.vmap[v]
+                                    for i, v in enumerate(vals) if i not in targets]))
         finally:
             self.block = saved
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from xdsl.dialects import func, memref
+from xdsl.dialects import func
 from xdsl.dialects.builtin import FunctionType, TensorType, UnrankedTensorType
 from xdsl.ir import Block, SSAValue
 
@@ -71,15 +71,9 @@ def _return(c: Converter, op: func.ReturnOp) -> None:
         if _is_out_param(v.type, c.returns_buffers):
             continue
         if isinstance(v.type, TensorType):
-            # a dynamic result: a fresh buffer the caller owns (never an argument, a view, a
-            # constant or a buffer returned twice); deallocation leaves it alone
-            b = c.buf(v)
-            owner = b.owner
-            if not (isinstance(owner, memref.AllocOp) and owner.parent_block() is c.block and b not in returned):
-                new = c.alloc(v.type, v)  # type: ignore[arg-type]
-                c.copy(b, new)
-                b = new
-            returned.append(b)
+            # a dynamic result: a buffer the caller owns (a copy unless the function owns
+            # it: never an argument, a view, a constant or a buffer returned twice)
+            returned.append(c.handover(v))
         else:
             returned.append(c.vmap[v])
     c.emit(func.ReturnOp(*returned))

@@ -81,15 +81,29 @@ def _call(em: Emitter, op: func.CallOp) -> None:
         em.set(op.results[0], r)
 
 
+def _branch_operands(em: Emitter, op: Operation, values) -> list:
+    """Branch operands under the dynamic-shape convention: a memref with dynamic dims is its
+    pointer followed by the i64 extents of those dims (the successor's block arguments, see
+    convert_function), as at function boundaries."""
+    from tosa_xdsl.lowering.to_llvm.memref import extents
+
+    out = []
+    for v in values:
+        out.append(em.get(v))
+        if _dynamic_count(v.type):
+            out += [e for e, d in zip(extents(em, v, op), v.type.get_shape()) if int(d) < 0]
+    return out
+
+
 @handles(cf.BranchOp)
 def _br(em: Emitter, op: cf.BranchOp) -> None:
-    em.add(llvm.BrOp(em.blocks[op.successor], *[em.get(a) for a in op.arguments]))
+    em.add(llvm.BrOp(em.blocks[op.successor], *_branch_operands(em, op, op.arguments)))
 
 
 @handles(cf.ConditionalBranchOp)
 def _cond_br(em: Emitter, op: cf.ConditionalBranchOp) -> None:
-    em.add(llvm.CondBrOp(em.get(op.cond), em.blocks[op.then_block], [em.get(a) for a in op.then_arguments],
-                         em.blocks[op.else_block], [em.get(a) for a in op.else_arguments]))
+    em.add(llvm.CondBrOp(em.get(op.cond), em.blocks[op.then_block], _branch_operands(em, op, op.then_arguments),
+                         em.blocks[op.else_block], _branch_operands(em, op, op.else_arguments)))
 
 
 def _reverse_post_order(region: Region) -> list[Block]:
@@ -141,11 +155,18 @@ def convert_function(fn: func.FuncOp, module: ModuleState, handlers: dict) -> ll
             new = Block(arg_types=list(lft.inputs.data))
             _bind_dynamic_arguments(em, block, new, len(ft.outputs.data))
         else:
-            if any(_dynamic_count(a.type) for a in block.args):
-                raise fail(fn, "a block argument with a dynamically shaped buffer is not supported")
-            new = Block(arg_types=[value_type(a.type, fn) for a in block.args])
-            for old_arg, new_arg in zip(block.args, new.args):
-                em.set(old_arg, new_arg)
+            # a memref block argument with k dynamic dims (an scf.if / scf.while carrying
+            # a dynamically shaped buffer) is its pointer and k i64 extents (_branch_operands)
+            types: list = []
+            for a in block.args:
+                types += [value_type(a.type, fn)] + [i64] * _dynamic_count(a.type)
+            new = Block(arg_types=types)
+            args = iter(new.args)
+            for old_arg in block.args:
+                em.set(old_arg, next(args))
+                if _dynamic_count(old_arg.type):
+                    em.extents[old_arg] = [next(args) if int(d) < 0 else None
+                                           for d in old_arg.type.get_shape()]  # pyright: ignore
         region.add_block(new)
         em.blocks[block] = new  # pyright: ignore[reportAttributeAccessIssue]
     for block in _reverse_post_order(fn.body):

@@ -74,7 +74,9 @@ class WhileLowering(RewritePattern):
             assert y is not None
             rewriter.replace(y, cf.BranchOp(before, *y.operands))
         forwarded = list(cond.args)
-        rewriter.replace(cond, cf.ConditionalBranchOp(cond.condition, after, forwarded, continuation, ()))
+        branch = cf.ConditionalBranchOp(cond.condition, after, forwarded, continuation, ())
+        branch.location = op.location  # the loop's place (loop-bound diagnostics, interpreter/loop_bound.py)
+        rewriter.replace(cond, branch)
         rewriter.replace(op, [], forwarded)
 
 
