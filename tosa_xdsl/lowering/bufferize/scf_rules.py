@@ -61,12 +61,15 @@ def _if(c: Converter, op: scf.IfOp) -> None:
             c.fresh_root(parent, r)  # a buffer the scf.if hands over to this block
 
 
-def _carry(c: Converter, op: Operation, inits: list[SSAValue], index_offset: int) -> dict[int, tuple[SSAValue, Root]]:
-    """Buffers for the static tensor values a loop carries: the init's own buffer when the
-    loop may consume it, else a copy."""
+def _carry(c: Converter, op: Operation, inits: list[SSAValue], index_offset: int,
+           dynamic_too: bool) -> dict[int, tuple[SSAValue, Root]]:
+    """Buffers for the tensor values a loop carries: the init's own buffer when the loop may
+    consume it, else a copy (of the init's run-time size for a dynamic one: scf.for keeps its
+    carried size, SCATTER's nest). scf.while passes `dynamic_too=False`: its dynamic tensors
+    are the loop's memref arguments instead (their size may change between iterations)."""
     carried: dict[int, tuple[SSAValue, Root]] = {}
     for i, v in enumerate(inits):
-        if not isinstance(v.type, TensorType) or _dynamic(v.type):
+        if not isinstance(v.type, TensorType) or (_dynamic(v.type) and not dynamic_too):
             continue
         r = c.roots.get(v)
         if r is not None and not r.empty and c.can_write(v, op, index_offset + i) and is_identity(c.vmap[v].type):
@@ -86,7 +89,7 @@ def _carry(c: Converter, op: Operation, inits: list[SSAValue], index_offset: int
 
 def _for(c: Converter, op: scf.ForOp) -> None:
     inits = list(op.iter_args)
-    carried = _carry(c, op, inits, 3)
+    carried = _carry(c, op, inits, 3, dynamic_too=True)
     old = op.body.block
     scalar_idx = [i for i in range(len(inits)) if i not in carried]
     nb = Block(arg_types=[old.args[0].type, *[old.args[1 + i].type for i in scalar_idx]])
@@ -129,7 +132,7 @@ def _init_buffer(c: Converter, op: scf.WhileOp, inits: list[SSAValue], i: int) -
 
 def _while(c: Converter, op: scf.WhileOp) -> None:
     inits = list(op.arguments)
-    carried = _carry(c, op, inits, 0)  # static tensors; dynamic ones are the loop's arguments
+    carried = _carry(c, op, inits, 0, dynamic_too=False)
     dyn_in = {i for i, v in enumerate(inits) if _dynamic(v.type)}
     init_bufs = {i: _init_buffer(c, op, inits, i) for i in sorted(dyn_in)}
     before, after = op.before_region.block, op.after_region.block
