@@ -461,7 +461,8 @@ def argmax(x, axis: int, *, in_t: str, nan_mode: str = "PROPAGATE",
     if x.shape[axis] == 0:
         return np.zeros(shape, np.int32)
     if not _is_fp(in_t):
-        index = np.argmax(nx.sign_extend(x, in_t), axis=axis)
+        # unsigned types (upstream's rows, verification/producer_types.py) compare unsigned
+        index = np.argmax((nx.zero_extend if in_t.startswith("ui") else nx.sign_extend)(x, in_t), axis=axis)
     else:
         v = x.astype(np.float64)
         if str(nan_mode) == "IGNORE":
