@@ -759,8 +759,10 @@ def cast(x, in_t: str, out_t: str) -> np.ndarray:
     if in_t in _FLOATS:
         v = x.astype(np.float64)
         require(~np.isnan(v), "CAST: NaN input to an integer output")
-        info = _INTS[out_t]  # an unsigned out_t (upstream's rows) saturates to 0 .. 2^bits - 1
-        lo, hi = (minimum_s(out_t), maximum_s(out_t)) if info.signed else (0, (1 << info.bits) - 1)
+        # saturate to out_t's two's complement range (i4, no CAST row of the spec: -8 as upstream's
+        # lowering); an unsigned out_t (upstream's rows) to 0 .. 2^bits - 1
+        info = _INTS[out_t]
+        lo, hi = _signed_range(info.bits) if info.signed else (0, (1 << info.bits) - 1)
         r = np.clip(round_to_nearest_int(np.nan_to_num(v, nan=0.0)), lo, hi)
         big = r >= 2.0**63  # i64: maximum_s rounds up to 2^63 as a float64, which int64 cannot hold
         out = np.where(big, 0.0, r).astype(np.int64)

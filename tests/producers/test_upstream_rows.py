@@ -162,6 +162,11 @@ EXPECT = {
     "GATHER": lambda a, b, s, t: _bits(a[[3, 0]][None], t),
     "SCATTER": lambda a, b, s, t: _bits(a[None], t),  # rows 3 and 0 get rows 1 and 2 of a... see below
     "CAST:from": lambda a, b, s, t: (a != 0 if t == "i1" else a).astype(np.float32),  # bool reads 0/1
+    # round to f32 (nearest even), back with saturation to the type's range (bool: != 0)
+    "CAST:to": lambda a, b, s, t: (a != 0) if t == "i1" else _bits(
+        np.clip(a.astype(np.float32).astype(np.float64), *_range(t)).astype(np.int64), t),
+    "MAX_POOL2D": lambda a, b, s, t: _bits(np.maximum.reduce(
+        [a[i:i + 3, j:j + 2] for i in (0, 1) for j in (0, 1)]).reshape(1, 3, 2, 1), t),
 }
 EXPECT["SCATTER"] = lambda a, b, s, t: _bits(np.stack([a[1], a[1], a[2], a[0]])[None], t)
 SHIFTS = ("LOGICAL_LEFT_SHIFT", "LOGICAL_RIGHT_SHIFT", "ARITHMETIC_RIGHT_SHIFT")

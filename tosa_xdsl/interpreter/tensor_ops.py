@@ -441,7 +441,11 @@ def max_pool2d(x, kernel, stride, pad, *, in_t: str, nan_mode: str = "PROPAGATE"
         with np.errstate(invalid="ignore"):
             r = np.fmax.reduce(flat, axis=3) if ignore else np.max(flat, axis=3)
         return r.astype(x.dtype)  # exact: r is one of the input values (or NaN)
-    xp, valid = _pad_spatial(nx.sign_extend(x, in_t), pads, nx.minimum_s(in_t))
+    # padding never wins: the type's lowest value (i4: -8; unsigned, upstream's rows: 0, the
+    # values compared unsigned)
+    unsigned = in_t.startswith("ui")
+    lowest = 0 if unsigned else -(1 << (nx.bit_width(in_t) - 1))
+    xp, valid = _pad_spatial((nx.zero_extend if unsigned else nx.sign_extend)(x, in_t), pads, lowest)
     P, _ = _patches(xp, valid, k, s, (1, 1))
     return P.max(axis=(3, 4)).astype(x.dtype)
 
