@@ -63,15 +63,17 @@ def _wrapped(fn, x: np.ndarray, axis: int, t: str) -> np.ndarray:
 
 @register_impls
 class ReductionFunctions(InterpreterFunctions):
+    # on integers (upstream's rows, which its lowering refuses) the spec's `acc && value` /
+    # `acc || value` give 1 or 0 in the integer type
     @impl(red.ReduceAllOp)
     def run_reduce_all(self, interpreter, op, args):
         (x,) = args
-        return (np.all(x, axis=_axis(op, x), keepdims=True),)
+        return (np.all(x, axis=_axis(op, x), keepdims=True).astype(x.dtype),)
 
     @impl(red.ReduceAnyOp)
     def run_reduce_any(self, interpreter, op, args):
         (x,) = args
-        return (np.any(x, axis=_axis(op, x), keepdims=True),)
+        return (np.any(x, axis=_axis(op, x), keepdims=True).astype(x.dtype),)
 
     @impl(red.ReduceMaxOp)
     def run_reduce_max(self, interpreter, op, args):

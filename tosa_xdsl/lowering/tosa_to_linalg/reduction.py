@@ -103,16 +103,17 @@ def lower_reduction(op: Operation) -> None:
 
         def combine(b, v, acc):
             return b.insert(arith.MulfOp(acc, v) if fp else arith.MuliOp(acc, v)).result
-    elif kind is red.ReduceAllOp:
-        init = 1
+    elif kind in (red.ReduceAllOp, red.ReduceAnyOp):
+        is_all = kind is red.ReduceAllOp
+        init = 1 if is_all else 0
 
         def combine(b, v, acc):
-            return b.insert(arith.AndIOp(v, acc)).result
-    elif kind is red.ReduceAnyOp:
-        init = 0
-
-        def combine(b, v, acc):
-            return b.insert(arith.OrIOp(v, acc)).result
+            if elem.width.data != 1:
+                # integers (upstream's rows; its lowering refuses them): the spec's
+                # `acc && value` / `acc || value`, 1 or 0 in the type
+                nz = b.insert(arith.CmpiOp(v, nir.const(b, 0, elem), "ne")).result
+                v = b.insert(arith.ExtUIOp(nz, elem)).result
+            return b.insert((arith.AndIOp if is_all else arith.OrIOp)(v, acc)).result
     else:
         is_max = kind is red.ReduceMaxOp
         if fp:
