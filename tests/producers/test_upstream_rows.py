@@ -275,3 +275,36 @@ def test_tosa_run_profile_reports_as_upstream(op, t, tmp_path):
     assert code == 1 and _errors(err.getvalue())[-1] == TABLE["ops"][op][t]["mlir-22 tosa-validate"] + fix
     with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
         assert tosa_run(args) == 0  # without a profile it runs
+
+
+def test_unsigned_matmul_pool_conv_use_the_unsigned_values():
+    """MATMUL, AVG_POOL2D, CONV2D on ui8 (the spec's i8 rows widened; zero points 0 by
+    ERROR_IF): numpy's products and sums of the unsigned values; AVG_POOL2D rounds acc / 4 half
+    up (apply_scale_32 with reciprocal_scale(4) = 2^30 >> 32)."""
+    src = """func.func @main(%a: tensor<1x4x3x1xui8>, %w: tensor<1x2x2x1xui8>) -> (tensor<1x3x2x1xi32>, tensor<1x3x2x1xui8>, tensor<1x4x4xi32>) {
+  %z = "tosa.const"() <{values = dense<0> : tensor<1xui8>}> : () -> tensor<1xui8>
+  %bias = "tosa.const"() <{values = dense<0> : tensor<1xi32>}> : () -> tensor<1xi32>
+  %c = tosa.conv2d %a, %w, %bias, %z, %z {acc_type = i32, dilation = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>} : (tensor<1x4x3x1xui8>, tensor<1x2x2x1xui8>, tensor<1xi32>, tensor<1xui8>, tensor<1xui8>) -> tensor<1x3x2x1xi32>
+  %p = tosa.avg_pool2d %a, %z, %z {acc_type = i32, kernel = array<i64: 2, 2>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>} : (tensor<1x4x3x1xui8>, tensor<1xui8>, tensor<1xui8>) -> tensor<1x3x2x1xui8>
+  %s3 = tosa.const_shape {values = dense<[1, 4, 3]> : tensor<3xindex>} : () -> !tosa.shape<3>
+  %s4 = tosa.const_shape {values = dense<[1, 3, 4]> : tensor<3xindex>} : () -> !tosa.shape<3>
+  %ma = tosa.reshape %a, %s3 : (tensor<1x4x3x1xui8>, !tosa.shape<3>) -> tensor<1x4x3xui8>
+  %mb = tosa.reshape %a, %s4 : (tensor<1x4x3x1xui8>, !tosa.shape<3>) -> tensor<1x3x4xui8>
+  %m = tosa.matmul %ma, %mb, %z, %z : (tensor<1x4x3xui8>, tensor<1x3x4xui8>, tensor<1xui8>, tensor<1xui8>) -> tensor<1x4x4xi32>
+  return %c, %p, %m : tensor<1x3x2x1xi32>, tensor<1x3x2x1xui8>, tensor<1x4x4xi32>
+}
+"""
+    rng = np.random.default_rng(3)
+    a = rng.integers(0, 256, (1, 4, 3, 1), endpoint=False).astype(np.uint8)
+    a[0, 0, 0, 0] = 255
+    w = rng.integers(128, 256, (1, 2, 2, 1)).astype(np.uint8)  # all with the top bit set
+    x, k = a[0, :, :, 0].astype(np.int64), w[0, :, :, 0].astype(np.int64)
+    windows = [[x[i:i + 2, j:j + 2] for j in range(2)] for i in range(3)]
+    want = [np.array([[(v * k).sum() for v in row] for row in windows], np.int32).reshape(1, 3, 2, 1),
+            np.array([[np.floor(v.sum() / 4 + 0.5) for v in row] for row in windows]).astype(np.uint8).reshape(1, 3, 2, 1),
+            (x.reshape(1, 4, 3) @ x.reshape(1, 3, 4)).astype(np.int32)]
+    xs = [a, w]
+    assert_same(run(parse(src), xs), want, "interpreter")
+    for stage in STAGES:
+        assert_same(run(lower(src, stage), xs), want, stage)
+    assert_same(NativeModule(parse(src), pipeline="tosa-to-llvm{validation=false}").call(xs), want, "jit")

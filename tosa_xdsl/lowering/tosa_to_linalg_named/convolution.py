@@ -57,13 +57,21 @@ from tosa_xdsl.lowering.tosa_to_linalg_named.common import (
     index_constants,
     int_array,
     is_float,
+    is_unsigned,
     nhwc_output_sizes,
     padded,
     static_cast,
     transposed,
+    zero_extended,
     zero_point,
     zp_operand,
 )
+
+
+def _values(v: SSAValue, acc_t: Attribute, new_ops: list[Operation]) -> SSAValue:
+    """An input or weight operand; unsigned (upstream's rows, zero points 0 by ERROR_IF) as its
+    zero-extended acc_t values, which the named ops' signed casts keep."""
+    return zero_extended(v, acc_t, new_ops) if is_unsigned(v) and not is_float(acc_t) else v
 
 
 def _convert_tensor(v: SSAValue, to: Attribute, new_ops: list[Operation]) -> SSAValue:
@@ -125,7 +133,7 @@ def _conv_common(op, nd: int, new_ops: list[Operation]) -> _ConvParts:
         raise fail(op, f"pad {pad} must be {2 * nd} non-negative values")
     # padded positions hold input_zp: (input_zp - input_zp) * w = 0 adds nothing, as the spec
     # skips them
-    x = padded(op.input, [0, *pad[0::2], 0], [0, *pad[1::2], 0], izp, new_ops)
+    x = padded(_values(op.input, acc_type(op), new_ops), [0, *pad[0::2], 0], [0, *pad[1::2], 0], izp, new_ops)
     return _ConvParts(x, izp, wzp, acc_type(op), element_type(op.output))
 
 
@@ -165,7 +173,7 @@ def lower_conv2d(op: Conv2DOp, hwcf: bool = False) -> None:
     # (upstream's conv2d_dyn / conv2d_dyn_w_h)
     sizes = _conv_sizes(op, shape_of(op.weight)[1:3], new_ops)
     init = _bias_init(op.bias, out_shape, parts.acc_t, new_ops, sizes)
-    w: SSAValue = op.weight
+    w: SSAValue = _values(op.weight, parts.acc_t, new_ops)
     if hwcf:
         w = transposed(w, [1, 2, 3, 0], new_ops)
         classes = (Conv2DNhwc_HwcfOp, named.Conv2DNhwcHwcfQOp)
@@ -182,7 +190,7 @@ def lower_conv3d(op: Conv3DOp) -> None:
     parts = _conv_common(op, 3, new_ops)
     # a dynamic batch: the init takes the input's dim 0 (as conv2d)
     init = _bias_init(op.bias, lb.dims_of(op.output), parts.acc_t, new_ops, op.input)
-    w = transposed(op.weight, [1, 2, 3, 4, 0], new_ops)  # OC,KD,KH,KW,IC -> KD,KH,KW,IC,OC
+    w = transposed(_values(op.weight, parts.acc_t, new_ops), [1, 2, 3, 4, 0], new_ops)  # OC,KD,KH,KW,IC -> KD,KH,KW,IC,OC
     acc = _conv_named(named.Conv3DNdhwcDhwcfOp, named.Conv3DNdhwcDhwcfQOp, parts, w, init,
                       int_array(op, "stride"), int_array(op, "dilation"), new_ops)
     out = _convert_tensor(acc, parts.out_t, new_ops)
@@ -202,7 +210,8 @@ def lower_depthwise_conv2d(op: DepthwiseConv2DOp) -> None:
     sizes = _conv_sizes(op, [kh, kw], new_ops)
     acc_init = filled([n, oh, ow, c, m], parts.acc_t, 0, new_ops, sizes)
     acc = _conv_named(named.DepthwiseConv2DNhwcHwcmOp, named.DepthwiseConv2DNhwcHwcmQOp, parts,
-                      op.weight, acc_init, int_array(op, "stride"), int_array(op, "dilation"), new_ops)
+                      _values(op.weight, parts.acc_t, new_ops), acc_init, int_array(op, "stride"),
+                      int_array(op, "dilation"), new_ops)
     acc = _convert_tensor(acc, parts.out_t, new_ops)
     collapse = tensor.CollapseShapeOp(
         operands=[acc], result_types=[lb.tensor_type(parts.out_t, [n, oh, ow, ocm])],

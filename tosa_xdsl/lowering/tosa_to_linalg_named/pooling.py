@@ -53,9 +53,11 @@ from tosa_xdsl.lowering.tosa_to_linalg_named.common import (
     index_constants,
     int_array,
     is_float,
+    is_unsigned,
     nhwc_output_sizes,
     padded,
     static_cast,
+    zero_extended,
     zero_point,
 )
 
@@ -162,8 +164,14 @@ def lower_avg_pool2d(op: AvgPool2DOp) -> None:
     new_ops: list[Operation] = []
     # the window count clips at the input's H/W: its run-time size when dynamic
     ih, iw = (d if d >= 0 else dim(op.input, i + 1, new_ops) for i, d in enumerate(dims_of(op.input)[1:3]))
+    src, unsigned = op.input, is_unsigned(op.input)
+    if unsigned and not is_float(acc_t):
+        # upstream's unsigned rows (zero points 0 by ERROR_IF): the zero-extended values,
+        # the average clipped to the unsigned range and computed on signless bits
+        src = zero_extended(src, acc_t, new_ops)
+        in_t = IntegerType(in_t.width.data)
     # pad with 0 and subtract count * input_zp afterwards: only the valid positions count
-    x = padded(op.input, [0, pad[0], pad[2], 0], [0, pad[1], pad[3], 0], 0, new_ops)
+    x = padded(src, [0, pad[0], pad[2], 0], [0, pad[1], pad[3], 0], 0, new_ops)
     init = filled(out_shape, acc_t, 0, new_ops, nhwc_output_sizes(op, kernel, stride, pad, None, new_ops))
     window = empty(kernel, acc_t)
     new_ops.append(window)
@@ -190,7 +198,7 @@ def lower_avg_pool2d(op: AvgPool2DOp) -> None:
     else:
         if acc_t != i32:
             raise fail(op, f"integer acc_type must be i32, got {acc_t}")
-        lo, hi = nx.minimum_s(_tname(in_t)), nx.maximum_s(_tname(in_t))
+        lo, hi = (0, (1 << in_t.width.data) - 1) if unsigned else (nx.minimum_s(_tname(in_t)), nx.maximum_s(_tname(in_t)))
 
         def body(b: Builder, args: Sequence[SSAValue]) -> list[SSAValue]:
             count = _count_ops(b, kernel, stride, pad, (ih, iw))
@@ -210,7 +218,9 @@ def lower_avg_pool2d(op: AvgPool2DOp) -> None:
 
     gen = generic([pool.res[0]], [out_init_v], [identity(4)] * 2, parallel(4), body)
     new_ops.append(gen)
-    Rewriter.replace_op(op, new_ops, [gen.res[0]])
+    if unsigned:
+        new_ops.append(UnrealizedConversionCastOp.get([gen.res[0]], [op.output.type]))
+    Rewriter.replace_op(op, new_ops, [new_ops[-1].results[0]])
 
 
 def _tname(t: Attribute) -> str:
