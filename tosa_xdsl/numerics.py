@@ -106,6 +106,7 @@ _ALIASES = {
     "i64_t": "i64", "int64_t": "i64", "int64": "i64",  # TOSA 1.1 EXT-INT64 (producers' index math)
     "uint8_t": "ui8", "uint8": "ui8", "u8": "ui8",
     "uint16_t": "ui16", "uint16": "ui16", "u16": "ui16",
+    "uint32_t": "ui32", "uint32": "ui32",  # upstream's unsigned rows (verification/producer_types.py)
     "fp16_t": "fp16", "f16": "fp16", "float16": "fp16",
     "bf16_t": "bf16", "bfloat16": "bf16",
     "fp32_t": "fp32", "f32": "fp32", "float32": "fp32",
@@ -141,6 +142,7 @@ _INTS = {
     "i64": _Int(64, True, np.dtype(np.int64)),
     "ui8": _Int(8, False, np.dtype(np.uint8)),
     "ui16": _Int(16, False, np.dtype(np.uint16)),
+    "ui32": _Int(32, False, np.dtype(np.uint32)),
 }
 
 _FLOATS = {
@@ -443,6 +445,19 @@ def apply_clip_u(value, min_val, max_val, t: str):
     return apply_min_u(apply_max_u(value, min_val, t), max_val, t)
 
 
+def count_leading_zeros_of(a, t: str) -> np.ndarray:
+    """Leading zero bits of the `t`-wide bit pattern of a (math.ctlz at the type's width):
+    the width for 0; 0 for values whose top bit is set."""
+    bits = bit_width(t)
+    x = wrap(a, bits, signed=False).astype(np.uint64)
+    n = np.zeros(x.shape, np.int64)
+    for step in (32, 16, 8, 4, 2, 1):  # binary search for the highest set bit, 64-bit wide
+        top_empty = (x >> np.uint64(64 - step)) == 0
+        n = np.where(top_empty, n + step, n)
+        x = np.where(top_empty, x << np.uint64(step), x)
+    return truncate(np.where(wrap(a, bits, signed=False) == 0, 64, n) - (64 - bits), t)
+
+
 def count_leading_zeros(a) -> np.ndarray:
     """Spec 4.5.1 count_leading_zeros(int32_t): 32 for 0, 0 for negative values."""
     x = wrap(a, 32, signed=False)
@@ -625,7 +640,9 @@ def mul(a, b, shift, in_t: str, out_t: str | None = None):
             product = sign_extend(a, "i32") * sign_extend(b, "i32")  # |p| <= 2**62
         product = (product + (np.int64(1) << (shift - 1))) >> shift
         return _checked(product, "i32", "MUL: shifted product")
-    return apply_mul_s(sign_extend(a, in_t), sign_extend(b, in_t), out_t)
+    # an unsigned in_t (upstream's rows: ui8 x ui8 -> ui32) multiplies the unsigned values
+    ext = zero_extend if in_t.startswith("ui") else sign_extend
+    return apply_mul_s(ext(a, in_t), ext(b, in_t), out_t)
 
 
 def arithmetic_right_shift(a, b, t: str, round: bool = False):
@@ -742,7 +759,11 @@ def cast(x, in_t: str, out_t: str) -> np.ndarray:
     if in_t in _FLOATS:
         v = x.astype(np.float64)
         require(~np.isnan(v), "CAST: NaN input to an integer output")
-        r = np.clip(round_to_nearest_int(np.nan_to_num(v, nan=0.0)), minimum_s(out_t), maximum_s(out_t))
+        # saturate to out_t's two's complement range (i4, no CAST row of the spec: -8 as upstream's
+        # lowering); an unsigned out_t (upstream's rows) to 0 .. 2^bits - 1
+        info = _INTS[out_t]
+        lo, hi = _signed_range(info.bits) if info.signed else (0, (1 << info.bits) - 1)
+        r = np.clip(round_to_nearest_int(np.nan_to_num(v, nan=0.0)), lo, hi)
         big = r >= 2.0**63  # i64: maximum_s rounds up to 2^63 as a float64, which int64 cannot hold
         out = np.where(big, 0.0, r).astype(np.int64)
         return truncate(np.where(big, np.int64(2**63 - 1), out), out_t)

@@ -71,10 +71,12 @@ def _inputs(t: str, seed: int) -> list[np.ndarray]:
     return xs
 
 
-def _upstream_native(src: str, inputs: list[np.ndarray]) -> list[np.ndarray]:
+def _upstream_native(src: str, inputs: list[np.ndarray], like: list[np.ndarray] | None = None,
+                     pipeline: str = UPSTREAM) -> list[np.ndarray]:
+    """The results of `main` (shaped as `like`, default: three of the first input's)."""
     import llvmlite.binding as llvm
 
-    opt = subprocess.run([str(BIN / "mlir-opt"), f"--pass-pipeline={UPSTREAM}"], input=src,
+    opt = subprocess.run([str(BIN / "mlir-opt"), f"--pass-pipeline={pipeline}"], input=src,
                          capture_output=True, text=True)
     assert opt.returncode == 0, opt.stderr[:2000]
     ll = subprocess.run([str(BIN / "mlir-translate"), "--mlir-to-llvmir"], input=opt.stdout,
@@ -85,7 +87,7 @@ def _upstream_native(src: str, inputs: list[np.ndarray]) -> list[np.ndarray]:
     engine = llvm.create_mcjit_compiler(llvm.parse_assembly(ll.stdout),
                                         llvm.Target.from_default_triple().create_target_machine())
     engine.finalize_object()
-    outs = [np.zeros_like(inputs[0]) for _ in range(3)]
+    outs = [np.zeros_like(x) for x in like] if like is not None else [np.zeros_like(inputs[0]) for _ in range(3)]
     args = [np.ascontiguousarray(x) for x in inputs] + outs
     main = ctypes.CFUNCTYPE(None, *[ctypes.c_void_p] * len(args))(engine.get_function_address("main"))
     main(*[a.ctypes.data for a in args])
@@ -145,14 +147,17 @@ def test_verifier_accepts_and_validate_reports_as_upstream(t, tmp_path):
             assert o == u
 
 
-def test_widened_unsigned_product_is_a_located_error():
-    """MUL ui8 x ui8 -> ui32 (the widened i8 row) would need zero extension: not lowered."""
-    from tosa_xdsl.diagnostics import LocatedError
-
+def test_widened_unsigned_product_multiplies_unsigned_values():
+    """MUL ui8 x ui8 -> ui32 (the widened i8 row): the product of the unsigned values (numpy's
+    uint32 product), zero-extended in every stage and the JIT."""
     src = """func.func @main(%a: tensor<4xui8>, %b: tensor<4xui8>) -> tensor<4xui32> {
   %s = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
   %0 = tosa.mul %a, %b, %s : (tensor<4xui8>, tensor<4xui8>, tensor<1xi8>) -> tensor<4xui32>
   return %0 : tensor<4xui32>
 }"""
-    with pytest.raises(LocatedError, match="cannot lower 'tosa.mul': an unsigned ui8 product widened to ui32"):
-        lower(src, STAGES[0])
+    xs = [np.array([200, 255, 0, 7], np.uint8), np.array([200, 255, 9, 1], np.uint8)]
+    want = [xs[0].astype(np.uint32) * xs[1].astype(np.uint32)]
+    assert_same(run(parse(src), xs), want, "interpreter")
+    for stage in STAGES:
+        assert_same(run(lower(src, stage), xs), want, stage)
+    assert_same(NativeModule(parse(src), pipeline="tosa-to-llvm{validation=false}").call(xs), want, "jit")

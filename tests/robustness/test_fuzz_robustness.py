@@ -603,16 +603,15 @@ def test_scf_while_region_edges_as_mlir(case, message):
     assert code == 1 and located_error(err) == f"'scf.while' op {message}"
 
 
-def test_unsigned_tensor_op_is_unsupported_at_run_time_not_internal():
-    # the verifier accepts ui32 as upstream's does (tosa-validate reports it); the interpreter
-    # has no ui32 arithmetic beyond upstream's wrapping ADD/SUB/MUL rows (test_wrapping_rows.py):
-    # a located "not run" error (found as tosa.sub in a COND_IF, seed 1810, before SUB had a row)
+def test_unsigned_tensor_op_runs_not_internal():
+    # found as tosa.sub on ui32 in a COND_IF (seed 1810): once an internal error, then a located
+    # "not run" error; the unsigned rows run now (tests/producers/test_upstream_rows.py)
     text = fn("  %1 = tosa.abs %a : (tensor<2xui32>) -> tensor<2xui32>\n"
               "  return %1 : tensor<2xui32>", "%a: tensor<2xui32>", "tensor<2xui32>")
-    x = np.array([1, 2], np.uint32)
-    code, _, err = _run(tosa_run, text, [], {"a.npy": x})
-    assert code == 1
-    assert located_error(err).startswith("'tosa.abs' on element type 'ui32' is not run")
+    x = np.array([1, 4000000000], np.uint32)
+    code, out, err = _run(tosa_run, text, ["--print"], {"a.npy": x})
+    assert code == 0, err
+    assert "[1, 4000000000]" in out
 
 
 def test_malformed_op_in_an_upgraded_legacy_module_is_a_located_error():

@@ -25,7 +25,18 @@ from tosa_xdsl.dialects.tosa.ops import elementwise_unary as eu
 from tosa_xdsl.interpreter.common import prop, rdtype, tname
 
 _FLOAT_NATIVE = (np.dtype(np.float16), np.dtype(np.float32), np.dtype(np.float64))
-_SHIFT_MAX = {"i8": 7, "i16": 15, "i32": 31}
+
+
+def _unsigned(t: str) -> bool:
+    """ui8/ui16/ui32: upstream's unsigned rows (verification/producer_types.py) compare and
+    shift as unsigned values, as the spec's unsigned helpers do (apply_max_u, zero_extend)."""
+    return t.startswith("ui")
+
+
+def _extend(x, t: str) -> np.ndarray:
+    """The value of integer x as int64: zero-extended for unsigned types, else sign-extended
+    (bool is i1: true is -1, as upstream's signed arith.cmpi / maxsi read it)."""
+    return nx.zero_extend(x, t) if _unsigned(t) else nx.sign_extend(x, t)
 
 
 def broadcast_check(op, *arrays: np.ndarray) -> tuple[int, ...]:
@@ -72,7 +83,7 @@ def _plain_binary(fn):
 
 
 def _wrapping(op) -> bool:
-    """ADD/SUB/MUL on a producer-only integer type (i1, i8, i16, ui8, ui16, ui32: same type in
+    """ADD/SUB/MUL (ABS, NEGATE) on a producer-only integer type (WRAPPING_TYPES, same type in
     and out; verification/producer_types.py): no spec row, so upstream's semantics apply."""
     from xdsl.dialects.builtin import IntegerType
 
@@ -89,8 +100,7 @@ def _wrapped(fn, a: np.ndarray, b: np.ndarray, op) -> np.ndarray:
     width = op.input1.type.get_element_type().width.data
     with np.errstate(over="ignore"):
         r = fn(np.asarray(a).astype(np.uint64), np.asarray(b).astype(np.uint64))
-    r = r & np.uint64((1 << width) - 1)
-    return r.astype(rdtype(op))
+    return nx.truncate(r.astype(np.int64), tname(op.input1))  # low bits, sign-extended i4/i48
 
 
 @register_impls
@@ -107,6 +117,9 @@ class ElementwiseFunctions(InterpreterFunctions):
             nx.error_if(hi < lo, "max_val < min_val")
             lo_v = nx.round_to_nearest_float(np.float64(lo), t)
             hi_v = nx.round_to_nearest_float(np.float64(hi), t)
+        elif _unsigned(t):  # upstream's unsigned rows: bounds and values compare unsigned
+            nx.error_if(hi < lo, "max_val < min_val")
+            return (np.clip(x, nx.truncate(np.int64(lo), t), nx.truncate(np.int64(hi), t)).astype(x.dtype),)
         else:
             nx.error_if(hi < lo, "max_val < min_val")
             lo_v = nx.truncate(np.int64(lo), t)
@@ -177,9 +190,9 @@ class ElementwiseFunctions(InterpreterFunctions):
         a, b = args
         broadcast_check(op, a, b)
         t = tname(op.input1)
-        top = _SHIFT_MAX[t]
+        top = nx.bit_width(t) - 1
         nx.require((b >= 0) & (b <= top), f"0 <= value2 && value2 <= {top}")
-        a64, b64 = nx.sign_extend(a, t), nx.sign_extend(b, t)
+        a64, b64 = _extend(a, t), _extend(b, t)  # unsigned: a logical shift (zero_extend)
         b64 = np.clip(b64, 0, top)
         result = a64 >> b64
         if prop(op, "round", False):
@@ -192,9 +205,9 @@ class ElementwiseFunctions(InterpreterFunctions):
         a, b = args
         broadcast_check(op, a, b)
         t = tname(op.input1)
-        top = _SHIFT_MAX[t]
+        top = nx.bit_width(t) - 1
         nx.require((b >= 0) & (b <= top), f"0 <= value2 && value2 <= {top}")
-        b64 = np.clip(nx.sign_extend(b, t), 0, top)
+        b64 = np.clip(_extend(b, t), 0, top)
         return (nx.truncate(nx.sign_extend(a, t) << b64, t),)
 
     @impl(eb.LogicalRightShiftOp)
@@ -202,9 +215,9 @@ class ElementwiseFunctions(InterpreterFunctions):
         a, b = args
         broadcast_check(op, a, b)
         t = tname(op.input1)
-        top = _SHIFT_MAX[t]
+        top = nx.bit_width(t) - 1
         nx.require((b >= 0) & (b <= top), f"0 <= value2 && value2 <= {top}")
-        b64 = np.clip(nx.sign_extend(b, t), 0, top)
+        b64 = np.clip(_extend(b, t), 0, top)
         return (nx.truncate(nx.zero_extend(a, t) >> b64, t),)
 
     # Bitwise and logical ops are numpy's own, after the broadcast check (2.5.3-2.5.5, 2.5.7,
@@ -220,13 +233,19 @@ class ElementwiseFunctions(InterpreterFunctions):
     def run_maximum(self, interpreter, op, args):
         a, b = args
         broadcast_check(op, a, b)
-        return (nx.apply_max_s(a, b, tname(op.input1), prop(op, "nan_mode", "PROPAGATE")),)
+        t = tname(op.input1)
+        if _unsigned(t):
+            return (nx.apply_max_u(a, b, t),)
+        return (nx.apply_max_s(a, b, t, prop(op, "nan_mode", "PROPAGATE")),)
 
     @impl(eb.MinimumOp)
     def run_minimum(self, interpreter, op, args):
         a, b = args
         broadcast_check(op, a, b)
-        return (nx.apply_min_s(a, b, tname(op.input1), prop(op, "nan_mode", "PROPAGATE")),)
+        t = tname(op.input1)
+        if _unsigned(t):
+            return (nx.apply_min_u(a, b, t),)
+        return (nx.apply_min_s(a, b, t, prop(op, "nan_mode", "PROPAGATE")),)
 
     @impl(eb.PowOp)
     def run_pow(self, interpreter, op, args):
@@ -253,7 +272,11 @@ class ElementwiseFunctions(InterpreterFunctions):
             return (np.abs(x),)
         if t.startswith(("fp", "bf")):
             return (in_fp64(np.abs, x, t),)
+        if _unsigned(t):
+            return (x,)  # every unsigned value is its own absolute value
         v = nx.sign_extend(x, t)
+        if _wrapping(op):  # upstream's math.absi: modulo 2^width (i8 -128 -> -128, i1 true -> true)
+            return (nx.truncate(np.abs(v), t),)
         r = np.where(v < 0, -v, v)
         nx.require(r <= nx.maximum_s(t), "apply_sub_s(0, value1) in range of in_out_t")
         return (nx.truncate(r, t),)
@@ -271,6 +294,9 @@ class ElementwiseFunctions(InterpreterFunctions):
 
     @impl(eu.ClzOp)
     def run_clz(self, interpreter, op, args):
+        t = tname(op.input1)
+        if t != "i32":  # upstream's rows: math.ctlz at the type's width
+            return (nx.count_leading_zeros_of(args[0], t),)
         return (nx.count_leading_zeros(args[0]).astype(args[0].dtype),)
 
     @impl(eu.LogicalNotOp)
@@ -289,6 +315,12 @@ class ElementwiseFunctions(InterpreterFunctions):
             nx.error_if(ozp[0] != 0, "!is_same<in_out_t,i8_t>() && output_zp != 0")
         if t.startswith(("fp", "bf")):
             return (np.negative(x) if x.dtype in _FLOAT_NATIVE else in_fp64(np.negative, x, t),)
+        if _wrapping(op) and t not in ("i8", "i16"):
+            # upstream's rows (zero points 0 by ERROR_IF): -x saturated to the type's range, as
+            # upstream's lowering does for every signless width (unsigned: 0 for every x)
+            v, w = -_extend(x, t), nx.bit_width(t)
+            lo, hi = (0, (1 << w) - 1) if _unsigned(t) else (-(1 << (w - 1)), (1 << (w - 1)) - 1)
+            return (nx.truncate(np.clip(v, lo, hi), t),)
         # acc_t is i32 for i8/i16/i32 (each step REQUIREs no i32 overflow)
         v = nx.sign_extend(x, t) - int(nx.sign_extend(izp[0], t))
         nx.require((v >= nx.minimum_s("i32")) & (v <= nx.maximum_s("i32")),
@@ -322,12 +354,19 @@ class ElementwiseFunctions(InterpreterFunctions):
         broadcast_check(op, *args)
         return (np.equal(*args),)
 
+    # numpy compares unsigned dtypes as unsigned (upstream's rows: ugt/uge) and other integer
+    # dtypes as signed; bool (i1) is signed too, as upstream's arith.cmpi sgt reads it
     @impl(cmp.GreaterOp)
     def run_greater(self, interpreter, op, args):
         broadcast_check(op, *args)
-        return (np.greater(*args),)
+        return (np.greater(*_signed_bools(args)),)
 
     @impl(cmp.GreaterEqualOp)
     def run_greater_equal(self, interpreter, op, args):
         broadcast_check(op, *args)
-        return (np.greater_equal(*args),)
+        return (np.greater_equal(*_signed_bools(args)),)
+
+
+def _signed_bools(args):
+    """i1 operands as their signed values (true = -1)."""
+    return [-a.astype(np.int8) if a.dtype == np.bool_ else a for a in args]

@@ -29,7 +29,9 @@ def _axis(op, x: np.ndarray) -> int:
 def _minmax(op, x: np.ndarray, is_max: bool) -> np.ndarray:
     axis = _axis(op, x)
     t = tname(op.input)
-    if not t.startswith(("fp", "bf")):
+    if t == "bool":  # i1 read signed (true = -1), as upstream's arith.maxsi / minsi
+        return (np.all if is_max else np.any)(x, axis=axis, keepdims=True)
+    if not t.startswith(("fp", "bf")):  # unsigned dtypes compare unsigned (upstream's rows)
         fn = np.max if is_max else np.min
         return fn(x, axis=axis, keepdims=True)
     v = x.astype(np.float64)  # exact
@@ -44,17 +46,34 @@ def _minmax(op, x: np.ndarray, is_max: bool) -> np.ndarray:
     return r.astype(x.dtype)
 
 
+def _wrapping(t: str) -> bool:
+    """REDUCE_SUM / REDUCE_PRODUCT on an integer type without a spec row (upstream's rows,
+    verification/producer_types.py): upstream's arith.addi / muli, modulo 2^width."""
+    from tosa_xdsl.verification.producer_types import WRAPPING_TYPES
+
+    return ("i1" if t == "bool" else t) in WRAPPING_TYPES
+
+
+def _wrapped(fn, x: np.ndarray, axis: int, t: str) -> np.ndarray:
+    """fn (np.add / np.multiply) reduced along axis modulo 2^64 (uint64 arithmetic wraps),
+    then the low bits of the type."""
+    acc = fn.reduce(np.asarray(x).astype(np.int64).astype(np.uint64), axis=axis, keepdims=True)
+    return nx.truncate(acc.astype(np.int64), t)
+
+
 @register_impls
 class ReductionFunctions(InterpreterFunctions):
+    # on integers (upstream's rows, which its lowering refuses) the spec's `acc && value` /
+    # `acc || value` give 1 or 0 in the integer type
     @impl(red.ReduceAllOp)
     def run_reduce_all(self, interpreter, op, args):
         (x,) = args
-        return (np.all(x, axis=_axis(op, x), keepdims=True),)
+        return (np.all(x, axis=_axis(op, x), keepdims=True).astype(x.dtype),)
 
     @impl(red.ReduceAnyOp)
     def run_reduce_any(self, interpreter, op, args):
         (x,) = args
-        return (np.any(x, axis=_axis(op, x), keepdims=True),)
+        return (np.any(x, axis=_axis(op, x), keepdims=True).astype(x.dtype),)
 
     @impl(red.ReduceMaxOp)
     def run_reduce_max(self, interpreter, op, args):
@@ -73,6 +92,8 @@ class ReductionFunctions(InterpreterFunctions):
             r = np.prod(x.astype(np.float64), axis=axis, keepdims=True)
             return (nx.round_to_nearest_float(r, t),)
         # integer product (not in the 1.0.1 type table): apply_mul_s wraps to the type
+        if _wrapping(t):
+            return (_wrapped(np.multiply, x, axis, t),)
         acc = np.ones([1 if i == axis else d for i, d in enumerate(x.shape)], np.int64)
         for i in range(x.shape[axis]):
             acc = nx.sign_extend(nx.apply_mul_s(acc, np.take(x, [i], axis=axis), t), t)
@@ -86,6 +107,8 @@ class ReductionFunctions(InterpreterFunctions):
         if t.startswith(("fp", "bf")):
             r = np.sum(x.astype(np.float64), axis=axis, keepdims=True)
             return (nx.round_to_nearest_float(r, t),)
+        if _wrapping(t):
+            return (_wrapped(np.add, x, axis, t),)
         partial = np.cumsum(nx.sign_extend(x, t), axis=axis)
         nx.require((partial >= nx.minimum_s(t)) & (partial <= nx.maximum_s(t)),
                    "apply_add_s<acc_t>(acc, value) in range of acc_t")

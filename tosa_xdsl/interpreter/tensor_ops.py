@@ -81,7 +81,7 @@ def _zp_value(zp, t: str):
     z = _scalar(zp)
     if _is_fp(t):
         return z.astype(np.float64)[0] if z.size else 0.0
-    return int(nx.sign_extend(z, t)[0]) if z.size else 0
+    return int(_extend(z, t)[0]) if z.size else 0
 
 
 def _check_zp(zp, t: str, name: str) -> None:
@@ -95,7 +95,12 @@ def _values(x, t: str) -> np.ndarray:
     """static_cast<acc_t>(x): int64 (sign-extended) or float64, exactly."""
     if _is_fp(t):
         return np.asarray(x).astype(np.float64)
-    return nx.sign_extend(x, t)
+    return _extend(x, t)
+
+
+def _extend(x, t: str) -> np.ndarray:
+    """sign_extend, or zero_extend for an unsigned type (upstream's rows: the unsigned values)."""
+    return (nx.zero_extend if t.startswith("ui") else nx.sign_extend)(x, t)
 
 
 def _check_out_shape(declared: Sequence[int] | None, computed: Sequence[int], text: str) -> None:
@@ -423,7 +428,8 @@ def avg_pool2d(x, input_zp, output_zp, kernel, stride, pad, *, in_t: str, acc_t:
     mult, shift = nx.reciprocal_scale(count)
     scaled = nx.apply_scale_32(acc, mult[None, :, :, None], shift[None, :, :, None], False)
     out = nx.apply_add_s(scaled, _zp_value(output_zp, in_t), acc_t)
-    out = np.clip(nx.sign_extend(out, acc_t), nx.minimum_s(in_t), nx.maximum_s(in_t))
+    lo, hi = (0, (1 << nx.bit_width(in_t)) - 1) if in_t.startswith("ui") else (nx.minimum_s(in_t), nx.maximum_s(in_t))
+    out = np.clip(nx.sign_extend(out, acc_t), lo, hi)
     return nx.static_cast(out, acc_t, in_t)
 
 
@@ -441,7 +447,11 @@ def max_pool2d(x, kernel, stride, pad, *, in_t: str, nan_mode: str = "PROPAGATE"
         with np.errstate(invalid="ignore"):
             r = np.fmax.reduce(flat, axis=3) if ignore else np.max(flat, axis=3)
         return r.astype(x.dtype)  # exact: r is one of the input values (or NaN)
-    xp, valid = _pad_spatial(nx.sign_extend(x, in_t), pads, nx.minimum_s(in_t))
+    # padding never wins: the type's lowest value (i4: -8; unsigned, upstream's rows: 0, the
+    # values compared unsigned)
+    unsigned = in_t.startswith("ui")
+    lowest = 0 if unsigned else -(1 << (nx.bit_width(in_t) - 1))
+    xp, valid = _pad_spatial((nx.zero_extend if unsigned else nx.sign_extend)(x, in_t), pads, lowest)
     P, _ = _patches(xp, valid, k, s, (1, 1))
     return P.max(axis=(3, 4)).astype(x.dtype)
 
@@ -461,7 +471,8 @@ def argmax(x, axis: int, *, in_t: str, nan_mode: str = "PROPAGATE",
     if x.shape[axis] == 0:
         return np.zeros(shape, np.int32)
     if not _is_fp(in_t):
-        index = np.argmax(nx.sign_extend(x, in_t), axis=axis)
+        # unsigned types (upstream's rows, verification/producer_types.py) compare unsigned
+        index = np.argmax((nx.zero_extend if in_t.startswith("ui") else nx.sign_extend)(x, in_t), axis=axis)
     else:
         v = x.astype(np.float64)
         if str(nan_mode) == "IGNORE":

@@ -85,7 +85,7 @@ def check_op(op: Operation, target: Target, fail: Callable[[str], None],
             # in no row: a producer's f64/i64 row the verifier lets through (producer_types.py)
             from tosa_xdsl.verification.producer_types import producer_type_message
 
-            fail(producer_type_message(op.name, types))
+            fail(producer_type_message(op.name, types, variables))
         elif rows and not any(r.is_available(target.enabled) for r in rows):
             combo = f"({', '.join(types)})" if types else "the operator"
             what = f"type combination {combo}" if types else "the operator"

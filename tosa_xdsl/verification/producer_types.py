@@ -1,4 +1,4 @@
-"""Element types producers emit beyond TOSA 1.0.1's profiles: f64 and i64.
+"""Element types producers emit beyond TOSA 1.0.1's profiles: f64, i64, and upstream's permissive rows.
 
 torch-mlir writes f64 constants (Python floats in LayerNorm, softmax, comparisons) and i64
 index math; upstream MLIR's op verifier accepts them (its ODS allows every Tosa number type)
@@ -16,19 +16,27 @@ Widening (per row, each type variable independently):
   and i64 rows (upstream's verifier accepts them; torch clamps int64 tensors);
 - CAST: every pair of distinct types (and i32->i32, f32->f32, which narrowing leaves) among bool, i8, i16, i32, i64, f16, bf16, f32, f64
   (the narrowing passes materialise f64<->f32 and i64<->i32 casts);
-- ADD, SUB, MUL: (T, T, T) for T = i1, i8, i16, ui8, ui16, ui32 (i64 comes from the
-  widening above). Upstream's ODS types these operands `Tosa_Tensor` (any signless or
-  unsigned integer, TosaTypesBase.td) with the same element type throughout, and MLIR 22's
-  verifier accepts them; `tosa-validate` reports them with upstream's words ("illegal:
-  operation operand/result data types did not align with any profile or extension, got
-  (i1,i1,i1), did you mean (i32,i32,i32)? ..."; unsigned: "is not profile-aligned: element type
-  'ui8' is not legal"). They compute as upstream's lowering defines them: `arith.addi` /
-  `subi` / `muli` on the bits, i.e. modulo 2^width (WRAPPING_ROWS; bool: xor, xor, and).
+- upstream's permissive rows, as data (upstream_rows.json, written by hand-run
+  tests/fixtures/upstream_type_rows.py from MLIR 22's and iree-opt's verdicts on one module
+  per operator and element type among i1, i4, i8, i16, i32, i48, i64, ui8, ui16, ui32): an
+  operator the table covers also accepts the rows MLIR 22 accepts there (but NOT_YET) and
+  rejects those it rejects. Upstream's ODS types most operands `Tosa_Tensor` (any signless or
+  unsigned integer, TosaTypesBase.td). `tosa-validate` reports them with upstream's words
+  ("illegal: operation operand/result data types did not align with any profile or extension,
+  got (i1,i1,i1), did you mean (i32,i32,i32)? ..."; unsigned: "is not profile-aligned: element
+  type 'ui8' is not legal"). What they compute: docs/producers.md (signless: the spec's signed
+  meaning, arithmetic modulo 2^width as upstream's lowering: WRAPPING_TYPES; unsigned: the
+  unsigned values).
 """
 
 from __future__ import annotations
 
+import functools
 import itertools
+import json
+from pathlib import Path
+
+from tosa_xdsl import spec_tables as st
 
 WIDER = {"f32": ("f32", "f64"), "i32": ("i32", "i64", "ui32"), "i16": ("i16", "ui16"), "i8": ("i8", "ui8")}
 CAST_TYPES = ("i1", "i8", "i16", "i32", "i64", "f16", "bf16", "f32", "f64")
@@ -37,11 +45,53 @@ _FIX = {"f64": "tosa-narrow-f64-to-f32", "i64": "tosa-narrow-i64-to-i32", "ui8":
         "ui16": "tosa-convert-integer-type-to-signless", "ui32": "tosa-convert-integer-type-to-signless"}
 
 
-# ADD/SUB/MUL rows beyond the spec that compute modulo 2^width (the interpreter's and the
-# lowering's `wrapping` arithmetic); the spec's own rows keep their REQUIREs
-WRAPPING_OPS = ("ADD", "SUB", "MUL")
-WRAPPING_TYPES = ("i1", "i8", "i16", "ui8", "ui16", "ui32")
-_SUGGEST = {"ADD": "(i32,i32,i32)", "SUB": "(i32,i32,i32)", "MUL": "(i8,i8,i32)"}
+# ADD/SUB/MUL (and the other arithmetic: ABS, NEGATE, REDUCE_SUM/PRODUCT) on types without a
+# spec row compute modulo 2^width (the interpreter's and the lowering's `wrapping`
+# arithmetic); the spec's own rows keep their REQUIREs
+WRAPPING_TYPES = ("i1", "i4", "i8", "i16", "i48", "ui8", "ui16", "ui32")
+
+# Upstream's permissive rows as data: MLIR 22's verdict on one module per (operator, element
+# type), written by tests/fixtures/upstream_type_rows.py (run by hand). An operator it covers
+# accepts exactly the rows upstream accepts there (beyond the spec and the widening above) and
+# rejects those upstream rejects (INTDIV on ui32); the widening stays for its other rows.
+_UPSTREAM_ROWS = Path(__file__).with_name("upstream_rows.json")
+
+# Rows upstream's verifier accepts that we keep rejecting, by the table's operator form: their
+# meaning is not implemented in the interpreter and the lowering yet (docs/producers.md)
+NOT_YET: dict[str, tuple[str, ...]] = {
+    # TABLE, AVG_POOL2D, CONV2D beyond the spec's rows and their unsigned widening
+    "TABLE": ("i1", "i4", "i16", "i32", "i48", "i64", "ui16", "ui32"),
+    "AVG_POOL2D": ("i1", "i4", "i32", "i48", "i64", "ui32"),
+    "CONV2D": ("i1", "i4", "i16", "i32", "i48", "i64", "ui16", "ui32"),
+    "POW": ("i1", "i4", "i8", "i16", "i32", "i48", "i64", "ui8", "ui16", "ui32"),
+    "MATMUL": ("i1", "i4", "i16", "i32", "i48", "i64", "ui16", "ui32"),
+    # i1 bounds: upstream reads `1 : i1` as 1, our min_val <= max_val check as -1
+    "CLAMP": ("i1",),
+}
+
+
+@functools.lru_cache(maxsize=1)
+def _upstream_table() -> dict[str, dict]:
+    return json.loads(_UPSTREAM_ROWS.read_text())["ops"]
+
+
+@functools.lru_cache(maxsize=None)
+def upstream_rows(spec_name: str) -> tuple[frozenset[tuple[str, ...]], frozenset[tuple[str, ...]]]:
+    """(rows we accept, rows upstream rejects) of `spec_name` in its table's columns."""
+    accepted: set[tuple[str, ...]] = set()
+    rejected: set[tuple[str, ...]] = set()
+    for name, entry in _upstream_table().items():
+        if name.split(":")[0] != spec_name:
+            continue
+        for t, verdict in entry.items():
+            if verdict["row"] is None:
+                continue
+            row = tuple(verdict["row"])
+            if verdict["mlir-22"] != "ok":
+                rejected.add(row)
+            elif t not in NOT_YET.get(name, ()):
+                accepted.add(row)
+    return frozenset(accepted), frozenset(rejected)
 
 
 def widened_keys(spec_name: str, keys: frozenset[tuple[str, ...]]) -> frozenset[tuple[str, ...]]:
@@ -52,30 +102,59 @@ def widened_keys(spec_name: str, keys: frozenset[tuple[str, ...]]) -> frozenset[
     ints = {t for key in keys for t in key if t in ("i8", "i16", "i32")}
     if keys and all(len(k) == 1 for k in keys) and ints and "i32" not in ints:
         extra.update({("i32",), ("i64",)})
-    if spec_name in WRAPPING_OPS:
-        width = len(next(iter(keys))) if keys else 3
-        extra.update((t,) * width for t in WRAPPING_TYPES)
     if spec_name == "CAST":
         extra.update((a, b) for a in CAST_TYPES for b in CAST_TYPES if a != b)
         # the narrowing passes leave same-type casts (upstream's output has them too); other
         # same-type casts stay the spec's error (tests/filecheck/verify/data_types_error_if.mlir)
         extra.update({("i32", "i32"), ("f32", "f32")})
-    return frozenset(extra - keys)
+    accepted, rejected = upstream_rows(spec_name)
+    return frozenset((extra | accepted) - rejected - keys)
 
 
-def producer_type_message(op_name: str, types: tuple[str, ...]) -> str:
+def _upstream_list(spec_name: str, types: dict[str, str]) -> str:
+    """Types as upstream's profile check lists them: one per operand/result argument whose type
+    is a table column (MUL's shift, SELECT's condition and attributes are not listed)."""
+    return "(" + ",".join(types.get(a.type_variable, "?") for a in _listed(st.op_spec(spec_name))) + ")"
+
+
+def _listed(spec):
+    return [a for a in spec.arguments if a.kind in ("Input", "Output") and a.type_variable in spec.type_columns]
+
+
+# the order in which upstream's profile check tries types for its suggestion: integers by
+# width, then floats
+_TYPE_ORDER = ("i1", "i4", "i8", "i16", "i32", "i48", "i64", "f16", "bf16", "f32", "f64", "f8E4M3FN", "f8E5M2")
+
+
+def _nearest_row(spec_name: str, types: dict[str, str]) -> str | None:
+    """Upstream's "did you mean": the profile row matching most listed positions; ties go to
+    the row whose types come first (integers before floats, narrower first)."""
+    args = _listed(st.op_spec(spec_name))
+    best = None
+    for row in st.op_spec(spec_name).type_rows:
+        mlir = dict(row.types)
+        if any(a.type_variable not in mlir for a in args):
+            continue
+        matches = sum(mlir[a.type_variable] == types.get(a.type_variable) for a in args)
+        order = tuple(_TYPE_ORDER.index(mlir[a.type_variable]) if mlir[a.type_variable] in _TYPE_ORDER
+                      else len(_TYPE_ORDER) for a in args)
+        if best is None or (-matches, order) < best[0]:
+            best = ((-matches, order), mlir)
+    return None if best is None else _upstream_list(spec_name, best[1])
+
+
+def producer_type_message(op_name: str, types: tuple[str, ...], variables: tuple[str, ...] = ()) -> str:
     """tosa-validate's report for a widened combination (upstream's wording, plus the fix)."""
     wide = [t for t in types if t in PRODUCER_ONLY]
     if not wide:
         # a signless combination in no profile (ADD on i1, ...): upstream's profile report
         spec = op_name.removeprefix("tosa.").upper()
-        near = "(i16,i16,i32)" if spec == "MUL" and types[0] == "i16" else _SUGGEST.get(spec)
-        suggestion = f"did you mean {near}? " if near else ""  # upstream's nearest profile row
-        # upstream lists input1, input2, output: the table's type variables spelled out
-        got = (types[0],) * 3 if spec in ("ADD", "SUB") else (types[0], types[0], types[1]) if spec == "MUL" else types
+        by_var = dict(zip(variables, types))
+        near = _nearest_row(spec, by_var)
+        suggestion = f"did you mean {near}? " if near else ""
         return (f"'{op_name}' op illegal: operation operand/result data types did not align with any profile "
-                f"or extension, got ({','.join(got)}), {suggestion}Otherwise, please refer to the 'supported "
-                f"data types' for '{op_name}' in the specification.")
+                f"or extension, got {_upstream_list(spec, by_var)}, {suggestion}Otherwise, please refer to the "
+                f"'supported data types' for '{op_name}' in the specification.")
     first = wide[0]
     hint = ", ".join(dict.fromkeys(_FIX[t] for t in wide))
     text = f"'{op_name}' op is not profile-aligned: element type '{first}' is not legal"

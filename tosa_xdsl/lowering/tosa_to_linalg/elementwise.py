@@ -89,7 +89,7 @@ def _check_type(op: Operation, t: Attribute, what: str) -> None:
     """arith works on signless integers and floats; TOSA's integers are signless (an unsigned
     reading is an attribute: CAST's input_unsigned)."""
     if isinstance(t, IntegerType):
-        if t.signedness.data == Signedness.UNSIGNED and isinstance(op, _WRAPPING_UNSIGNED):
+        if t.signedness.data == Signedness.UNSIGNED and isinstance(op, _UNSIGNED_OK):
             return  # computed on the signless bits (upstream's unrealized casts; _emit_unsigned)
         if t.signedness.data != Signedness.SIGNLESS:
             raise fail(op, f"{what} has the {'un' if t.signedness.data == Signedness.UNSIGNED else ''}signed "
@@ -99,9 +99,13 @@ def _check_type(op: Operation, t: Attribute, what: str) -> None:
         raise fail(op, f"{what} has the element type {t}, which has no arith lowering")
 
 
-# ADD/SUB/MUL on unsigned tensors (producer rows, verification/producer_types.py): modular
-# arithmetic, the same on the signless bits
-_WRAPPING_UNSIGNED = (eb.AddOp, eb.SubOp, eb.MulOp)
+# Operators on unsigned tensors (upstream's rows, verification/producer_types.py): computed
+# on the signless bits, with the unsigned arith ops where signedness matters (maxui/minui,
+# cmpi ugt/uge, shrui: the unsigned values' meaning); ADD/SUB/MUL/NEGATE modulo 2^width
+_UNSIGNED_OK = (eb.AddOp, eb.SubOp, eb.MulOp, eb.MaximumOp, eb.MinimumOp, eb.BitwiseAndOp, eb.BitwiseOrOp,
+                eb.BitwiseXorOp, eb.LogicalLeftShiftOp, eb.LogicalRightShiftOp, eb.ArithmeticRightShiftOp,
+                eu.AbsOp, eu.BitwiseNotOp, eu.ClzOp, eu.NegateOp, act.ClampOp, et.SelectOp, cmp.EqualOp,
+                cmp.GreaterOp, cmp.GreaterEqualOp, CastOp)
 
 
 def _signless(t: Attribute) -> Attribute:
@@ -262,6 +266,8 @@ def _minmax(is_max: bool) -> Callable[[Operation], None]:
             ignore = _nan_mode(op) == "IGNORE"
             cls = (arith.MaxnumfOp if ignore else arith.MaximumfOp) if is_max else \
                 (arith.MinnumfOp if ignore else arith.MinimumfOp)
+        elif _is_unsigned(op.input1):
+            cls = arith.MaxUIOp if is_max else arith.MinUIOp
         else:
             cls = arith.MaxSIOp if is_max else arith.MinSIOp
         _emit(op, [op.input1, op.input2], lambda b, a: _ins(b, cls(a[0], a[1])))
@@ -276,6 +282,19 @@ def lower_arithmetic_right_shift(op: eb.ArithmeticRightShiftOp) -> None:
         raise fail(op, "floating-point element types are not supported")
     rnd = op.properties.get("round")
     rounding = bool(rnd is not None and rnd.value.data)
+    if _is_unsigned(op.input1):  # unsigned values shift in zeros (upstream's rows)
+        def body(b: Builder, a: Sequence[SSAValue]) -> SSAValue:
+            r = _ins(b, arith.ShRUIOp(a[0], a[1]))
+            if not rounding:
+                return r
+            # + bit (b - 1) of a when b > 0 (a >> (b - 1) & 1; b - 1 clamped at 0, masked off)
+            one, zero = nir.const(b, 1, a[1].type), nir.const(b, 0, a[1].type)
+            prev = _ins(b, arith.ShRUIOp(a[0], _ins(b, arith.MaxSIOp(_ins(b, arith.SubiOp(a[1], one)), zero))))
+            bit = _ins(b, arith.AndIOp(prev, one))
+            pos = _ins(b, arith.CmpiOp(a[1], zero, "sgt"))
+            return _ins(b, arith.AddiOp(r, _ins(b, arith.SelectOp(pos, bit, zero))))
+        _emit(op, [op.input1, op.input2], body)
+        return
     if rounding:
         body = lambda b, a: nir.rounding_right_shift(b, a[0], a[1])  # noqa: E731
     else:
@@ -296,16 +315,15 @@ def lower_mul(op: eb.MulOp) -> None:
         _erase_if_dead([op.shift])
         return
     _check_type(op, lb.element_type(op.shift), "shift")
-    if _is_unsigned(op.input1) and lb.element_type(op.input1) != lb.element_type(op.output):
-        # the widened product would need zero extension: not lowered (a located error)
-        raise fail(op, f"an unsigned {lb.element_type(op.input1)} product widened to "
-                       f"{lb.element_type(op.output)} is not supported")
+    unsigned = _is_unsigned(op.input1)  # ui8 x ui8 -> ui32 (upstream's rows): zero extension
     if not isinstance(out_t, IntegerType) or out_t.width.data < _bits(in_t):
         raise fail(op, f"integer result type {out_t} is narrower than the input type {in_t}")
     ins = [op.input1, op.input2]
     shift = _const_scalar(op.shift) if in_t == i32 else 0
 
     def widen(b: Builder, v: SSAValue, t: IntegerType) -> SSAValue:
+        if unsigned and nir.width(v) < t.width.data:
+            return _ins(b, arith.ExtUIOp(v, t))
         return nir.sign_extend(b, v, t)
 
     if shift == 0:
@@ -355,8 +373,9 @@ def _compare(fpred: str, ipred: str) -> Callable[[Operation], None]:
             raise fail(op, f"the result element type must be i1, got {lb.element_type(op.output)}")
         if is_float(lb.element_type(op.input1)):
             _emit(op, [op.input1, op.input2], lambda b, a: _ins(b, arith.CmpfOp(a[0], a[1], fpred)))
-        else:
-            _emit(op, [op.input1, op.input2], lambda b, a: _ins(b, arith.CmpiOp(a[0], a[1], ipred)))
+        else:  # unsigned values compare unsigned (upstream's rows)
+            pred = ipred.replace("s", "u", 1) if _is_unsigned(op.input1) else ipred
+            _emit(op, [op.input1, op.input2], lambda b, a: _ins(b, arith.CmpiOp(a[0], a[1], pred)))
 
     return lower
 
@@ -427,6 +446,21 @@ def lower_negate(op: eu.NegateOp) -> None:
         return
     t = lb.element_type(op.input1)
     assert isinstance(t, IntegerType)
+    if _is_unsigned(op.input1) or t.width.data not in (8, 16, 32):
+        # upstream's rows (i1, i4, i48, unsigned; zero points 0 by ERROR_IF): -x in i64,
+        # saturated to the type's range as upstream's lowering does (unsigned: always 0)
+        unsigned = _is_unsigned(op.input1)
+        w = t.width.data
+        lo, hi = (0, (1 << w) - 1) if unsigned else (-(1 << (w - 1)), (1 << (w - 1)) - 1)
+
+        def saturated(b: Builder, a: Sequence[SSAValue]) -> SSAValue:
+            x = a[0] if w == 64 else _ins(b, (arith.ExtUIOp if unsigned else arith.ExtSIOp)(a[0], i64))
+            v = nir.apply_clip_s(b, _ins(b, arith.SubiOp(nir.const(b, 0, i64), x)), lo, hi)
+            return v if w == 64 else _ins(b, arith.TruncIOp(v, a[0].type))
+
+        _emit(op, [op.input1], saturated)
+        _erase_if_dead(zps)
+        return
     if t.width.data > 32:
         raise fail(op, f"element type {t} is wider than the i32 accumulator")
     izp, ozp = (_const_scalar(v) for v in zps)
@@ -480,6 +514,12 @@ def lower_clamp(op: act.ClampOp) -> None:
         def body(b: Builder, a: Sequence[SSAValue]) -> SSAValue:
             v = _ins(b, mx(a[0], nir.const(b, lo, t)))
             return _ins(b, mn(v, nir.const(b, hi, t)))
+    elif _is_unsigned(op.input):  # unsigned bounds and values (upstream's rows)
+        bits = t.width.data
+
+        def body(b: Builder, a: Sequence[SSAValue]) -> SSAValue:
+            v = _ins(b, arith.MaxUIOp(a[0], nir.const(b, lo % (1 << bits), a[0].type)))
+            return _ins(b, arith.MinUIOp(v, nir.const(b, hi % (1 << bits), a[0].type)))
     else:
         def body(b: Builder, a: Sequence[SSAValue]) -> SSAValue:
             return nir.apply_clip_s(b, a[0], lo, hi)
@@ -511,7 +551,7 @@ def lower_sigmoid(op: act.SigmoidOp) -> None:
 # ------------------------------------------------------------------ CAST
 
 
-def _float_to_int(b: Builder, x: SSAValue, out_t: IntegerType) -> SSAValue:
+def _float_to_int(b: Builder, x: SSAValue, out_t: IntegerType, unsigned: bool = False) -> SSAValue:
     """round_to_nearest_int then saturate (2.13.1), in f32 (extf of a narrower float is exact,
     and f32 holds every rounded value of fp16/bf16/fp8). The clamp uses maxnumf/minnumf so a
     NaN (unpredictable) becomes the minimum instead of a poison fptosi. Bounds that f32 cannot
@@ -523,6 +563,8 @@ def _float_to_int(b: Builder, x: SSAValue, out_t: IntegerType) -> SSAValue:
     r = _ins(b, math.RoundEvenOp(x))
     bits = out_t.width.data
     lo, hi = -(2.0 ** (bits - 1)), 2 ** (bits - 1) - 1  # hi as an int: i64's 2**63 - 1 is no float64
+    if unsigned:  # an unsigned result (upstream's rows): 0 .. 2^bits - 1
+        lo, hi = 0.0, (1 << bits) - 1
     # the largest float of type ft not above hi (hi itself when exact)
     hi_f = float(nx.round_to_nearest_float(np.float64(hi), tname(ft)))
     exact = hi_f == hi
@@ -530,14 +572,14 @@ def _float_to_int(b: Builder, x: SSAValue, out_t: IntegerType) -> SSAValue:
         hi_f = float(np.nextafter(np.asarray(hi_f, dtype=np.float32 if ft == f32 else np.float64), -np.inf))
     c = _ins(b, arith.MaxnumfOp(r, nir.const(b, lo, ft)))
     c = _ins(b, arith.MinnumfOp(c, nir.const(b, hi_f, ft)))
-    v = _ins(b, arith.FPToSIOp(c, out_t))
+    v = _ins(b, (arith.FPToUIOp if unsigned else arith.FPToSIOp)(c, out_t))
     if not exact:
         big = _ins(b, arith.CmpfOp(r, nir.const(b, float(hi + 1), ft), "oge"))
         v = _ins(b, arith.SelectOp(big, nir.const(b, hi, out_t), v))
     return v
 
 
-def _cast_body(op: CastOp, in_t: Attribute, out_t: Attribute, unsigned: bool) -> Body:
+def _cast_body(op: CastOp, in_t: Attribute, out_t: Attribute, unsigned: bool, unsigned_out: bool = False) -> Body:
     fi, fo = is_float(in_t), is_float(out_t)
 
     def body(b: Builder, a: Sequence[SSAValue]) -> SSAValue:
@@ -556,7 +598,7 @@ def _cast_body(op: CastOp, in_t: Attribute, out_t: Attribute, unsigned: bool) ->
         if not fi and fo:
             return _ins(b, (arith.UIToFPOp if zext else arith.SIToFPOp)(x, out_t))
         if fi and not fo:
-            return _float_to_int(b, x, out_t)
+            return _float_to_int(b, x, out_t, unsigned_out)
         # float -> float: one rounding step; equal widths (fp16 <-> bf16, fp8 <-> fp8)
         # through f32, which holds both exactly
         wi, wo = _bits(in_t), _bits(out_t)
@@ -579,15 +621,27 @@ def lower_cast(op: CastOp) -> None:
     if in_t == out_t and not (unsigned and is_float(out_t)):
         Rewriter.replace_op(op, [], [op.input])
         return
-    _emit(op, [op.input], _cast_body(op, in_t, out_t, unsigned))
+    # unsigned tensors (upstream's rows): their bits, zero-extended; an unsigned float result
+    # saturates to the unsigned range
+    unsigned = unsigned or _is_unsigned(op.input)
+    _emit(op, [op.input], _cast_body(op, _signless(in_t), _signless(out_t), unsigned, _is_unsigned(op.output)))
 
 
 # ------------------------------------------------------------------ the table
 
 
 def _absi(b: Builder, x: SSAValue) -> SSAValue:
-    """ABS on i32: math.absi wraps the minimum, whose ABS is a REQUIRE failure."""
+    """ABS on i32: math.absi wraps the minimum, whose ABS is a REQUIRE failure (upstream's
+    other signless rows: modulo 2^width, as the interpreter)."""
     return _ins(b, math.AbsIOp(x))
+
+
+def lower_abs(op: eu.AbsOp) -> None:
+    if _is_unsigned(op.input1):  # every unsigned value is its own absolute value
+        _check_type(op, lb.element_type(op.input1), "operand")
+        Rewriter.replace_op(op, [], [op.input1])
+        return
+    _unary(math.AbsFOp, _absi)(op)
 
 
 LOWERINGS: dict[type[Operation], Callable[[Operation], None]] = {
@@ -614,7 +668,7 @@ LOWERINGS: dict[type[Operation], Callable[[Operation], None]] = {
     eb.PowOp: lower_pow,
     eb.SubOp: _binary(arith.SubfOp, arith.SubiOp),
     # 2.6 elementwise unary
-    eu.AbsOp: _unary(math.AbsFOp, _absi),
+    eu.AbsOp: lower_abs,
     eu.BitwiseNotOp: _unary(None, _bitwise_not),
     eu.CeilOp: _unary(math.CeilOp),
     eu.ClzOp: _unary(None, nir.count_leading_zeros),

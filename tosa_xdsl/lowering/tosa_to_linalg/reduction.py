@@ -17,7 +17,10 @@ from xdsl.dialects.builtin import (
     DenseIntOrFPElementsAttr,
     IndexType,
     IntegerAttr,
+    IntegerType,
+    Signedness,
     TensorType,
+    UnrealizedConversionCastOp,
     f32,
     i64,
 )
@@ -75,6 +78,14 @@ def lower_reduction(op: Operation) -> None:
     shape = lb.dims_of(x)
     axis = checked_axis(op, prop(op, "axis"), len(shape), PASS)
     elem = lb.element_type(x)
+    pre: list[Operation] = []
+    unsigned = isinstance(elem, IntegerType) and elem.signedness.data == Signedness.UNSIGNED
+    if unsigned:
+        # upstream's unsigned rows (verification/producer_types.py): reduced on the signless
+        # bits (unrealized casts, as upstream), MAX/MIN comparing unsigned
+        elem = IntegerType(elem.width.data)
+        pre.append(UnrealizedConversionCastOp.get([x], [lb.tensor_type(elem, shape)]))
+        x = pre[-1].results[0]
     fp = is_float(elem)
     nan_mode = prop(op, "nan_mode", "PROPAGATE")
     acc_t = elem
@@ -92,28 +103,36 @@ def lower_reduction(op: Operation) -> None:
 
         def combine(b, v, acc):
             return b.insert(arith.MulfOp(acc, v) if fp else arith.MuliOp(acc, v)).result
-    elif kind is red.ReduceAllOp:
-        init = 1
+    elif kind in (red.ReduceAllOp, red.ReduceAnyOp):
+        is_all = kind is red.ReduceAllOp
+        init = 1 if is_all else 0
 
         def combine(b, v, acc):
-            return b.insert(arith.AndIOp(v, acc)).result
-    elif kind is red.ReduceAnyOp:
-        init = 0
-
-        def combine(b, v, acc):
-            return b.insert(arith.OrIOp(v, acc)).result
+            if elem.width.data != 1:
+                # integers (upstream's rows; its lowering refuses them): the spec's
+                # `acc && value` / `acc || value`, 1 or 0 in the type
+                nz = b.insert(arith.CmpiOp(v, nir.const(b, 0, elem), "ne")).result
+                v = b.insert(arith.ExtUIOp(nz, elem)).result
+            return b.insert((arith.AndIOp if is_all else arith.OrIOp)(v, acc)).result
     else:
         is_max = kind is red.ReduceMaxOp
         if fp:
             # spec 2.9.3/2.9.4: NaN for IGNORE (so any number replaces it), else the extreme
             init = float("nan") if nan_mode == "IGNORE" else float_extreme(elem, is_max)
+        elif unsigned:
+            init = 0 if is_max else -1  # the unsigned extremes' bits
+            ucls = arith.MaxUIOp if is_max else arith.MinUIOp
+
+            def combine(b, v, acc):
+                return b.insert(ucls(acc, v)).result
         else:
             bits = elem.width.data
             init = -(1 << (bits - 1)) if is_max else (1 << (bits - 1)) - 1
-        helper = nir.apply_max_s if is_max else nir.apply_min_s
+        if not unsigned:
+            helper = nir.apply_max_s if is_max else nir.apply_min_s
 
-        def combine(b, v, acc):
-            return helper(b, acc, v, nan_mode)  # acc = apply_max_s(acc, value, nan_mode)
+            def combine(b, v, acc):
+                return helper(b, acc, v, nan_mode)  # acc = apply_max_s(acc, value, nan_mode)
 
     def body(b, args):
         v, acc = args
@@ -129,7 +148,9 @@ def lower_reduction(op: Operation) -> None:
         ops += more
     out_shape = [1 if i == axis else d for i, d in enumerate(shape)]
     exp = expand_axis(res, out_shape, axis)
-    Rewriter.replace_op(op, ops + exp, [exp[-1].results[0]])
+    if unsigned:
+        exp.append(UnrealizedConversionCastOp.get([exp[-1].results[0]], [op.output.type]))
+    Rewriter.replace_op(op, pre + ops + exp, [exp[-1].results[0]])
 
 
 LOWERINGS: dict[type[Operation], Callable[[Operation], None]] = {cls: lower_reduction for cls in red.OPS}

@@ -15,7 +15,17 @@ from collections.abc import Callable
 import numpy as np
 from xdsl.builder import Builder
 from xdsl.dialects import arith, math
-from xdsl.dialects.builtin import BFloat16Type, Float16Type, Float32Type, f64, i32, i64
+from xdsl.dialects.builtin import (
+    BFloat16Type,
+    Float16Type,
+    Float32Type,
+    IntegerType,
+    Signedness,
+    UnrealizedConversionCastOp,
+    f64,
+    i32,
+    i64,
+)
 from xdsl.ir import Operation, SSAValue
 from xdsl.rewriter import Rewriter
 
@@ -46,10 +56,16 @@ def lower_argmax(op: ArgMaxOp) -> None:
     elem = lb.element_type(x)
     fp = is_float(elem)
     ignore = prop(op, "nan_mode", "PROPAGATE") == "IGNORE"
+    pre: list[Operation] = []
+    unsigned = isinstance(elem, IntegerType) and elem.signedness.data == Signedness.UNSIGNED
+    if unsigned:  # upstream's unsigned rows: the signless bits (unrealized cast), compared unsigned
+        elem = IntegerType(elem.width.data)
+        pre.append(UnrealizedConversionCastOp.get([x], [lb.tensor_type(elem, shape)]))
+        x = pre[-1].results[0]
     if fp:
         init = float("nan") if ignore else float_extreme(elem, True)
     else:
-        init = -(1 << (elem.width.data - 1))
+        init = 0 if unsigned else -(1 << (elem.width.data - 1))
 
     def body(b: Builder, args):
         v, idx_acc, max_acc = args
@@ -69,14 +85,14 @@ def lower_argmax(op: ArgMaxOp) -> None:
                 take = b.insert(arith.OrIOp(beats, first_nan)).result
         else:
             # strictly greater: ties keep the first index
-            take = b.insert(arith.CmpiOp(v, max_acc, "sgt")).result
+            take = b.insert(arith.CmpiOp(v, max_acc, "ugt" if unsigned else "sgt")).result
         i = b.insert(arith.IndexCastOp(index(b, axis), i32)).result
         new_idx = b.insert(arith.SelectOp(take, i, idx_acc)).result
         new_max = b.insert(arith.SelectOp(take, v, max_acc)).result
         return [new_idx, new_max]
 
     ops, (res, _) = reduce_along(x, axis, [i32, elem], [0, init], body)
-    Rewriter.replace_op(op, ops, [res])
+    Rewriter.replace_op(op, pre + ops, [res])
 
 
 # ------------------------------------------------------------------ 2.3.6 FFT2D / 2.3.9 RFFT2D

@@ -18,6 +18,7 @@ from xdsl.dialects.builtin import (
     DenseIntOrFPElementsAttr,
     IndexType,
     IntegerType,
+    Signedness,
     TensorType,
     i32,
     i64,
@@ -185,3 +186,24 @@ def nhwc_output_sizes(op: Operation, kernel: Sequence, stride: Sequence[int], pa
         return shapes.strided_size(num, stride[i])
 
     return windowed_sizes(op.operands[0], len(kernel), rule, new_ops, channels)
+
+
+def is_unsigned(v: SSAValue) -> bool:
+    t = element_type(v)
+    return isinstance(t, IntegerType) and t.signedness.data == Signedness.UNSIGNED
+
+
+def zero_extended(v: SSAValue, to: IntegerType, new_ops: list[Operation]) -> SSAValue:
+    """An unsigned tensor (upstream's rows, verification/producer_types.py) as `to` values:
+    its signless bits (an unrealized cast, as upstream) zero-extended by a linalg.generic, so
+    the named ops' signed casts see the unsigned values."""
+    from xdsl.dialects.builtin import UnrealizedConversionCastOp
+
+    from tosa_xdsl.lowering.linalg_build import elementwise
+
+    dims = dims_of(v)
+    cast = UnrealizedConversionCastOp.get([v], [tensor_type(IntegerType(element_type(v).width.data), dims)])
+    new_ops.append(cast)
+    ops, res = elementwise([cast.results[0]], dims, to, lambda b, a: [b.insert(arith.ExtUIOp(a[0], to)).result])
+    new_ops += ops
+    return res

@@ -59,13 +59,21 @@ from tosa_xdsl.lowering.tosa_to_linalg_named.common import (
     index_constants,
     int_array,
     is_float,
+    is_unsigned,
     nhwc_output_sizes,
     padded,
     static_cast,
     transposed,
+    zero_extended,
     zero_point,
     zp_operand,
 )
+
+
+def _values(v: SSAValue, acc_t: Attribute, new_ops: list[Operation]) -> SSAValue:
+    """An input or weight operand; unsigned (upstream's rows, zero points 0 by ERROR_IF) as its
+    zero-extended acc_t values, which the named ops' signed casts keep."""
+    return zero_extended(v, acc_t, new_ops) if is_unsigned(v) and not is_float(acc_t) else v
 
 
 def _convert_tensor(v: SSAValue, to: Attribute, new_ops: list[Operation]) -> SSAValue:
@@ -156,7 +164,7 @@ def _conv_common(op, nd: int, new_ops: list[Operation]) -> _ConvParts:
         raise fail(op, f"pad {pad} must be {2 * nd} non-negative values")
     # padded positions hold input_zp: (input_zp - input_zp) * w = 0 adds nothing, as the spec
     # skips them
-    x = padded(op.input, [0, *pad[0::2], 0], [0, *pad[1::2], 0], izp, new_ops)
+    x = padded(_values(op.input, acc_type(op), new_ops), [0, *pad[0::2], 0], [0, *pad[1::2], 0], izp, new_ops)
     return _ConvParts(x, izp, wzp, acc_type(op), element_type(op.output))
 
 
@@ -197,7 +205,7 @@ def lower_conv2d(op: Conv2DOp, hwcf: bool = False) -> None:
     # (upstream's conv2d_dyn / conv2d_dyn_w_h); OC is the weights'
     sizes = _conv_sizes(op, _kernel(op, [1, 2], new_ops), oc, new_ops)
     init = _bias_init(op.bias, out_shape, parts.acc_t, new_ops, sizes)
-    w: SSAValue = op.weight
+    w: SSAValue = _values(op.weight, parts.acc_t, new_ops)
     if hwcf:
         w = transposed(w, [1, 2, 3, 0], new_ops)
         classes = (Conv2DNhwc_HwcfOp, named.Conv2DNhwcHwcfQOp)
@@ -216,7 +224,7 @@ def lower_conv3d(op: Conv3DOp) -> None:
     # dynamic N/D/H/W: the spec's output-size rule on the input's run-time dims (as conv2d)
     sizes = _conv_sizes(op, _kernel(op, [1, 2, 3], new_ops), oc, new_ops)
     init = _bias_init(op.bias, _with_channels(lb.dims_of(op.output), oc), parts.acc_t, new_ops, sizes)
-    w = transposed(op.weight, [1, 2, 3, 4, 0], new_ops)  # OC,KD,KH,KW,IC -> KD,KH,KW,IC,OC
+    w = transposed(_values(op.weight, parts.acc_t, new_ops), [1, 2, 3, 4, 0], new_ops)  # OC,KD,KH,KW,IC -> KD,KH,KW,IC,OC
     acc = _conv_named(named.Conv3DNdhwcDhwcfOp, named.Conv3DNdhwcDhwcfQOp, parts, w, init,
                       int_array(op, "stride"), int_array(op, "dilation"), new_ops)
     out = _as_declared(_convert_tensor(acc, parts.out_t, new_ops), op, new_ops)
@@ -241,7 +249,8 @@ def lower_depthwise_conv2d(op: DepthwiseConv2DOp) -> None:
     acc_init = filled([n, oh, ow, c, m], parts.acc_t, 0, new_ops,
                       lambda d: sizes(d) if d < 3 else lb.dim(op.weight, d - 1, new_ops))
     acc = _conv_named(named.DepthwiseConv2DNhwcHwcmOp, named.DepthwiseConv2DNhwcHwcmQOp, parts,
-                      op.weight, acc_init, int_array(op, "stride"), int_array(op, "dilation"), new_ops)
+                      _values(op.weight, parts.acc_t, new_ops), acc_init, int_array(op, "stride"),
+                      int_array(op, "dilation"), new_ops)
     acc = _convert_tensor(acc, parts.out_t, new_ops)
     collapse = tensor.CollapseShapeOp(
         operands=[acc], result_types=[lb.tensor_type(parts.out_t, [n, oh, ow, ocm])],

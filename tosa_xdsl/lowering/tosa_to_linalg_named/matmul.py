@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from xdsl.dialects.builtin import IntegerType
 from xdsl.ir import Operation
 from xdsl.rewriter import Rewriter
 
@@ -16,6 +17,8 @@ from tosa_xdsl.lowering.linalg_build import element_type, shape_of
 from tosa_xdsl.lowering.preconditions import EVERY_DIM, DynamicDims
 from tosa_xdsl.lowering.tosa_to_linalg_named.common import (
     filled,
+    is_unsigned,
+    zero_extended,
     zero_point,
     zp_operand,
 )
@@ -40,6 +43,9 @@ def lower_matmul(op: MatMulOp) -> None:
     else:
         init = filled(shape_of(op.output), out_t, 0, new_ops)
     ins = [op.a, op.b]
+    if is_unsigned(op.a) and isinstance(out_t, IntegerType):
+        # upstream's unsigned rows (zero points 0 by ERROR_IF): the zero-extended values
+        ins = [zero_extended(v, out_t, new_ops) for v in ins]
     cls: type[named.BatchMatmulOp] | type[named.QuantizedBatchMatmulOp] = named.BatchMatmulOp
     if azp != 0 or bzp != 0:
         ins += [zp_operand(int(azp), new_ops), zp_operand(int(bzp), new_ops)]

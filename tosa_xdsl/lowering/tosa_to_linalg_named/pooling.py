@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 
 from xdsl.builder import Builder
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import Float8E4M3FNType, IntegerType, i32
+from xdsl.dialects.builtin import Float8E4M3FNType, IntegerType, Signedness, UnrealizedConversionCastOp, i32
 from xdsl.dialects.linalg.ops import IndexOp
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineMap
@@ -37,6 +37,7 @@ from tosa_xdsl.lowering.linalg_build import (
     map_of,
     parallel,
     shape_of,
+    tensor_type,
 )
 from tosa_xdsl.lowering.numerics_ir import (
     apply_clip_s,
@@ -52,9 +53,11 @@ from tosa_xdsl.lowering.tosa_to_linalg_named.common import (
     index_constants,
     int_array,
     is_float,
+    is_unsigned,
     nhwc_output_sizes,
     padded,
     static_cast,
+    zero_extended,
     zero_point,
 )
 
@@ -85,13 +88,20 @@ def lower_max_pool2d(op: MaxPool2DOp) -> None:
     # apply_max_s and the NaN seed stays only when the whole window is NaN.
     fill_value = float("nan") if ignore else _lowest(t)
     new_ops: list[Operation] = []
-    x = padded(op.input, [0, pad[0], pad[2], 0], [0, pad[1], pad[3], 0], fill_value, new_ops)
+    src = op.input
+    unsigned = isinstance(t, IntegerType) and t.signedness.data == Signedness.UNSIGNED
+    if unsigned:  # upstream's unsigned rows: the signless bits, maxui, padding 0 (upstream's
+        # pooling_nhwc_max_unsigned)
+        t, fill_value = IntegerType(t.width.data), 0
+        new_ops.append(UnrealizedConversionCastOp.get([src], [tensor_type(t, dims_of(src))]))
+        src = new_ops[-1].results[0]
+    x = padded(src, [0, pad[0], pad[2], 0], [0, pad[1], pad[3], 0], fill_value, new_ops)
     out_shape = dims_of(op.output)
     # dynamic N/H/W: sized from the input's run-time dims (upstream's max_pool_dyn_*)
     init = filled(out_shape, t, fill_value, new_ops, nhwc_output_sizes(op, kernel, stride, pad, None, new_ops))
     window = empty(kernel, t)
     new_ops.append(window)
-    if not ignore:
+    if not ignore and not unsigned:
         pool = named.PoolingNhwcMaxOp([x, window.tensor], [init], [init.type],
                                       strides=i64_tensor(stride), dilations=i64_tensor([1, 1]))
         new_ops.append(pool)
@@ -103,6 +113,8 @@ def lower_max_pool2d(op: MaxPool2DOp) -> None:
 
     def body(b: Builder, args: Sequence[SSAValue]) -> list[SSAValue]:
         v, _w, acc = args
+        if unsigned:
+            return [b.insert(arith.MaxUIOp(acc, v)).result]
         # apply_max_s(acc, v, IGNORE): a NaN operand yields the other one
         v_nan = b.insert(arith.CmpfOp(v, v, "uno")).result
         acc_nan = b.insert(arith.CmpfOp(acc, acc, "uno")).result
@@ -113,7 +125,9 @@ def lower_max_pool2d(op: MaxPool2DOp) -> None:
     gen = generic([x, window.tensor], [init], [in_map, map_of(6, [4, 5]), map_of(6, [0, 1, 2, 3])],
                   iterators("pppprr"), body)
     new_ops.append(gen)
-    Rewriter.replace_op(op, new_ops, [gen.res[0]])
+    if unsigned:
+        new_ops.append(UnrealizedConversionCastOp.get([gen.res[0]], [op.output.type]))
+    Rewriter.replace_op(op, new_ops, [new_ops[-1].results[0]])
 
 
 def _count_ops(b: Builder, kernel, stride, pad, in_hw) -> SSAValue:
@@ -150,8 +164,14 @@ def lower_avg_pool2d(op: AvgPool2DOp) -> None:
     new_ops: list[Operation] = []
     # the window count clips at the input's H/W: its run-time size when dynamic
     ih, iw = (d if d >= 0 else dim(op.input, i + 1, new_ops) for i, d in enumerate(dims_of(op.input)[1:3]))
+    src, unsigned = op.input, is_unsigned(op.input)
+    if unsigned and not is_float(acc_t):
+        # upstream's unsigned rows (zero points 0 by ERROR_IF): the zero-extended values,
+        # the average clipped to the unsigned range and computed on signless bits
+        src = zero_extended(src, acc_t, new_ops)
+        in_t = IntegerType(in_t.width.data)
     # pad with 0 and subtract count * input_zp afterwards: only the valid positions count
-    x = padded(op.input, [0, pad[0], pad[2], 0], [0, pad[1], pad[3], 0], 0, new_ops)
+    x = padded(src, [0, pad[0], pad[2], 0], [0, pad[1], pad[3], 0], 0, new_ops)
     init = filled(out_shape, acc_t, 0, new_ops, nhwc_output_sizes(op, kernel, stride, pad, None, new_ops))
     window = empty(kernel, acc_t)
     new_ops.append(window)
@@ -178,7 +198,7 @@ def lower_avg_pool2d(op: AvgPool2DOp) -> None:
     else:
         if acc_t != i32:
             raise fail(op, f"integer acc_type must be i32, got {acc_t}")
-        lo, hi = nx.minimum_s(_tname(in_t)), nx.maximum_s(_tname(in_t))
+        lo, hi = (0, (1 << in_t.width.data) - 1) if unsigned else (nx.minimum_s(_tname(in_t)), nx.maximum_s(_tname(in_t)))
 
         def body(b: Builder, args: Sequence[SSAValue]) -> list[SSAValue]:
             count = _count_ops(b, kernel, stride, pad, (ih, iw))
@@ -198,7 +218,9 @@ def lower_avg_pool2d(op: AvgPool2DOp) -> None:
 
     gen = generic([pool.res[0]], [out_init_v], [identity(4)] * 2, parallel(4), body)
     new_ops.append(gen)
-    Rewriter.replace_op(op, new_ops, [gen.res[0]])
+    if unsigned:
+        new_ops.append(UnrealizedConversionCastOp.get([gen.res[0]], [op.output.type]))
+    Rewriter.replace_op(op, new_ops, [new_ops[-1].results[0]])
 
 
 def _tname(t: Attribute) -> str:

@@ -1,0 +1,310 @@
+"""Upstream's permissive type rows: every operator on bool, narrow, wide and unsigned integers
+(i1, i4, i8, i16, i32, i48, i64, ui8, ui16, ui32) as MLIR 22's op verifier takes them.
+
+- Verdicts: tosa_xdsl/verification/upstream_rows.json holds MLIR 22's (and iree-opt's) verdict
+  on one module per (operator, type), written by tests/fixtures/upstream_type_rows.py. Our
+  verifier accepts each module MLIR 22 accepts (but the rows producer_types.NOT_YET lists) and
+  rejects each one it rejects; tosa-validate reports an accepted row in MLIR 22's words.
+- Values: one module per type with every runnable operator; the expected values are the
+  operators' meaning computed with numpy on the integers the bits stand for (signless: two's
+  complement, unsigned: the unsigned value; arithmetic modulo 2^width). MLIR 22's own lowering,
+  run natively (test_wrapping_rows' harness), gives the same values for the signless types;
+  our interpreter, every lowering stage and the JIT must give them bit for bit.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from lowering_harness import assert_same, lower, parse
+from test_wrapping_rows import BIN, STAGES, UPSTREAM, _upstream_native
+
+from tosa_xdsl.interpreter import run
+from tosa_xdsl.interpreter.values import dtype_of
+from tosa_xdsl.jit import NativeModule
+from tosa_xdsl.tools.tosa_opt import main as tosa_opt
+from tosa_xdsl.verification.producer_types import NOT_YET
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "fixtures"))
+import upstream_type_rows as gen  # noqa: E402
+
+TABLE = json.loads((Path(__file__).resolve().parents[2] / "tosa_xdsl/verification/upstream_rows.json").read_text())
+CASES = [(op, t) for op in TABLE["ops"] for t in TABLE["types"]]
+
+
+def _verify(src: str, args: list[str], tmp_path: Path) -> tuple[int, str]:
+    path = tmp_path / "m.mlir"
+    path.write_text(src)
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
+        code = tosa_opt([str(path), *args, "-o", "/dev/null"])
+    return code, err.getvalue()
+
+
+def test_verifier_agrees_with_upstream(tmp_path):
+    """Every (operator, type) module: ours accepts it iff MLIR 22 does (NOT_YET: both reject
+    or only upstream accepts)."""
+    wrong = []
+    for op, t in CASES:
+        entry = TABLE["ops"][op][t]
+        upstream = entry["mlir-22"] == "ok"
+        code, err = _verify(gen.module(op, t), [], tmp_path)
+        want = upstream and t not in NOT_YET.get(op, ())
+        if (code == 0) != want:
+            wrong.append(f"{op} {t}: ours {'accepts' if code == 0 else 'rejects: ' + err.strip()[:200]}, "
+                         f"upstream {entry['mlir-22']}")
+    assert not wrong, "\n".join(wrong)
+
+
+def _errors(text: str) -> list[str]:
+    return [m.strip() for m in re.findall(r"error: (.*)", text)]
+
+
+def test_validate_reports_as_upstream(tmp_path):
+    """tosa-validate on the accepted rows beyond the profiles: MLIR 22's message (unsigned:
+    its rule, then the pass that fixes it)."""
+    wrong = []
+    for op, t in CASES:
+        entry = TABLE["ops"][op][t]
+        want = entry.get("mlir-22 tosa-validate", "ok")
+        # i64 keeps its EXT-INT64 report (test_torch_models; docs/producers.md)
+        if entry["mlir-22"] != "ok" or want == "ok" or t in NOT_YET.get(op, ()) or t == "i64":
+            continue
+        code, err = _verify(gen.module(op, t), ["-p", "tosa-validate"], tmp_path)
+        ours = _errors(err)
+        fix = "; run tosa-convert-integer-type-to-signless" if t.startswith("ui") else ""
+        if code != 1 or not ours or ours[-1] != want + fix:
+            wrong.append(f"{op} {t}:\n  ours     {ours[-1:] }\n  upstream {want}")
+    assert not wrong, "\n".join(wrong)
+
+
+# ------------------------------------------------------------------ values
+
+def _width(t: str) -> int:
+    return int(t.lstrip("ui")) if t != "i1" else 1
+
+
+def _meaning(x: np.ndarray, t: str) -> np.ndarray:
+    """The integers the stored bits stand for (i1: true is -1, as a signless 1-bit value)."""
+    v = np.asarray(x).astype(np.int64)
+    return -v if t == "i1" else v
+
+
+def _bits(v, t: str) -> np.ndarray:
+    """v modulo 2^width, stored as the type's numpy dtype (signless: sign-extended)."""
+    w = _width(t)
+    v = np.asarray(v).astype(np.int64)
+    if w < 64:
+        v = v & ((1 << w) - 1)
+        if not t.startswith("ui"):
+            v = np.where(v >= 1 << (w - 1), v - (1 << w), v)
+    return (v & 1).astype(bool) if t == "i1" else v.astype(dtype_of(parse_type(t)))
+
+
+def parse_type(t: str):
+    return parse(f"func.func @f(%a: tensor<1x{t}>) {{\n  return\n}}\n").body.block.first_op.function_type.inputs.data[0]
+
+
+def _range(t: str) -> tuple[int, int]:
+    w = _width(t)
+    return (0, (1 << w) - 1) if t.startswith("ui") else (-(1 << (w - 1)), (1 << (w - 1)) - 1)
+
+
+def _clz(v: np.ndarray, t: str) -> np.ndarray:
+    w = _width(t)
+    u = np.asarray(v).astype(np.int64) & ((1 << w) - 1) if w < 64 else v
+    return np.array([w - int(x).bit_length() for x in u.reshape(-1)]).reshape(u.shape)
+
+
+# operator -> expected value from (a, b, s: their meanings, t); s are shift amounts in 0..w-1
+EXPECT = {
+    "ADD": lambda a, b, s, t: _bits(a + b, t),
+    "SUB": lambda a, b, s, t: _bits(a - b, t),
+    "MUL": lambda a, b, s, t: _bits(a * b, t),
+    "MAXIMUM": lambda a, b, s, t: _bits(np.maximum(a, b), t),
+    "MINIMUM": lambda a, b, s, t: _bits(np.minimum(a, b), t),
+    "BITWISE_AND": lambda a, b, s, t: _bits(a & b, t),
+    "BITWISE_OR": lambda a, b, s, t: _bits(a | b, t),
+    "BITWISE_XOR": lambda a, b, s, t: _bits(a ^ b, t),
+    "LOGICAL_LEFT_SHIFT": lambda a, b, s, t: _bits(a << s, t),
+    "LOGICAL_RIGHT_SHIFT": lambda a, b, s, t: _bits((a & ((1 << _width(t)) - 1)) >> s, t),
+    "ARITHMETIC_RIGHT_SHIFT": lambda a, b, s, t: _bits(a >> s, t),  # unsigned a: zeros shift in
+    "EQUAL": lambda a, b, s, t: a == b,
+    "GREATER": lambda a, b, s, t: a > b,
+    "GREATER_EQUAL": lambda a, b, s, t: a >= b,
+    "ABS": lambda a, b, s, t: _bits(np.abs(a), t),
+    "BITWISE_NOT": lambda a, b, s, t: _bits(~a, t),
+    "CLZ": lambda a, b, s, t: _bits(_clz(a, t), t),
+    "IDENTITY": lambda a, b, s, t: _bits(a, t),
+    "NEGATE": lambda a, b, s, t: _bits(np.clip(-a, *_range(t)), t),  # saturating, as upstream's
+    "CLAMP": lambda a, b, s, t: _bits(np.clip(a, 0, 1), t),
+    "SELECT": lambda a, b, s, t: _bits(np.where(np.array([True, False, True]), a, b), t),
+    "REDUCE_ALL": lambda a, b, s, t: _bits((a != 0).all(0, keepdims=True), t),  # the spec's &&: 1 or 0
+    "REDUCE_ANY": lambda a, b, s, t: _bits((a != 0).any(0, keepdims=True), t),
+    "REDUCE_MAX": lambda a, b, s, t: _bits(a.max(0, keepdims=True), t),
+    "REDUCE_MIN": lambda a, b, s, t: _bits(a.min(0, keepdims=True), t),
+    "REDUCE_SUM": lambda a, b, s, t: _bits(a.sum(0, keepdims=True), t),
+    "REDUCE_PRODUCT": lambda a, b, s, t: _bits(np.prod(a.astype(np.uint64), 0, keepdims=True).astype(np.int64), t),
+    "ARGMAX": lambda a, b, s, t: a.argmax(0).astype(np.int32),
+    "CONCAT": lambda a, b, s, t: _bits(np.concatenate([a, b]), t),
+    "PAD": lambda a, b, s, t: _bits(np.pad(a, ((1, 0), (0, 2))), t),
+    "RESHAPE": lambda a, b, s, t: _bits(a.reshape(3, 4), t),
+    "REVERSE": lambda a, b, s, t: _bits(a[:, ::-1], t),
+    "SLICE": lambda a, b, s, t: _bits(a[1:3, 0:3], t),
+    "TILE": lambda a, b, s, t: _bits(np.tile(a, (1, 2)), t),
+    "TRANSPOSE": lambda a, b, s, t: _bits(a.T, t),
+    "GATHER": lambda a, b, s, t: _bits(a[[3, 0]][None], t),
+    "SCATTER": lambda a, b, s, t: _bits(a[None], t),  # rows 3 and 0 get rows 1 and 2 of a... see below
+    "CAST:from": lambda a, b, s, t: (a != 0 if t == "i1" else a).astype(np.float32),  # bool reads 0/1
+    # round to f32 (nearest even), back with saturation to the type's range (bool: != 0)
+    "CAST:to": lambda a, b, s, t: (a != 0) if t == "i1" else _bits(
+        np.clip(a.astype(np.float32).astype(np.float64), *_range(t)).astype(np.int64), t),
+    "CONST": lambda a, b, s, t: _bits(np.zeros((4, 3), np.int64), t),
+    "MUL:wide": lambda a, b, s, t: _bits(a * b, "i32").astype(np.int32),  # the values' product, low 32 bits
+    "MAX_POOL2D": lambda a, b, s, t: _bits(np.maximum.reduce(
+        [a[i:i + 3, j:j + 2] for i in (0, 1) for j in (0, 1)]).reshape(1, 3, 2, 1), t),
+}
+EXPECT["SCATTER"] = lambda a, b, s, t: _bits(np.stack([a[1], a[1], a[2], a[0]])[None], t)
+SHIFTS = ("LOGICAL_LEFT_SHIFT", "LOGICAL_RIGHT_SHIFT", "ARITHMETIC_RIGHT_SHIFT")
+SIGNLESS = ("i1", "i4", "i8", "i16", "i48")
+UNSIGNED = ("ui8", "ui16", "ui32")
+
+
+def _runnable(op: str, t: str) -> bool:
+    """A row beyond the spec that our verifier accepts (spec rows have their own tests)."""
+    entry = TABLE["ops"][op][t]
+    return (op in EXPECT and entry["mlir-22"] == "ok" and entry.get("mlir-22 tosa-validate", "ok") != "ok"
+            and t not in NOT_YET.get(op, ()))
+
+
+def _batch(t: str, skip: tuple[str, ...] = ()) -> tuple[str, list[str]]:
+    """One func with every runnable operator on t: (module text, operator per result)."""
+    ops = [op for op in EXPECT if _runnable(op, t) and op not in skip]
+    ty = f"tensor<4x3x{t}>"
+    lines, results = [], []
+    for op in ops:
+        single = gen.module(op, t)
+        body = single.split("{\n", 1)[1].rsplit("\n  return", 1)[0]
+        result_type = single.split("-> ", 1)[1].split(" {", 1)[0]
+        if op in SHIFTS:
+            body = body.replace("%b", "%sh")
+        tag = re.sub(r"\W", "_", op.lower())
+        body = re.sub(r"%(?!a\b|b\b|sh\b)(\w+)", lambda m: f"%{tag}_{m.group(1)}", body)
+        lines.append(body)
+        results.append((f"%{tag}_r", result_type))
+    text = (f"func.func @main(%a: {ty}, %b: {ty}, %sh: {ty}) -> ({', '.join(r for _, r in results)}) {{\n"
+            + "\n".join(lines) + f"\n  return {', '.join(n for n, _ in results)} : "
+            + ", ".join(r for _, r in results) + "\n}\n")
+    return text, ops
+
+
+def _inputs(t: str, seed: int = 1) -> list[np.ndarray]:
+    rng = np.random.default_rng(seed)
+    w = _width(t)
+    lo, hi = _range(t)
+    if w == 48:
+        lo, hi = -(1 << 20), 1 << 20  # CAST to f32 stays exact
+    a, b = (rng.integers(lo, hi, (4, 3), endpoint=True) for _ in range(2))
+    a[0, :3] = [hi, lo, 0]  # the extremes
+    b[0, :3] = [hi, hi, lo]
+    s = rng.integers(0, w - 1, (4, 3), endpoint=True)
+    return [_bits(v, t) for v in (a, b, s)]
+
+
+def _expected(t: str, ops: list[str], xs: list[np.ndarray]) -> list[np.ndarray]:
+    a, b = (_meaning(x, t) for x in xs[:2])
+    s = np.asarray(xs[2]).astype(np.int64) & 0xFF if t != "i1" else np.zeros((4, 3), np.int64)
+    return [EXPECT[op](a, b, s, t) for op in ops]
+
+
+@pytest.mark.parametrize("t", SIGNLESS + UNSIGNED)
+def test_values(t):
+    src, ops = _batch(t)
+    xs = _inputs(t)
+    want = _expected(t, ops, xs)
+    got = run(parse(src), xs)
+    for op, g, w in zip(ops, got, want):
+        assert_same([g], [w], f"{t} {op} interpreter")
+    for stage in STAGES:
+        assert_same(run(lower(src, stage), xs), want, f"{t} {stage}")
+    assert_same(NativeModule(parse(src), pipeline="tosa-to-llvm{validation=false}").call(xs), want, f"{t} jit")
+
+
+@pytest.mark.skipif(not (BIN / "mlir-opt").exists(), reason="MLIR 22 not installed")
+@pytest.mark.parametrize("t", ("i1", "i8", "i16"))
+def test_expectations_are_upstreams_values(t):
+    """For signless types our expected values are what MLIR 22's own lowering computes. (Not
+    for i4 and i48, nor SCATTER's i1 copy: MLIR 22's memref lowering sizes their elements in
+    bits / 8, not as LLVM stores them, so its native code reads and writes the wrong bytes:
+    garbage and crashes.)"""
+    # REDUCE_ALL / REDUCE_ANY on integers: upstream's lowering refuses them ("failed to legalize")
+    src, ops = _batch(t, skip=("REDUCE_ALL", "REDUCE_ANY") + (("SCATTER",) if t == "i1" else ()))
+    xs = _inputs(t)
+    want = _expected(t, ops, xs)
+    # every TOSA conversion upstream has (data layout in tosa-to-linalg-named / -tensor, SCATTER
+    # in tosa-to-scf)
+    pipeline = UPSTREAM.replace("func.func(tosa-to-linalg),", "func.func(tosa-to-scf),func.func(tosa-to-linalg-named),"
+                                "func.func(tosa-to-linalg),func.func(tosa-to-tensor),").replace(
+        "expand-strided-metadata,", "expand-strided-metadata,lower-affine,")  # the slices' index maps
+    assert_same(_upstream_native(src, xs, want, pipeline), want, f"{t} MLIR 22")
+
+
+@pytest.mark.parametrize("op, t", [("MAXIMUM", "i8"), ("GREATER", "ui16")])
+def test_tosa_run_profile_reports_as_upstream(op, t, tmp_path):
+    """`tosa-run --profile` runs the same check as tosa-validate: MLIR 22's words, exit 1."""
+    from tosa_xdsl.tools.tosa_run import main as tosa_run
+
+    path = tmp_path / "m.mlir"
+    path.write_text(gen.module(op, t))
+    args = [str(path)]
+    for i, x in enumerate(_inputs(t)[:2]):
+        np.save(tmp_path / f"x{i}.npy", x)
+        args += ["-i", str(tmp_path / f"x{i}.npy")]
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
+        code = tosa_run([*args, "--profile", "pro_int"])
+    fix = "; run tosa-convert-integer-type-to-signless" if t.startswith("ui") else ""
+    assert code == 1 and _errors(err.getvalue())[-1] == TABLE["ops"][op][t]["mlir-22 tosa-validate"] + fix
+    with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
+        assert tosa_run(args) == 0  # without a profile it runs
+
+
+def test_unsigned_matmul_pool_conv_use_the_unsigned_values():
+    """MATMUL, AVG_POOL2D, CONV2D on ui8 (the spec's i8 rows widened; zero points 0 by
+    ERROR_IF): numpy's products and sums of the unsigned values; AVG_POOL2D rounds acc / 4 half
+    up (apply_scale_32 with reciprocal_scale(4) = 2^30 >> 32)."""
+    src = """func.func @main(%a: tensor<1x4x3x1xui8>, %w: tensor<1x2x2x1xui8>) -> (tensor<1x3x2x1xi32>, tensor<1x3x2x1xui8>, tensor<1x4x4xi32>) {
+  %z = "tosa.const"() <{values = dense<0> : tensor<1xui8>}> : () -> tensor<1xui8>
+  %bias = "tosa.const"() <{values = dense<0> : tensor<1xi32>}> : () -> tensor<1xi32>
+  %c = tosa.conv2d %a, %w, %bias, %z, %z {acc_type = i32, dilation = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>} : (tensor<1x4x3x1xui8>, tensor<1x2x2x1xui8>, tensor<1xi32>, tensor<1xui8>, tensor<1xui8>) -> tensor<1x3x2x1xi32>
+  %p = tosa.avg_pool2d %a, %z, %z {acc_type = i32, kernel = array<i64: 2, 2>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>} : (tensor<1x4x3x1xui8>, tensor<1xui8>, tensor<1xui8>) -> tensor<1x3x2x1xui8>
+  %s3 = tosa.const_shape {values = dense<[1, 4, 3]> : tensor<3xindex>} : () -> !tosa.shape<3>
+  %s4 = tosa.const_shape {values = dense<[1, 3, 4]> : tensor<3xindex>} : () -> !tosa.shape<3>
+  %ma = tosa.reshape %a, %s3 : (tensor<1x4x3x1xui8>, !tosa.shape<3>) -> tensor<1x4x3xui8>
+  %mb = tosa.reshape %a, %s4 : (tensor<1x4x3x1xui8>, !tosa.shape<3>) -> tensor<1x3x4xui8>
+  %m = tosa.matmul %ma, %mb, %z, %z : (tensor<1x4x3xui8>, tensor<1x3x4xui8>, tensor<1xui8>, tensor<1xui8>) -> tensor<1x4x4xi32>
+  return %c, %p, %m : tensor<1x3x2x1xi32>, tensor<1x3x2x1xui8>, tensor<1x4x4xi32>
+}
+"""
+    rng = np.random.default_rng(3)
+    a = rng.integers(0, 256, (1, 4, 3, 1), endpoint=False).astype(np.uint8)
+    a[0, 0, 0, 0] = 255
+    w = rng.integers(128, 256, (1, 2, 2, 1)).astype(np.uint8)  # all with the top bit set
+    x, k = a[0, :, :, 0].astype(np.int64), w[0, :, :, 0].astype(np.int64)
+    windows = [[x[i:i + 2, j:j + 2] for j in range(2)] for i in range(3)]
+    want = [np.array([[(v * k).sum() for v in row] for row in windows], np.int32).reshape(1, 3, 2, 1),
+            np.array([[np.floor(v.sum() / 4 + 0.5) for v in row] for row in windows]).astype(np.uint8).reshape(1, 3, 2, 1),
+            (x.reshape(1, 4, 3) @ x.reshape(1, 3, 4)).astype(np.int32)]
+    xs = [a, w]
+    assert_same(run(parse(src), xs), want, "interpreter")
+    for stage in STAGES:
+        assert_same(run(lower(src, stage), xs), want, stage)
+    assert_same(NativeModule(parse(src), pipeline="tosa-to-llvm{validation=false}").call(xs), want, "jit")
