@@ -220,7 +220,7 @@ def outline(loop: affine.ForOp, name: str, threads: int, called: set[str]) -> fu
 
     # the call: iterations [0, trip)
     ubm = loop.upperBoundMap.data
-    trip_expr = (ubm.results[0] - lb).ceil_div(step)
+    trip_expr = ubm.results[0] if (lb, step) == (0, 1) else (ubm.results[0] - lb).ceil_div(step)
     pre: list[Operation] = []
     zero = arith.ConstantOp(IntegerAttr.from_index_int_value(0))
     pre.append(zero)
