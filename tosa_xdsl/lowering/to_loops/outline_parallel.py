@@ -147,6 +147,18 @@ def _free_values(loop: Operation) -> list[SSAValue]:
     return list(seen)
 
 
+def _single_iteration_value(v: SSAValue) -> int | None:
+    """The value of the induction variable of an enclosing loop with one iteration (a batch
+    of 1): a constant, so LLVM folds it out of the addresses as in the caller."""
+    if not isinstance(v, BlockArgument) or v.index != 0:
+        return None
+    loop = v.block.parent_op()
+    if not isinstance(loop, affine.ForOp) or constant_trip_count(loop) != 1 or loop.lowerBoundOperands:
+        return None
+    lo = loop.lowerBoundMap.data.results[0]
+    return lo.value if isinstance(lo, AffineConstantExpr) else None
+
+
 def _root(v: SSAValue, called: set[str]) -> object | None:
     """The allocation a buffer value views (an op result, an argument of a function nothing
     in the module calls, a global's name), or None when it cannot be told (a loop-carried
@@ -194,7 +206,8 @@ def outline(loop: affine.ForOp, name: str, threads: int, called: set[str]) -> fu
     step = loop.step.value.data
     free = _free_values(loop)
     cloned = [v for v in free if isinstance(v, OpResult) and isinstance(v.op, _CLONED)]
-    captures = [v for v in free if v not in cloned]
+    fixed = {v: c for v in free if (c := _single_iteration_value(v)) is not None}
+    captures = [v for v in free if v not in cloned and v not in fixed]
 
     body = Block(arg_types=[IndexType(), IndexType(), *[v.type for v in captures]])
     lo, hi = body.args[0], body.args[1]
@@ -204,6 +217,10 @@ def outline(loop: affine.ForOp, name: str, threads: int, called: set[str]) -> fu
         c = v.op.clone()
         body.add_op(c)
         mapping[v] = c.results[v.index]
+    for v, value in fixed.items():  # lower-affine makes them constants in the caller too
+        c = arith.ConstantOp(IntegerAttr.from_index_int_value(value))
+        body.add_op(c)
+        mapping[v] = c.result
     s0 = AffineExpr.symbol(0)
     bound = AffineMapAttr(AffineMap(0, 1, (s0 * step + lb,)))
     new_loop = affine.ForOp.from_region([lo], [hi], [], [], bound, bound, Region(), step)
