@@ -32,6 +32,11 @@ data race by construction; only `fn` runs outside it):
   the main thread's business); `tosa_xdsl_thread_pool_shutdown()` joins them (run at
   interpreter exit, and by the tests to check that no thread is left behind).
 
+Workers sleep on the condition variable as soon as there is nothing to take: no spinning. A
+variant that spun ~20 us for the next job before sleeping measured slower on the shared 2-core
+machine (median 49 vs 38 us per call of a 16k-element nest at 2 threads; 45 us on one), since
+the spinning thread takes the core from whatever else runs there.
+
 Initialisation (mutex and condition variables through pthread_*_init, portable, instead of
 static initialisers whose bytes differ between C libraries) happens once, on the first
 threaded call, guarded by an atomic compare-and-swap. The pthread objects get 128 bytes

@@ -19,18 +19,21 @@
 // MARK:           } {tosa_xdsl.parallel}
 // MARK-NEXT:    }
 // MARK-NEXT:    func.return
-// The call runs iterations [0, 4) (12 rows, step 3); the outer induction variable, the three
-// buffers (distinct arguments: noalias) are the captures.
+// The call runs iterations [0, 4) (12 rows, step 3); the three buffers (distinct arguments:
+// noalias) are the captures; the batch loop's induction variable (one iteration) is rebuilt
+// inside as its constant value.
 // OUTLINE-LABEL: func.func @matmul(%a: memref<1x12x7xf32>, %b: memref<1x7x40xf32>, %o: memref<1x12x40xf32>)
-// OUTLINE:         affine.for %[[B:.*]] = 0 to 1 {
+// OUTLINE:         affine.for %{{.*}} = 0 to 1 {
 // OUTLINE-NEXT:      %[[LO:.*]] = arith.constant 0 : index
 // OUTLINE-NEXT:      %[[HI:.*]] = arith.constant 4 : index
-// OUTLINE-NEXT:      func.call @matmul__parallel_0(%[[LO]], %[[HI]], %a, %[[B]], %b, %o) {tosa_xdsl.parallel_threads = 3 : i64}
+// OUTLINE-NEXT:      func.call @matmul__parallel_0(%[[LO]], %[[HI]], %a, %b, %o) {tosa_xdsl.parallel_threads = 3 : i64}
 // OUTLINE-NEXT:    }
 // OUTLINE-NEXT:    func.return
-// OUTLINE:       func.func private @matmul__parallel_0(%[[L:.*]]: index, %[[H:.*]]: index, %{{.*}}: memref<1x12x7xf32> {llvm.noalias}, %{{.*}}: index, %{{.*}}: memref<1x7x40xf32> {llvm.noalias}, %{{.*}}: memref<1x12x40xf32> {llvm.noalias}) attributes {llvm.linkage = #llvm.linkage<"internal">}
+// OUTLINE:       func.func private @matmul__parallel_0(%[[L:.*]]: index, %[[H:.*]]: index, %{{.*}}: memref<1x12x7xf32> {llvm.noalias}, %{{.*}}: memref<1x7x40xf32> {llvm.noalias}, %{{.*}}: memref<1x12x40xf32> {llvm.noalias}) attributes {llvm.linkage = #llvm.linkage<"internal">}
+// OUTLINE-NEXT:    %[[B:.*]] = arith.constant 0 : index
 // OUTLINE-NEXT:    affine.for %{{.*}} = affine_map<()[s0] -> ((s0 * 3))>()[%[[L]]] to affine_map<()[s0] -> ((s0 * 3))>()[%[[H]]] step 3 {
 // OUTLINE-NEXT:      affine.for %{{.*}} = 0 to 40 step 40 {
+// OUTLINE:                 affine.load %{{.*}}[%[[B]], %{{.*}}, %{{.*}}] : memref<1x12x7xf32>
 // OUTLINE-NOT:     tosa_xdsl.parallel
 // OUTLINE:         func.return
 // ONE-LABEL: func.func @matmul
@@ -89,12 +92,12 @@ func.func @dynamic(%a: memref<?x5xi32>) {
 // LLVM:         llvm.store %{{.*}}, %{{.*}} : !llvm.ptr, !llvm.ptr
 // LLVM:         %[[TASK:.*]] = llvm.mlir.addressof @matmul__parallel_0__task : !llvm.ptr
 // LLVM-NEXT:    llvm.call @tosa_xdsl_parallel_for(%[[TASK]], %[[CTX]], %{{.*}}, %{{.*}}, %{{.*}}) : (!llvm.ptr, !llvm.ptr, i64, i64, i64) -> ()
-// LLVM:       llvm.func internal @matmul__parallel_0(%{{.*}}: i64, %{{.*}}: i64, %{{.*}}: !llvm.ptr {llvm.noalias}, %{{.*}}: i64, %{{.*}}: !llvm.ptr {llvm.noalias}, %{{.*}}: !llvm.ptr {llvm.noalias})
+// LLVM:       llvm.func internal @matmul__parallel_0(%{{.*}}: i64, %{{.*}}: i64, %{{.*}}: !llvm.ptr {llvm.noalias}, %{{.*}}: !llvm.ptr {llvm.noalias}, %{{.*}}: !llvm.ptr {llvm.noalias})
 // LLVM:       llvm.func internal @matmul__parallel_0__task(%[[LO:.*]]: i64, %[[HI:.*]]: i64, %[[C:.*]]: !llvm.ptr)
 // LLVM:         llvm.call @matmul__parallel_0(%[[LO]], %[[HI]],
 // LLVM:       llvm.func @tosa_xdsl_parallel_for(!llvm.ptr, !llvm.ptr, i64, i64, i64)
 // LLVMIR: define void @matmul(ptr %0, ptr %1, ptr %2)
 // LLVMIR: call void @tosa_xdsl_parallel_for(ptr @matmul__parallel_0__task, ptr %{{.*}}, i64 0, i64 4, i64 3)
-// LLVMIR: define internal void @matmul__parallel_0(i64 %0, i64 %1, ptr noalias %2, i64 %3, ptr noalias %4, ptr noalias %5)
+// LLVMIR: define internal void @matmul__parallel_0(i64 %0, i64 %1, ptr noalias %2, ptr noalias %3, ptr noalias %4)
 // LLVMIR: define internal void @matmul__parallel_0__task(i64 %0, i64 %1, ptr %2)
 // LLVMIR: declare void @tosa_xdsl_parallel_for(ptr, ptr, i64, i64, i64)
