@@ -280,8 +280,8 @@ class OutlineParallelLoopsPass(ModulePass):
             marked = [lp for lp in fn.walk() if isinstance(lp, affine.ForOp) and PARALLEL_ATTR in lp.attributes]
             last: Operation = fn
             for loop in marked:
-                if loop.parent_block() is None:
-                    continue  # inside a loop outlined before (its copy lost the mark)
+                if not fn.is_ancestor(loop):
+                    continue  # inside a loop outlined before (erased; its copy lost the mark)
                 del loop.attributes[PARALLEL_ATTR]
                 if self.threads == 1 or self._too_small(loop):
                     continue
