@@ -149,7 +149,10 @@ def load_object(obj: bytes, *, pool: bool = True) -> LoadedObject:
     if pool and b"tosa_xdsl_parallel_for" in obj:  # compiled with --threads: the pool must be there
         from tosa_xdsl.codegen import thread_pool
 
-        thread_pool.ensure_loaded()
+        try:
+            thread_pool.ensure_loaded()
+        except Exception as err:  # noqa: BLE001 -- no POSIX threads here, LLVM refused the pool
+            raise CodegenError(f"cannot start the thread pool: {err}"[:500]) from err
     try:
         empty = lb.parse_assembly("")
         empty.triple = tm.triple

@@ -45,6 +45,7 @@ each, more than glibc, musl or macOS need.
 
 from __future__ import annotations
 
+import os
 import signal
 import threading
 from typing import Any
@@ -322,6 +323,8 @@ lock:
 
 def runtime_ir() -> str:
     """The pool as LLVM IR text for this host (its SIG_SETMASK value)."""
+    if not hasattr(signal, "SIG_SETMASK") or os.name != "posix":
+        raise RuntimeError("--threads needs POSIX threads (Linux, macOS)")
     return (_IR.replace("MAX_WORKERS", str(MAX_WORKERS)).replace("MAX_CHUNKS", str(MAX_CHUNKS))
             .replace("CHUNKS_PER_THREAD", str(CHUNKS_PER_THREAD))
             .replace("SIG_SETMASK", str(int(signal.SIG_SETMASK))))
