@@ -8,6 +8,7 @@ arrays.
     outs = jit.run_tosa(tosa_module, [x])          # lower with tosa-to-llvm, then call
     native = jit.NativeModule(tosa_module, cache=ModuleCache.default())  # compiled once per
                                                    # module and host, then from the disk cache
+    native = jit.NativeModule(tosa_module, threads=2)  # outer parallel loops on 2 threads
 
 The ABI is convert-to-llvm's (lowering/to_llvm.py): a memref argument is the data pointer of
 a C-contiguous numpy array whose dtype is exactly the interpreter's for the element type
