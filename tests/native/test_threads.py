@@ -258,3 +258,15 @@ def test_dynamic_shapes():
     for rows in (1, 5, 333):
         a, b = (rng.standard_normal((rows, 64)).astype(np.float32) for _ in range(2))
         assert_same(three.call([a, b]), one.call([a, b]), f"{rows} rows")
+
+
+def test_one_thread_is_the_plain_code():
+    """N = 1: the same passes as without the option (no marks, no outlining, no pool)."""
+    from tosa_xdsl.lowering.pipelines import TosaToLLVMPipelinePass
+
+    plain = TosaToLLVMPipelinePass().stages()
+    assert TosaToLLVMPipelinePass(threads=1).stages() == plain
+    assert not any("parallel" in p for p in plain)
+    threaded_stages = TosaToLLVMPipelinePass(threads=2).stages()
+    assert "outline-parallel-loops{threads=2}" in threaded_stages
+    assert "convert-linalg-to-affine-loops{register-tiling=true mark-parallel=true}" in threaded_stages
