@@ -8,6 +8,7 @@ arrays.
     outs = jit.run_tosa(tosa_module, [x])          # lower with tosa-to-llvm, then call
     native = jit.NativeModule(tosa_module, cache=ModuleCache.default())  # compiled once per
                                                    # module and host, then from the disk cache
+    native = jit.NativeModule(tosa_module, threads=2)  # outer parallel loops on 2 threads
 
 The ABI is convert-to-llvm's (lowering/to_llvm.py): a memref argument is the data pointer of
 a C-contiguous numpy array whose dtype is exactly the interpreter's for the element type
@@ -201,11 +202,14 @@ class NativeModule:
     """A TOSA module lowered and compiled once; `call(inputs)` runs it natively."""
 
     def __init__(self, tosa_module: ModuleOp, entry: str = "main", *, pipeline: str | None = None,
-                 opt_level: int = 2, lowered: ModuleOp | None = None, cache: Any = None):
+                 opt_level: int = 2, lowered: ModuleOp | None = None, cache: Any = None, threads: int = 1):
         """`lowered`: `tosa_module` already lowered to the llvm dialect by the caller (tosa-run
-        lowers through its diagnostics-reporting pass driver); else `pipeline` lowers a clone.
-        `cache`: a tosa_xdsl.codegen.cache.ModuleCache (None: no cache); on a hit nothing is
-        lowered or compiled, on a miss the object code is stored. (`cached` looks up only.)"""
+        lowers through its diagnostics-reporting pass driver, with `threaded_pipeline`'s
+        pipeline); else `pipeline` lowers a clone. `cache`: a tosa_xdsl.codegen.cache.ModuleCache
+        (None: no cache); on a hit nothing is lowered or compiled, on a miss the object code is
+        stored. (`cached` looks up only.) `threads`: outer parallel loops on that many threads
+        (docs/native.md; 1: the single-threaded code)."""
+        pipeline = threaded_pipeline(pipeline, threads)
         self._signature(tosa_module, entry)
         if self.dynamic:
             cache = None  # the cached entry's signature check knows static shapes only
@@ -250,8 +254,9 @@ class NativeModule:
 
     @classmethod
     def cached(cls, tosa_module: ModuleOp, entry: str = "main", *, pipeline: str | None = None,
-               opt_level: int = 2, cache: Any = None) -> NativeModule | None:
+               opt_level: int = 2, cache: Any = None, threads: int = 1) -> NativeModule | None:
         """The compiled module from `cache` without lowering anything, or None on a miss."""
+        pipeline = threaded_pipeline(pipeline, threads)
         if cache is None:
             return None
         native = cls.__new__(cls)
@@ -413,6 +418,25 @@ def _loop_globals(function: CompiledFunction) -> tuple[Any, Any] | None:
         return None
     ffi = _ffi()
     return ffi.cast("int64_t *", addresses[0]), ffi.cast("int64_t *", addresses[1])
+
+
+def threaded_pipeline(pipeline: str | None, threads: int) -> str:
+    """`pipeline` (default tosa-to-llvm) compiled for `threads` threads: tosa-to-llvm's
+    `threads` option, so the cache key (which hashes the pipeline) tells them apart. A
+    ValueError for a bad count or a pipeline that is not tosa-to-llvm."""
+    from tosa_xdsl.lowering.to_loops.outline_parallel import MAX_THREADS
+
+    pipeline = pipeline or DEFAULT_PIPELINE
+    if isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= MAX_THREADS:
+        raise ValueError(f"threads must be an integer between 1 and {MAX_THREADS}, got {threads!r}")
+    if threads == 1:
+        return pipeline
+    name, brace, options = pipeline.partition("{")
+    if name != DEFAULT_PIPELINE or (brace and (not options.endswith("}") or "}" in options[:-1])) \
+            or "threads=" in options:
+        raise ValueError(f"threads={threads} needs the plain tosa-to-llvm pipeline (got {pipeline!r})")
+    options = options[:-1].strip() if brace else ""
+    return f"{DEFAULT_PIPELINE}{{{options + ' ' if options else ''}threads={threads}}}"
 
 
 def cache_key(tosa_module: ModuleOp, pipeline: str | None, entry: str, opt_level: int) -> str:

@@ -62,6 +62,7 @@ TOSA_PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     "one-shot-bufferize": _lazy(_L + "bufferize.one_shot_bufferize", "OneShotBufferizePass"),
     "convert-linalg-to-affine-loops": _lazy(_L + "to_loops.linalg_to_loops", "ConvertLinalgToAffineLoopsPass"),
     "convert-linalg-to-loops": _lazy(_L + "to_loops.linalg_to_loops", "ConvertLinalgToLoopsPass"),
+    "outline-parallel-loops": _lazy(_L + "to_loops.outline_parallel", "OutlineParallelLoopsPass"),
     "lower-affine": _lazy(_L + "to_loops.lower_affine", "LowerAffinePass"),
     "convert-scf-to-cf": _lazy(_L + "to_llvm.scf_to_cf", "ConvertScfToCfPass"),
     "bound-while-loops": _lazy(_L + "to_llvm.bound_while_loops", "BoundWhileLoopsPass"),

@@ -101,6 +101,7 @@ def compile_object(module: ModuleOp, opt_level: int = 2) -> bytes:
         lines = str(err).strip().splitlines()
         raise CodegenError(f"{type(err).__name__}: {lines[0] if lines else ''}"[:500]) from err
     settings = settings_for(largest_function(module), opt_level)
+    _internal_linkage(module, mod)
     mod.triple = tm.triple
     mod.data_layout = str(tm.target_data)
     if settings.speed_level > 0:
@@ -120,6 +121,14 @@ def compile_object(module: ModuleOp, opt_level: int = 2) -> bytes:
     return bytes(tm.emit_object(mod))
 
 
+def _internal_linkage(module: ModuleOp, mod: Any) -> None:
+    """xDSL's backend declares every function external; put back `internal` (the outlined
+    parallel loops and their tasks: LLVM inlines a loop into its only caller and drops it)."""
+    for fn in module.ops:
+        if isinstance(fn, llvm.FuncOp) and fn.body.blocks and fn.linkage.linkage.data == "internal":
+            mod.get_function(fn.sym_name.data).linkage = "internal"
+
+
 @dataclass
 class LoadedObject:
     """An object file loaded into the process by MCJIT; keep it alive while calling."""
@@ -131,11 +140,19 @@ class LoadedObject:
         return self.engine.get_function_address(symbol)
 
 
-def load_object(obj: bytes) -> LoadedObject:
+def load_object(obj: bytes, *, pool: bool = True) -> LoadedObject:
     """Link `obj` into the process (MCJIT's runtime linker: relocations, malloc/libm from the
-    process). Raises CodegenError on a malformed object."""
+    process; the thread pool, codegen/thread_pool.py, for code compiled with threads: `pool`
+    False is the pool's own object). Raises CodegenError on a malformed object."""
     lb = _binding()
     tm = target_machine(0)
+    if pool and b"tosa_xdsl_parallel_for" in obj:  # compiled with --threads: the pool must be there
+        from tosa_xdsl.codegen import thread_pool
+
+        try:
+            thread_pool.ensure_loaded()
+        except Exception as err:  # noqa: BLE001 -- no POSIX threads here, LLVM refused the pool
+            raise CodegenError(f"cannot start the thread pool: {err}"[:500]) from err
     try:
         empty = lb.parse_assembly("")
         empty.triple = tm.triple

@@ -10,6 +10,12 @@ the same name with the bare-pointer, out-parameter convention of docs/native.md:
     void main(const float *input0, float *result0, float *result1);
 
 Static shapes only (the lowering requires them); the weights are inside the library.
+
+`threads` > 1 (`tosa-translate --emit-shared-library --threads N`): the library is compiled
+as `tosa-to-llvm{threads=N}` and carries its own worker pool (codegen/thread_pool.py, linked
+with -lpthread): each call runs the outer parallel loops on N threads (the caller's and N - 1
+workers the library starts on its first call and keeps). Without it the library starts no
+thread.
 """
 
 from __future__ import annotations
@@ -33,25 +39,33 @@ def linker() -> str | None:
     return shutil.which(os.environ.get("CC") or "cc")
 
 
-def emit_shared_library(module: Any, opt_level: int = 2) -> bytes:
+def emit_shared_library(module: Any, opt_level: int = 2, threads: int = 1) -> bytes:
     """The bytes of a shared library implementing every function of the TOSA `module`."""
+    from tosa_xdsl.codegen import thread_pool
     from tosa_xdsl.codegen.llvm import compile_object
-    from tosa_xdsl.jit import lower_to_llvm
+    from tosa_xdsl.jit import lower_to_llvm, threaded_pipeline
 
     cc = linker()
     if cc is None:
         raise LinkError(f"--emit-shared-library needs a C compiler driver to link: "
                         f"'{os.environ.get('CC') or 'cc'}' not found (install one or set CC)")
-    obj = compile_object(lower_to_llvm(module.clone(), PIPELINE), opt_level)
-    return link(obj, cc)
+    obj = compile_object(lower_to_llvm(module.clone(), threaded_pipeline(PIPELINE, threads)), opt_level)
+    pool = thread_pool.object_code(opt_level) if threads > 1 else None
+    return link(obj, cc, pool)
 
 
-def link(obj: bytes, cc: str) -> bytes:
+def link(obj: bytes, cc: str, pool: bytes | None = None) -> bytes:
+    """`pool`: the thread pool's object, linked in with -lpthread."""
     with tempfile.TemporaryDirectory(prefix="tosa-xdsl-so-") as tmp:
         o, so = Path(tmp) / "module.o", Path(tmp) / "module.so"
         o.write_bytes(obj)
+        objects = [str(o)]
+        if pool is not None:
+            (Path(tmp) / "pool.o").write_bytes(pool)
+            objects.append(str(Path(tmp) / "pool.o"))
+        libs = ["-lm", "-lpthread"] if pool is not None else ["-lm"]
         try:
-            proc = subprocess.run([cc, "-shared", "-o", str(so), str(o), "-lm"], capture_output=True, text=True,
+            proc = subprocess.run([cc, "-shared", "-o", str(so), *objects, *libs], capture_output=True, text=True,
                                   timeout=300)
         except (OSError, subprocess.TimeoutExpired) as err:
             raise LinkError(f"cannot run the linker '{cc}': {err}") from None

@@ -51,8 +51,10 @@ def linalg_stage(validation: bool = True, decompositions: bool = True, hwcf: boo
     return passes
 
 
-def loops_stage(loops: str = "affine") -> list[str]:
-    to_loops = {"affine": "convert-linalg-to-affine-loops{register-tiling=true}",
+def loops_stage(loops: str = "affine", mark_parallel: bool = False) -> list[str]:
+    """`mark_parallel` (affine loops): mark the loops outline-parallel-loops distributes."""
+    to_loops = {"affine": "convert-linalg-to-affine-loops{register-tiling=true"
+                          + (" mark-parallel=true}" if mark_parallel else "}"),
                 "scf": "convert-linalg-to-loops"}[loops]
     return ["linalg-fuse-elementwise-ops", "one-shot-bufferize", to_loops, "arith-emulate-fp8",
             "convert-math-to-libm"]
@@ -60,6 +62,12 @@ def loops_stage(loops: str = "affine") -> list[str]:
 
 # bound-while-loops: native code stops a WHILE_LOOP past --max-loop-iterations (to_llvm/bound_while_loops.py)
 LLVM_STAGE = ["lower-affine", "bound-while-loops", "convert-scf-to-cf", "convert-to-llvm", "reconcile-unrealized-casts"]
+
+
+def llvm_stage(threads: int = 1) -> list[str]:
+    """With threads > 1 the marked loops are outlined and called through the thread pool
+    first (docs/native.md); with 1 the code is exactly the single-threaded one."""
+    return ([f"outline-parallel-loops{{threads={threads}}}"] if threads > 1 else []) + LLVM_STAGE
 
 
 def run_passes(ctx: Context, module: ModuleOp, names: list[str]) -> None:
@@ -137,10 +145,18 @@ class TosaToLLVMPipelinePass(ModulePass):
     validation: bool = True
     disable_tosa_decompositions: bool = False
     prefer_conv2d_kernel_layout_hwcf: bool = True  # as tosa-to-loops
+    threads: int = 1  # ours: outer parallel loops on this many threads (--threads N)
+
+    def __post_init__(self) -> None:  # a bad option is a CLI error (exit 2), caught at parse time
+        from tosa_xdsl.lowering.to_loops.outline_parallel import MAX_THREADS
+
+        if not 1 <= self.threads <= MAX_THREADS:
+            raise ValueError(f"tosa-to-llvm: threads must be between 1 and {MAX_THREADS}, got {self.threads}")
 
     def stages(self) -> list[str]:
         return (linalg_stage(self.validation, not self.disable_tosa_decompositions,
-                             self.prefer_conv2d_kernel_layout_hwcf) + loops_stage() + LLVM_STAGE)
+                             self.prefer_conv2d_kernel_layout_hwcf)
+                + loops_stage(mark_parallel=self.threads > 1) + llvm_stage(self.threads))
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         run_passes(ctx, op, self.stages())

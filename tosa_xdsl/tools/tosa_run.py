@@ -75,6 +75,16 @@ def _count(text: str) -> int:
     return _positive(text, "a count")
 
 
+MAX_THREADS = 256  # = lowering.to_loops.outline_parallel.MAX_THREADS (not imported: start-up time)
+
+
+def _threads(text: str) -> int:
+    value = _positive(text, "a thread count")
+    if value > MAX_THREADS:
+        raise argparse.ArgumentTypeError(f"at most {MAX_THREADS}")
+    return value
+
+
 def build_arg_parser() -> argparse.ArgumentParser:
     p = _ArgumentParser(prog=PROG, description="Run a TOSA module with the reference interpreter")
     p.add_argument("input_file", help="the .mlir module ('-' for stdin)")
@@ -94,6 +104,9 @@ def build_arg_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-cache", action="store_true",
                    help="--backend jit: neither read nor write the compiled-module cache "
                         "($TOSA_XDSL_CACHE_DIR, else $XDG_CACHE_HOME/tosa-xdsl or ~/.cache/tosa-xdsl)")
+    p.add_argument("--threads", type=_threads, default=1, metavar="N",
+                   help="--backend jit: run the outer parallel loops of each loop nest on N threads "
+                        "(default 1; results are identical for every N)")
     p.add_argument("--quiet", action="store_true",
                    help="no progress line (it is shown only when stderr is a terminal)")
     p.add_argument("--allow-unpredictable", action="store_true",
@@ -340,6 +353,8 @@ def format_result(index: int, t, value) -> str:
 
 
 def _run(args, cli: bool = False) -> int:
+    if args.threads != 1 and args.backend != "jit":
+        raise UsageError("--threads applies to native code: add --backend jit")
 
     # the module
     if args.input_file == "-":
@@ -382,7 +397,7 @@ def _run(args, cli: bool = False) -> int:
         inputs.append(array)
 
     if args.backend == "jit":
-        outputs = _run_jit(loaded, inputs, args.entry, not args.no_cache, args.max_loop_iterations)
+        outputs = _run_jit(loaded, inputs, args.entry, not args.no_cache, args.max_loop_iterations, args.threads)
         if outputs is None:
             return 1
         return _write_outputs(args, result_types, as_unsigned(outputs, unsigned_results))
@@ -409,7 +424,7 @@ JIT_PIPELINE = "tosa-to-llvm{validation=false}"
 
 
 def _run_jit(loaded: Loaded, inputs, entry: str, use_cache: bool = True,
-             max_loop_iterations: int = DEFAULT_MAX_LOOP_ITERATIONS):
+             max_loop_iterations: int = DEFAULT_MAX_LOOP_ITERATIONS, threads: int = 1):
     """--backend jit: the compiled module from the cache, else lower (tosa-to-llvm, through
     the same pass driver as -p, so a pass's errors are located diagnostics), compile (and
     cache), call; None after a printed error (a WHILE_LOOP past --max-loop-iterations: the
@@ -424,14 +439,15 @@ def _run_jit(loaded: Loaded, inputs, entry: str, use_cache: bool = True,
     except InputError as err:
         raise UsageError(str(err)) from None
     cache = ModuleCache.default() if use_cache else None
+    pipeline = jit.threaded_pipeline(JIT_PIPELINE, threads)
     try:
-        native = jit.NativeModule.cached(loaded.module, entry, pipeline=JIT_PIPELINE, cache=cache)
+        native = jit.NativeModule.cached(loaded.module, entry, pipeline=pipeline, cache=cache)
         if native is None:
             lowered = loaded.module.clone()
             # validation, if asked for (--level/--profile/--extension), already ran on the TOSA module
-            if not apply_passes(loaded, lowered, JIT_PIPELINE):
+            if not apply_passes(loaded, lowered, pipeline):
                 return None
-            native = jit.NativeModule(loaded.module, entry, pipeline=JIT_PIPELINE, lowered=lowered, cache=cache)
+            native = jit.NativeModule(loaded.module, entry, pipeline=pipeline, lowered=lowered, cache=cache)
         return native.call(values, max_loop_iterations=max_loop_iterations)
     except TosaRunError as err:
         sys.stderr.write(err.format("error", loaded.sources))

@@ -103,6 +103,9 @@ def build_arg_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-verify", action="store_true", help="do not verify the module")
     p.add_argument("--quiet", action="store_true",
                    help="no progress line (it is shown only when stderr is a terminal)")
+    p.add_argument("--threads", type=_threads, default=1, metavar="N",
+                   help="with --emit-shared-library: outer parallel loops on N threads (a worker pool "
+                        "inside the library, linked with -lpthread; default 1: no threads)")
     p.add_argument("--nnef-lower-all", action="store_true",
                    help="with --import-nnef: compile every operator from its @lower formulas "
                         "(linalg) instead of mapping standard-library operators to TOSA")
@@ -110,6 +113,16 @@ def build_arg_parser() -> argparse.ArgumentParser:
                    help="with --import-nnef: import @quantize entries as the definitions' fake "
                         "quantization (real tensors) instead of integer TOSA")
     return p
+
+
+def _threads(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a thread count: {text!r}") from None
+    if not 1 <= value <= 256:  # = lowering.to_loops.outline_parallel.MAX_THREADS
+        raise argparse.ArgumentTypeError("must be between 1 and 256")
+    return value
 
 
 def _function(path: str) -> Callable[..., Any]:
@@ -198,7 +211,8 @@ def translate(t: Translation, data: bytes, name: str, args: argparse.Namespace) 
         if t.to_folder:
             _function(t.exporter)(module, args.output_file)
             return b""
-        out = _function(t.exporter)(module)
+        threads = getattr(args, "threads", 1)
+        out = _function(t.exporter)(module, threads=threads) if threads > 1 else _function(t.exporter)(module)
     except InputError:
         raise
     except (Exception, RecursionError) as err:
@@ -224,6 +238,8 @@ def _main(argv: list[str] | None) -> int:
             raise CommandLineError(f"give exactly one translation ({flags})" if not chosen else
                                    f"give only one translation, not {' and '.join(t.flag for t in chosen)}")
         _schema_version = SCHEMA_VERSIONS[args.tosa_schema_version]
+        if args.threads != 1 and chosen[0].flag != "--emit-shared-library":
+            raise CommandLineError("--threads applies to --emit-shared-library only")
         if chosen[0].to_folder and args.output_file == "-":
             raise CommandLineError(f"{chosen[0].flag} writes a folder: give it with -o DIR")
         data, name = _read(args.input_file)

@@ -9,7 +9,7 @@ func.call -> llvm.call, cf.br / cf.cond_br -> llvm.br / llvm.cond_br.
 from __future__ import annotations
 
 from xdsl.dialects import cf, func, llvm
-from xdsl.dialects.builtin import MemRefType, i64
+from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, MemRefType, UnitAttr, i64
 from xdsl.ir import Block, Operation, Region
 
 from tosa_xdsl.lowering.to_llvm.emitter import (
@@ -20,6 +20,7 @@ from tosa_xdsl.lowering.to_llvm.emitter import (
     handles,
     value_type,
 )
+from tosa_xdsl.lowering.to_llvm.parallel_call import THREADS_ATTR, parallel_call
 
 
 def _dynamic_count(t) -> int:
@@ -72,6 +73,8 @@ def _return(em: Emitter, op: func.ReturnOp) -> None:
 
 @handles(func.CallOp)
 def _call(em: Emitter, op: func.CallOp) -> None:
+    if THREADS_ATTR in op.attributes:  # a loop outline-parallel-loops outlined: the thread pool
+        return parallel_call(em, op)
     if any(_dynamic_count(v.type) for v in (*op.arguments, *op.results)):
         raise fail(op, "a call passing dynamically shaped buffers is not supported")
     ft = function_type(op, [a.type for a in op.arguments], [r.type for r in op.results])
@@ -184,4 +187,22 @@ def convert_function(fn: func.FuncOp, module: ModuleState, handlers: dict) -> ll
                 raise fail(op, f"no conversion to the llvm dialect{hint}")
             em.op = op
             handler(em, op)
-    return llvm.FuncOp(fn.sym_name, lft, linkage=llvm.LinkageAttr("external"), body=region)
+    # as upstream's func-to-llvm: an `llvm.linkage` attribute sets the linkage (an outlined
+    # parallel loop is internal: LLVM inlines it into its task) and `llvm.noalias` argument
+    # attributes carry over
+    linkage = fn.attributes.get("llvm.linkage")
+    new = llvm.FuncOp(fn.sym_name, lft, linkage=linkage if isinstance(linkage, llvm.LinkageAttr)
+                      else llvm.LinkageAttr("external"), body=region)
+    marks = _noalias_attrs(fn, lft)
+    if marks is not None:
+        new.arg_attrs = marks
+    return new
+
+
+def _noalias_attrs(fn: func.FuncOp, lft: llvm.LLVMFunctionType) -> ArrayAttr | None:
+    """The `llvm.noalias` marks of `fn`'s arguments, when they map one to one."""
+    if fn.arg_attrs is None or len(fn.arg_attrs.data) != len(lft.inputs.data):
+        return None
+    marks = [DictionaryAttr({"llvm.noalias": UnitAttr()} if "llvm.noalias" in d.data else {})
+             for d in fn.arg_attrs.data]
+    return ArrayAttr(marks) if any(m.data for m in marks) else None

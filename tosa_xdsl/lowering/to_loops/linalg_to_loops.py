@@ -57,6 +57,7 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from tosa_xdsl.diagnostics import LocatedError
+from tosa_xdsl.lowering.to_loops.outline_parallel import mark_outer_parallel
 from tosa_xdsl.lowering.to_loops.register_tiling import TiledLoop, register_tiled_order
 
 # --------------------------------------------------------------------------- the op's view
@@ -331,9 +332,10 @@ def _tiled_order(view: Structured) -> list[TiledLoop]:
 
 
 def lower_structured(view: Structured, flavour_cls: type[_Flavour], pass_name: str,
-                     register_tiling: bool = False) -> None:
+                     register_tiling: bool = False, mark_parallel: bool = False) -> None:
     """Replace the op of `view` by its loop nest (the op is erased); `register_tiling`
-    (affine loops only): register_tiling.py's order."""
+    (affine loops only): register_tiling.py's order; `mark_parallel`: mark the nest's
+    outermost parallel loop for outline-parallel-loops (outline_parallel.mark_outer_parallel)."""
     _check(view, pass_name)
     op = view.op
     rw = Rewriter()
@@ -343,19 +345,24 @@ def lower_structured(view: Structured, flavour_cls: type[_Flavour], pass_name: s
     ivs_by_dim: dict[int, SSAValue] = {}
     at = before
     jam: TiledLoop | None = None
+    nest: list[tuple[Operation, int]] = []  # (loop, its dim), outermost first
     if register_tiling and isinstance(fl, _AffineFlavour):
         for tl in _tiled_order(view):
             if tl.jam:
                 jam = tl
                 continue
-            _, body = fl.tiled_loop(at, tl, ivs_by_dim.get(tl.dim))
+            loop, body = fl.tiled_loop(at, tl, ivs_by_dim.get(tl.dim))
+            nest.append((loop, tl.dim))
             ivs_by_dim[tl.dim] = body.args[0]
             at = InsertPoint.before(body.last_op)
     else:
         for d in loop_order(view):
-            _, body = fl.loop(at, d)
+            loop, body = fl.loop(at, d)
+            nest.append((loop, d))
             ivs_by_dim[d] = body.args[0]
             at = InsertPoint.before(body.last_op)  # before the loop's yield
+    if mark_parallel:
+        mark_outer_parallel(nest, view.maps[view.num_inputs:])
     # a rank-0 op (all operands scalars or 0-d memrefs) has no loop: the body goes in place
     if jam is None:
         _emit_body(rw, fl, view, at, [ivs_by_dim[d] for d in range(view.num_loops)], pass_name)
@@ -402,7 +409,7 @@ def _emit_body(rw: Rewriter, fl: _Flavour, view: Structured, at: InsertPoint, iv
 
 
 def _lower_module(module: ModuleOp, flavour_cls: type[_Flavour], pass_name: str,
-                  register_tiling: bool = False) -> None:
+                  register_tiling: bool = False, mark_parallel: bool = False) -> None:
     # collect first, rewrite after: the rewrite inserts ops next to the one it replaces
     views: list[Structured] = []
     for op in module.walk():
@@ -416,7 +423,7 @@ def _lower_module(module: ModuleOp, flavour_cls: type[_Flavour], pass_name: str,
     for view in views:
         _check(view, pass_name)  # all or nothing: check every op before touching any
     for view in views:
-        lower_structured(view, flavour_cls, pass_name, register_tiling)
+        lower_structured(view, flavour_cls, pass_name, register_tiling, mark_parallel)
 
 
 @dataclass(frozen=True)
@@ -437,9 +444,11 @@ class ConvertLinalgToAffineLoopsPass(ModulePass):
 
     # ours, not upstream's: register_tiling.py's loop order for reductions (tosa-to-loops sets it)
     register_tiling: bool = False
+    # ours: mark each nest's outermost parallel loop for outline-parallel-loops (--threads N)
+    mark_parallel: bool = False
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        _lower_module(op, _AffineFlavour, self.name, self.register_tiling)
+        _lower_module(op, _AffineFlavour, self.name, self.register_tiling, self.mark_parallel)
 
 
 _ = Callable
