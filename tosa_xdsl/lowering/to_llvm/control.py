@@ -9,7 +9,7 @@ func.call -> llvm.call, cf.br / cf.cond_br -> llvm.br / llvm.cond_br.
 from __future__ import annotations
 
 from xdsl.dialects import cf, func, llvm
-from xdsl.dialects.builtin import MemRefType, i64
+from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, MemRefType, UnitAttr, i64
 from xdsl.ir import Block, Operation, Region
 
 from tosa_xdsl.lowering.to_llvm.emitter import (
@@ -163,4 +163,19 @@ def convert_function(fn: func.FuncOp, module: ModuleState, handlers: dict) -> ll
                 raise fail(op, f"no conversion to the llvm dialect{hint}")
             em.op = op
             handler(em, op)
-    return llvm.FuncOp(fn.sym_name, lft, linkage=llvm.LinkageAttr("external"), body=region)
+    return _with_attributes(fn, llvm.FuncOp(fn.sym_name, lft, linkage=llvm.LinkageAttr("external"), body=region),
+                            dynamic)
+
+
+def _with_attributes(fn: func.FuncOp, new: llvm.FuncOp, dynamic: bool) -> llvm.FuncOp:
+    """What outline-loop-nests asks of LLVM: a private function with a body is internal,
+    `no_inline` is LLVM's noinline, `llvm.noalias` arguments stay noalias (one llvm argument
+    per func argument: the static convention)."""
+    if fn.sym_visibility is not None and fn.sym_visibility.data == "private":
+        new.linkage = llvm.LinkageAttr("internal")
+    if "no_inline" in fn.attributes:
+        new.no_inline = UnitAttr()
+    if fn.arg_attrs is not None and not dynamic:
+        new.arg_attrs = ArrayAttr([DictionaryAttr({k: v for k, v in d.data.items() if k == "llvm.noalias"})
+                                   for d in fn.arg_attrs.data])
+    return new
