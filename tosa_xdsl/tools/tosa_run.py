@@ -488,8 +488,30 @@ def _arg_index(err: Exception) -> int | None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    cli = argv is None
-    argv = sys.argv[1:] if argv is None else argv
+    if argv is not None:
+        return _main(argv, cli=False)
+    _exit_now(_main(sys.argv[1:], cli=True))
+
+
+def _exit_now(code: int) -> NoReturn:
+    """The command line ends here without tearing the interpreter down: freeing the IR, the
+    modules and their objects one by one costs ~16 ms CPU on the example (4% of the whole
+    run) for nothing the process needs. atexit handlers still run (the dataclass code cache
+    is written by one) and the standard streams are flushed first."""
+    import atexit
+
+    try:
+        atexit._run_exitfuncs()  # what interpreter shutdown runs first  # pyright: ignore
+    finally:
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                stream.flush()
+            except Exception:  # noqa: BLE001, S110 -- a closed pipe: nothing left to tell
+                pass
+        os._exit(code)
+
+
+def _main(argv: list[str], cli: bool) -> int:
     gc_was_enabled = gc.isenabled()
     if cli:
         # Start-up is mostly imports and building the IR: millions of objects and no
