@@ -39,12 +39,12 @@ class PipelineError(Exception):
 
 def build_pipeline(spec: str) -> list[ModulePass]:
     """The passes of a `-p` pipeline spec (xDSL's syntax, our passes and xDSL's)."""
+    if not spec.strip():
+        return []  # before the imports: tosa-run without -p needs neither
     from xdsl.passes import PassPipeline
 
     from tosa_xdsl.pass_registry import all_passes
 
-    if not spec.strip():
-        return []
     # Upstream spells `specification_version=1.1.draft` unquoted; xDSL's option lexer only
     # knows numbers and quoted strings, so quote a bare version.
     spec = re.sub(r'(specification_version=)([0-9][0-9A-Za-z_.]*)', r'\1"\2"', spec)
@@ -462,9 +462,12 @@ class Driver:
 
         return loader.load_binary(data, self.ctx, name)
 
-    def load(self, name: str, data: str | bytes, passes: Sequence[ModulePass] = ()) -> ModuleOp | None:
+    def load(self, name: str, data: str | bytes, passes: Sequence[ModulePass] = (),
+             source: SourceFile | None = None) -> ModuleOp | None:
         """Read (text or any binary format), verify and transform a whole input; None after
-        a reported error. A binary input that is not a known format raises loader.LoadError."""
+        a reported error. A binary input that is not a known format raises loader.LoadError.
+        `source`: the SourceFile of text `data` when the caller made it (a pre-scanned file,
+        tosa_xdsl/formats/prescan.py)."""
         from tosa_xdsl.diagnostics import SourceFile
 
         self.expect_passes(passes)
@@ -478,7 +481,7 @@ class Driver:
                     engine.flush()
                 return binary if ok and not engine.error_count else None
             data = bytes(data).decode("utf-8", errors="replace")
-        src = SourceFile(name, data)
+        src = source if source is not None else SourceFile(name, data)
         with engine.activate():
             module = self.read(engine, src, data)
             engine.flush()

@@ -55,6 +55,7 @@ from xdsl.ir import Attribute
 from xdsl.parser.attribute_parser import AttrParser
 from xdsl.printer import Printer
 from xdsl.utils.lexer import Span
+from xdsl.utils.mlir_lexer import MLIRTokenKind
 
 from tosa_xdsl.xdsl_patches import original
 
@@ -214,20 +215,28 @@ def _hex_to_mlir_layout(
 ) -> bytes | None:
     """Decode `dense<"0x...">` data into MLIR's layout with splats expanded, or None if
     the size does not fit (MLIR: 'elements hex data size is invalid')."""
-    elt = cast(Any, type).get_element_type()
-    sem, info = float_sem(elt), _int_info(elt)
-    if sem is not None:
-        k = sem.width // 8
-    elif info is not None:
-        k = _mlir_int_bytes(info[0])
-    else:
-        k = elt.compile_time_size
+    k, info = _hex_element_bytes(type)
     if not text[:2] in ("0x", "0X"):
         parser.raise_error("expected hex string in dense attribute")
     try:
         raw = bytes.fromhex(text[2:])
     except ValueError:
         parser.raise_error("Hex string in denseAttr is invalid")
+    return _raw_to_mlir_layout(raw, k, info, n)
+
+
+def _hex_element_bytes(type: Attribute) -> tuple[int, tuple[int, bool] | None]:
+    elt = cast(Any, type).get_element_type()
+    sem, info = float_sem(elt), _int_info(elt)
+    if sem is not None:
+        return sem.width // 8, info
+    if info is not None:
+        return _mlir_int_bytes(info[0]), info
+    return elt.compile_time_size, info
+
+
+def _raw_to_mlir_layout(raw: bytes, k: int, info: tuple[int, bool] | None, n: int) -> bytes | None:
+    """Decoded hex bytes -> MLIR's layout with splats expanded (None: the size does not fit)."""
     if len(raw) == k * n:
         return raw
     if len(raw) == k and n != 1:
@@ -699,6 +708,21 @@ def _fast_flat_literal(self: AttrParser) -> Any:
     return elements, [len(elements)]
 
 
+def prescanned_literal(parser: Any) -> Any:
+    """The hex literal left in the file at the parser's string token, consumed, when the
+    parser reads a pre-scanned source (tosa_xdsl/formats/prescan.py); else None, nothing read."""
+    lookup = getattr(getattr(parser, "_source", None), "literal_at", None)
+    if lookup is None:
+        return None
+    token = parser._current_token
+    if token.kind is not MLIRTokenKind.STRING_LIT:
+        return None
+    literal = lookup(getattr(parser, "_base", 0) + token.span.start)
+    if literal is not None:
+        parser._consume_token(MLIRTokenKind.STRING_LIT)
+    return literal
+
+
 def parse_dense(
     self: AttrParser, type: Attribute | None
 ) -> DenseIntOrFPElementsAttr:
@@ -707,8 +731,10 @@ def parse_dense(
     hex_text: str | None = None
     start = self.pos
     self.parse_punctuation("<", " in dense attribute")
+    prescanned = None
     if self.parse_optional_punctuation(">") is None:
-        if (hex_text := self.parse_optional_str_literal()) is None:
+        prescanned = prescanned_literal(self)
+        if prescanned is None and (hex_text := self.parse_optional_str_literal()) is None:
             contents = _fast_flat_literal(self)
             if contents is None:
                 try:
@@ -729,6 +755,22 @@ def parse_dense(
         # xDSL packs elements with `struct` (at most 64 bits): i65 and wider cannot be stored
         self.raise_error(f"dense elements of {elt} are not supported: tosa-xdsl stores "
                          f"integer elements of at most 64 bits", start, self.pos)
+
+    if prescanned is not None:
+        decoded = prescanned.decode()  # from the file (tosa_xdsl/formats/prescan.py)
+        if decoded is None:
+            self.raise_error("Hex string in denseAttr is invalid")
+        k, info = _hex_element_bytes(type)
+        raw = _raw_to_mlir_layout(decoded, k, info, n)
+        del decoded
+        if raw is None:
+            self.raise_error(
+                f"elements hex data size is invalid for provided type: '{type}'",
+                start,
+                self.pos,
+            )
+        data = _from_mlir_bytes(raw, elt, n) if supported else raw
+        return DenseIntOrFPElementsAttr(type, BytesAttr(data))
 
     if hex_text is not None:
         raw = _hex_to_mlir_layout(self, hex_text, type, n)

@@ -410,8 +410,14 @@ def _parse_resource(self: Parser, dialect_name: str, interface: OpAsmDialectInte
             if key not in interface._blobs:  # pyright: ignore[reportPrivateUsage]
                 raise ResourceError(f"resource '{key}' was not declared")
             span = value_token.span  # the blob between the quotes, read in place
-            interface._blobs[key] = decode_blob_span(  # pyright: ignore[reportPrivateUsage]
-                span.input.content, span.start + 1, span.end - 1, shown)
+            lookup = getattr(getattr(self, "_source", None), "literal_at", None)
+            literal = lookup(getattr(self, "_base", 0) + span.start) if lookup is not None else None
+            if literal is not None:  # left in the file by tosa_xdsl/formats/prescan.py
+                content = literal.content()
+                interface._blobs[key] = decode_blob_span(content, 0, len(content), shown)  # pyright: ignore
+            else:
+                interface._blobs[key] = decode_blob_span(  # pyright: ignore[reportPrivateUsage]
+                    span.input.content, span.start + 1, span.end - 1, shown)
         else:
             interface.parse_resource(key, self.parse_str_literal())
     except KeyError as err:  # str(KeyError) is the repr of its argument

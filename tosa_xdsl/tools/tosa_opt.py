@@ -290,6 +290,10 @@ def parse_command_line(argv: list[str]) -> tuple[argparse.Namespace, str]:
 
 
 def main(argv: list[str] | None = None) -> int:
+    if argv is None:  # the command line: xDSL's dataclasses' methods from the disk cache
+        from tosa_xdsl.tools.dataclass_code import install
+
+        install()
     argv = sys.argv[1:] if argv is None else argv
     out: TextIO | None = None
     try:

@@ -6,7 +6,7 @@ fuzz campaign), and it compares the after region's arguments with the results, w
 does not. MLIR checks every control-flow edge of the op, in this order, with these messages:
 parent -> Region #0 (operands -> before arguments), scf.condition -> parent (forwarded
 values -> results), scf.condition -> Region #1 (-> after arguments), scf.yield -> Region #0.
-Installed by `xdsl_patches` (PARSER_PATCHES).
+Installed by `xdsl_patches` (SCF_PATCHES, when xDSL's scf dialect is imported).
 """
 
 from __future__ import annotations

@@ -187,12 +187,23 @@ def convert_function(fn: func.FuncOp, module: ModuleState, handlers: dict) -> ll
                 raise fail(op, f"no conversion to the llvm dialect{hint}")
             em.op = op
             handler(em, op)
-    # as upstream's func-to-llvm: an `llvm.linkage` attribute sets the linkage (an outlined
-    # parallel loop is internal: LLVM inlines it into its task) and `llvm.noalias` argument
-    # attributes carry over
+    return _with_attributes(fn, llvm.FuncOp(fn.sym_name, lft, linkage=llvm.LinkageAttr("external"), body=region),
+                            lft)
+
+
+def _with_attributes(fn: func.FuncOp, new: llvm.FuncOp, lft: llvm.LLVMFunctionType) -> llvm.FuncOp:
+    """What the outlining passes ask of LLVM, as upstream's func-to-llvm reads it: an
+    `llvm.linkage` attribute sets the linkage (an outlined parallel loop is internal: LLVM
+    inlines it into its task), a private function with a body is internal (outline-loop-nests),
+    `no_inline` is LLVM's noinline (or LLVM inlines the nests straight back into one huge
+    function), and `llvm.noalias` argument marks carry over."""
     linkage = fn.attributes.get("llvm.linkage")
-    new = llvm.FuncOp(fn.sym_name, lft, linkage=linkage if isinstance(linkage, llvm.LinkageAttr)
-                      else llvm.LinkageAttr("external"), body=region)
+    if isinstance(linkage, llvm.LinkageAttr):
+        new.linkage = linkage
+    elif fn.sym_visibility is not None and fn.sym_visibility.data == "private":
+        new.linkage = llvm.LinkageAttr("internal")
+    if "no_inline" in fn.attributes:
+        new.no_inline = UnitAttr()
     marks = _noalias_attrs(fn, lft)
     if marks is not None:
         new.arg_attrs = marks
@@ -200,7 +211,8 @@ def convert_function(fn: func.FuncOp, module: ModuleState, handlers: dict) -> ll
 
 
 def _noalias_attrs(fn: func.FuncOp, lft: llvm.LLVMFunctionType) -> ArrayAttr | None:
-    """The `llvm.noalias` marks of `fn`'s arguments, when they map one to one."""
+    """The `llvm.noalias` marks of `fn`'s arguments, when they map one to one (the static
+    convention: a dynamic memref argument is followed by its extents)."""
     if fn.arg_attrs is None or len(fn.arg_attrs.data) != len(lft.inputs.data):
         return None
     marks = [DictionaryAttr({"llvm.noalias": UnitAttr()} if "llvm.noalias" in d.data else {})
