@@ -29,8 +29,4 @@ from tosa_xdsl.frontends.nnef.to_linalg.generic import lower_node  # noqa: F401
 
 # standard-library operators whose formulas road 2 does not compile yet (with a TOSA mapping,
 # road 1 imports them); the reason is part of the located error
-KNOWN_GAPS = {
-    "image.nearest_resize": ("is not affine", "a rounded, clamped index 'int(r) <? s[axes] - 1'"),
-    "image.linear_resize": ("cannot be compiled in a formula", "a weight computed per item of a pack index "
-                            "'j' and an index 'int(floor(r)) + j' of a rounded real"),
-}
+KNOWN_GAPS: dict[str, tuple[str, str]] = {}

@@ -8,6 +8,7 @@ from tosa_xdsl.frontends.nnef import ast as A
 from tosa_xdsl.frontends.nnef.errors import NnefError
 from tosa_xdsl.frontends.nnef.semantics import BINARY, Env, Unknown, unparse
 from tosa_xdsl.frontends.nnef.to_linalg.affine import Aff, GAff, Indexer, RAff
+from tosa_xdsl.frontends.nnef.to_linalg.computed import index_items, positions
 from tosa_xdsl.frontends.nnef.to_tosa.emit import ELEMENT, Emitter, Value
 
 NULL = {"+=": 0, "*=": 1, ">?=": -math.inf, "<?=": math.inf, "|=": False, "&=": True}
@@ -32,6 +33,10 @@ MATH = {"exp": "math.exp", "log": "math.log", "sin": "math.sin", "cos": "math.co
 
 def _elt(dtype: str) -> str:
     return ELEMENT[dtype]
+
+
+def _kind(v) -> str:
+    return "bool" if isinstance(v, bool) else "int" if isinstance(v, int) else "real"
 
 
 def _const_text(v, t: str) -> str:
@@ -61,6 +66,7 @@ class Body:
         self.n = 0
         self.locals: dict[str, object] = {}       # loop-local name -> expression
         self.local_values: dict[str, object] = {}
+        self.local_packs: dict[str, list] = {}
         self.dims_seen: set[int] = set()
 
     def fresh(self):
@@ -187,7 +193,23 @@ class Body:
             v = self.compile_time_value(e)
             return v if isinstance(v, list) else [v]
         if isinstance(e, A.Ident) and e.name in self.locals and not isinstance(self.locals[e.name], list):
-            return self.compile_pack(self.locals[e.name])
+            if e.name not in self.local_packs:
+                self.local_packs[e.name] = self.compile_pack(self.locals[e.name])
+            return self.local_packs[e.name]
+        if isinstance(e, A.Call) and e.arg is not None:
+            name = self.env.dtypes.get(e.name, e.name)
+            return [None if x is None else self.apply(e, name, x) if isinstance(x, tuple)
+                    else self.compile_time(A.Call(e.loc, e.name, A.Literal(e.loc, x, _kind(x))))
+                    for x in self.compile_pack(e.arg)]
+        if isinstance(e, A.Select) and not self.idx.uses_loop(e.cond):
+            c = self.compile_time(e.cond)
+            if isinstance(c, list):
+                raise NnefError(e.loc, f"a pack condition in '{unparse(e)}' is not compiled")
+            if c:
+                return self.compile_pack(e.then)
+            return self.compile_pack(e.other) if e.other is not None else [None]
+        if isinstance(e, A.Unary) and e.op in ("-", "+"):
+            return self.compile_pack(A.Binary(e.loc, e.op, A.Literal(e.loc, 0, "int"), e.arg))
         if isinstance(e, A.Binary):
             a, b = self.compile_pack(e.lhs), self.compile_pack(e.rhs)
             if len(a) != len(b) and 1 not in (len(a), len(b)):
@@ -293,6 +315,10 @@ class Body:
             return None
         if not isinstance(v, tuple):
             return self.compile_time(e)
+        return self.apply(e, name, v)
+
+    def apply(self, e: A.Call, name: str, v):
+        """A built-in function or cast of a compiled scalar."""
         s, t = v
         if name in ("real", "int", "bool"):
             want = ELEMENT[name]
@@ -320,6 +346,10 @@ class Body:
             r = self.fresh()
             self.lines.append(f"      {r} = {MATH[name]} {s} : f32")
             return r, t
+        if name == "frac" and t == "f32":
+            f, r = self.fresh(), self.fresh()
+            self.lines += [f"      {f} = math.floor {s} : f32", f"      {r} = arith.subf {s}, {f} : f32"]
+            return r, t
         raise NnefError(e.loc, f"function '{e.name}' on {t} is not supported in formulas")
 
     def access(self, e: A.Access):
@@ -340,9 +370,12 @@ class Body:
             value = value[item]
         if isinstance(value, list) or (item is not None and not isinstance(self.tensors[name], list)):
             raise NnefError(e.loc, "tensor packs are indexed only by a compile-time item in compiled formulas")
-        exprs = []
-        for ix in e.indices:
-            exprs.extend(self.idx.item(ix))
+        try:
+            exprs = []
+            for ix in e.indices:
+                exprs.extend(self.idx.item(ix))
+        except NnefError:
+            return self.computed_access(e, value)
         bounded = [k for k, x in enumerate(exprs) if isinstance(x, GAff)]
         if any(not isinstance(x, Aff) for x in exprs):
             raise NnefError(e.loc, f"indices of '{unparse(e)}' are not integer-affine")
@@ -361,6 +394,47 @@ class Body:
             # undefined): a zero-padded copy keeps the generic's reads in bounds
             value, exprs = self.padded(e, value, exprs, outside, fill=0)
         return self.operand(value, exprs)
+
+    def computed_access(self, e: A.Access, value: Value):
+        """A read at non-affine indices (computed.py): tensor.extract inside the generic; a
+        guarded index out of range reads the reduction's null element (the term is skipped)."""
+        items = index_items(self, e.indices)
+        if len(items) != len(value.shape):
+            raise NnefError(e.loc, f"'{unparse(e)}' has {len(items)} indices for a rank-{len(value.shape)} tensor")
+        idx, guards = positions(self, items, value.shape)
+        r = self.fresh()
+        self.lines.append(f"      {r} = tensor.extract {value.ssa}[{', '.join(idx)}] : {value.type}")
+        if not guards:
+            return r, _elt(value.dtype)
+        if self.pad_value is None:
+            raise NnefError(e.loc, "a bounds-checked access is compiled only in a reducing formula "
+                            "(+=, *=, <?=, >?=), where skipping equals reading the null element")
+        ok = guards[0]
+        for g in guards[1:]:
+            ok = self.binop(e, "&&", (ok, "i1"), (g, "i1"))[0]
+        return self.select(ok, (r, _elt(value.dtype)), self.const(self.pad_value, _elt(value.dtype)))
+
+    def select(self, cond: str, a, b):
+        r = self.fresh()
+        self.lines.append(f"      {r} = arith.select {cond}, {a[0]}, {b[0]} : {a[1]}")
+        return r, a[1]
+
+    def cidx(self, c: int) -> str:
+        s = self.fresh()
+        self.lines.append(f"      {s} = arith.constant {int(c)} : index")
+        return s
+
+    def aff_i32(self, a: Aff):
+        return self.aff_value(a)
+
+    def aff_index(self, a: Aff) -> str:
+        """An affine expression of the loop dimensions as an index value."""
+        v = self.aff_value(a)
+        if not isinstance(v, tuple):
+            return self.cidx(v)
+        s = self.fresh()
+        self.lines.append(f"      {s} = arith.index_cast {v[0]} : i32 to index")
+        return s
 
     def remapped(self, e, value: Value, axis: int, x: RAff):
         """A remapped-bounds read `|e <> lower : upper|` along `axis`: a copy extended over e's

@@ -43,6 +43,12 @@ class LoopBody(Body):
             acc = s
         return acc
 
+    def aff_index(self, a: Aff) -> str:
+        return self.aff_value(a)
+
+    def aff_i32(self, a: Aff):
+        return self.index_value(a)
+
     def index_value(self, a: Aff):
         v = self.aff_value(a)
         r = self.fresh()

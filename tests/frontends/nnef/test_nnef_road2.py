@@ -1,0 +1,128 @@
+"""Road 2 for the formulas with computed indices (to_linalg/computed.py): image.nearest_resize,
+image.linear_resize (rounded reals), gather_nd / scatter_nd (packs of indices read from a
+tensor), compiled from the library's @lower (`lower_all=True`) and run by our interpreter,
+against onnxruntime's Resize / GatherND / ScatterND (the same operators in ONNX) and numpy
+written from the draft's formulas (chapter 4)."""
+
+from __future__ import annotations
+
+import math
+import re
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))
+from test_nnef_road1_refs import linear_ref, nearest_ref   # numpy from the draft's formulas
+
+from tosa_xdsl.frontends.nnef.errors import NnefError
+from tosa_xdsl.frontends.nnef.importer import import_nnef
+from tosa_xdsl.interpreter import run
+
+RNG = np.random.default_rng(216)
+LOCATED = r"\.sknd:\d+:\d+: error: "
+
+
+def graph(inputs: str, body: str, imports="image") -> str:
+    return (f"import {imports};\ngraph G {{\n @input {{ {inputs} }}\n @output {{ y: real; }}\n"
+            f" @compose {{ {body} }}\n}}\n")
+
+
+def road2(src, *arrays):
+    module = import_nnef(src, lower_all=True)
+    names = {o.name for o in module.walk()}
+    assert "linalg.generic" in names or "scf.for" in names
+    assert not any(n.startswith("tosa.") and n not in ("tosa.const", "tosa.const_shape", "tosa.reshape", "tosa.pad",
+                                                     "tosa.gather", "tosa.tile") for n in names), names
+    return run(module, list(arrays), entry="G")[0]
+
+
+def onnx_run(node_kwargs: dict, inputs: dict, out_dtype=np.float32):
+    """One ONNX node run by onnxruntime (the framework's own implementation as the oracle)."""
+    onnx = pytest.importorskip("onnx")
+    ort = pytest.importorskip("onnxruntime")
+    from onnx import TensorProto, helper
+
+    kinds = {np.dtype(np.float32): TensorProto.FLOAT, np.dtype(np.int64): TensorProto.INT64}
+    ins = [helper.make_tensor_value_info(k, kinds[v.dtype], list(v.shape)) for k, v in inputs.items()]
+    out = helper.make_tensor_value_info("y", kinds[np.dtype(out_dtype)], None)
+    node = helper.make_node(inputs=list(inputs), outputs=["y"], **node_kwargs)
+    model = helper.make_model(helper.make_graph([node], "g", ins, [out]),
+                              opset_imports=[helper.make_opsetid("", 18)])
+    model.ir_version = 8
+    sess = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
+    return sess.run(None, inputs)[0]
+
+
+# ------------------------------------------------------------ resize
+
+ONNX_TRANSFORM = {"SYMMETRIC": "half_pixel", "ASYMMETRIC": "asymmetric", "ALIGNED": "align_corners"}
+ONNX_ROUNDING = {"FLOOR": "floor", "CEIL": "ceil", "ROUND_PREFER_FLOOR": "round_prefer_floor",
+                 "ROUND_PREFER_CEIL": "round_prefer_ceil"}
+
+
+def ort_resize(x, size, mode, transform, rounding=None):
+    sizes = np.array(list(x.shape[:2]) + list(size), np.int64)
+    kw = dict(op_type="Resize", mode=mode, coordinate_transformation_mode=ONNX_TRANSFORM[transform])
+    if rounding:
+        kw["nearest_mode"] = ONNX_ROUNDING[rounding]
+    onnx = pytest.importorskip("onnx")
+    from onnx import helper, numpy_helper
+    ort = pytest.importorskip("onnxruntime")
+    g = helper.make_graph(
+        [helper.make_node("Resize", ["x", "", "", "sizes"], ["y"], **{k: v for k, v in kw.items() if k != "op_type"})],
+        "g", [helper.make_tensor_value_info("x", onnx.TensorProto.FLOAT, list(x.shape))],
+        [helper.make_tensor_value_info("y", onnx.TensorProto.FLOAT, None)],
+        initializer=[numpy_helper.from_array(sizes, "sizes")])
+    model = helper.make_model(g, opset_imports=[helper.make_opsetid("", 18)])
+    model.ir_version = 8
+    return ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"]).run(None, {"x": x})[0]
+
+
+def clamped_nearest_ref(x, axes, size, transform, rounding):
+    """nearest_ref (the formula) with the index also clamped below: the definition's
+    `int(r) <? s - 1` reads index -1 for FLOOR of a negative coordinate (undefined there);
+    road 2 clamps such reads into the tensor, as ONNX's Resize and TOSA RESIZE do."""
+    from test_nnef_road1_refs import _coords
+    for a, n in zip(axes, size):
+        s = x.shape[a]
+        pick = {"FLOOR": math.floor, "CEIL": math.ceil, "ROUND_PREFER_FLOOR": lambda v: math.ceil(v - 0.5),
+                "ROUND_PREFER_CEIL": lambda v: math.floor(v + 0.5)}[rounding]
+        x = np.take(x, [max(min(int(pick(c)), s - 1), 0) for c in _coords(s, n, transform)], axis=a)
+    return x
+
+
+# sizes whose coordinates are never exact integers or halves (where float rounding in the
+# formula or in onnxruntime could pick either neighbour), except ALIGNED's, whose scales
+# (4/8, 3/6) are exact binary fractions
+SIZES = {"SYMMETRIC": [8, 8], "ASYMMETRIC": [3, 3], "ALIGNED": [9, 7]}
+
+
+@pytest.mark.parametrize("transform", ["SYMMETRIC", "ASYMMETRIC", "ALIGNED"])
+@pytest.mark.parametrize("rounding", ["FLOOR", "CEIL", "ROUND_PREFER_FLOOR", "ROUND_PREFER_CEIL"])
+def test_nearest_resize_from_its_formula(transform, rounding):
+    x = RNG.standard_normal((1, 2, 5, 4)).astype(np.float32)
+    size = SIZES[transform]
+    y = road2(graph("x: real[1,2,5,4];", f"y = image.nearest_resize{{axes=[2,3], size={size}, "
+                    f"coordinate_transform='{transform}', rounding_method='{rounding}'}}(x);"), x)
+    np.testing.assert_array_equal(y, clamped_nearest_ref(x, [2, 3], size, transform, rounding))
+    np.testing.assert_array_equal(y, ort_resize(x, size, "nearest", transform, rounding))
+
+
+@pytest.mark.parametrize("transform", ["SYMMETRIC", "ASYMMETRIC", "ALIGNED"])
+@pytest.mark.parametrize("size", [[7, 3], [3, 9]])
+def test_linear_resize_from_its_formula(transform, size):
+    """The definition ignores `antialias` in its formula: compared with ONNX's antialias=0."""
+    x = RNG.standard_normal((1, 2, 5, 4)).astype(np.float32)
+    y = road2(graph("x: real[1,2,5,4];", f"y = image.linear_resize{{axes=[2,3], size={size}, "
+                    f"coordinate_transform='{transform}'}}(x);"), x)
+    np.testing.assert_allclose(y, linear_ref(x, [2, 3], size, transform), rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(y, ort_resize(x, size, "linear", transform), rtol=1e-5, atol=1e-5)
+
+
+def test_resize_of_a_middle_axis():
+    x = RNG.standard_normal((3, 5, 2)).astype(np.float32)
+    y = road2(graph("x: real[3,5,2];", "y = image.linear_resize{axes=[1], size=[8]}(x);"), x)
+    np.testing.assert_allclose(y, linear_ref(x, [1], [8], "SYMMETRIC"), rtol=1e-5, atol=1e-5)
