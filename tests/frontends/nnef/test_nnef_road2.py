@@ -22,7 +22,7 @@ from tosa_xdsl.frontends.nnef.importer import import_nnef
 from tosa_xdsl.interpreter import run
 
 RNG = np.random.default_rng(216)
-LOCATED = r"\.sknd:\d+:\d+: error: "
+LOCATED = r"^\S+:\d+:\d+: error: "
 
 
 def graph(inputs: str, body: str, imports="image") -> str:
@@ -126,3 +126,122 @@ def test_resize_of_a_middle_axis():
     x = RNG.standard_normal((3, 5, 2)).astype(np.float32)
     y = road2(graph("x: real[3,5,2];", "y = image.linear_resize{axes=[1], size=[8]}(x);"), x)
     np.testing.assert_allclose(y, linear_ref(x, [1], [8], "SYMMETRIC"), rtol=1e-5, atol=1e-5)
+
+
+# ------------------------------------------------------------ gather_nd / scatter_nd
+
+def nd_indices(batch, shape, n_items):
+    """`n_items` index tuples into `shape` per batch entry, distinct within each batch entry
+    (ScatterND's results are undefined for repeated indices)."""
+    flat = [RNG.permutation(math.prod(shape))[:n_items] for _ in range(math.prod(batch) or 1)]
+    idx = np.stack(np.unravel_index(np.array(flat), shape), -1)
+    return idx.reshape(tuple(batch) + (n_items, len(shape))).astype(np.int32)
+
+
+@pytest.mark.parametrize("d", [1, 2])
+def test_gather_nd_from_its_formula(d):
+    data = RNG.standard_normal((4, 5, 3)).astype(np.float32)
+    idx = np.stack([RNG.integers(0, n, (2, 3)) for n in data.shape[:d]], -1).astype(np.int32)
+    y = road2(graph(f"x: real[4,5,3]; i: int[2,3,{d}];", "y = layout.gather_nd(x, i);", "layout"), data, idx)
+    # output[zi.., ti..] = data[indices[zi.., :].., ti..]
+    np.testing.assert_array_equal(y, data[tuple(np.moveaxis(idx, -1, 0))])
+    np.testing.assert_array_equal(y, onnx_run(dict(op_type="GatherND"), {"x": data, "i": idx.astype(np.int64)}))
+
+
+def test_gather_nd_batch_dims():
+    data = RNG.standard_normal((2, 4, 5, 3)).astype(np.float32)
+    idx = nd_indices((2,), (4, 5), 3)          # [2, 3, 2]
+    y = road2(graph("x: real[2,4,5,3]; i: int[2,3,2];", "y = layout.gather_nd{batch_dims=1}(x, i);", "layout"),
+              data, idx)
+    ref = np.stack([data[b][tuple(np.moveaxis(idx[b], -1, 0))] for b in range(2)])
+    np.testing.assert_array_equal(y, ref)
+    np.testing.assert_array_equal(y, onnx_run(dict(op_type="GatherND", batch_dims=1),
+                                              {"x": data, "i": idx.astype(np.int64)}))
+
+
+def scatter_nd_ref(data, idx, upd, batch_dims=0):
+    """output = data; output[b.., indices[b.., z.., :].., t..] := updates[b.., z.., t..] (each
+    write in loop order; writes outside the output skipped, see docs/nnef.md)."""
+    out = data.copy()
+    nb, d = batch_dims, idx.shape[-1]
+    for pos in np.ndindex(*idx.shape[:-1]):
+        target = tuple(pos[:nb]) + tuple(int(v) for v in idx[pos])
+        if all(0 <= v < n for v, n in zip(target[nb:], data.shape[nb:nb + d])):
+            out[target] = upd[pos]
+    return out
+
+
+@pytest.mark.parametrize("d", [1, 2])
+def test_scatter_nd_from_its_formula(d):
+    data = RNG.standard_normal((4, 5, 3)).astype(np.float32)
+    idx = nd_indices((), data.shape[:d], 4).reshape(2, 2, d)
+    upd = RNG.standard_normal((2, 2) + data.shape[d:]).astype(np.float32)
+    t = ",".join(map(str, upd.shape))
+    y = road2(graph(f"x: real[4,5,3]; i: int[2,2,{d}]; u: real[{t}];", "y = layout.scatter_nd(x, i, u);", "layout"),
+              data, idx, upd)
+    np.testing.assert_array_equal(y, scatter_nd_ref(data, idx, upd))
+    np.testing.assert_array_equal(y, onnx_run(dict(op_type="ScatterND"),
+                                              {"x": data, "i": idx.astype(np.int64), "u": upd}))
+
+
+def test_scatter_nd_batch_dims_and_writes_outside_skipped():
+    data = RNG.standard_normal((2, 4, 3)).astype(np.float32)
+    idx = np.array([[[1], [4]], [[-1], [2]]], np.int32)      # 4 and -1 are outside axis 1 (extent 4)
+    upd = RNG.standard_normal((2, 2, 3)).astype(np.float32)
+    y = road2(graph("x: real[2,4,3]; i: int[2,2,1]; u: real[2,2,3];",
+                    "y = layout.scatter_nd{batch_dims=1}(x, i, u);", "layout"), data, idx, upd)
+    np.testing.assert_array_equal(y, scatter_nd_ref(data, idx, upd, batch_dims=1))
+
+
+GUARDED = """
+operator pick_sum {
+    @input { x: real[n]; idx: int[m]; }
+    @output { y: real[m]; }
+    @lower { y[i,] += x[|idx[i,]|,], i < m; }
+}
+operator pick {
+    @input { x: real[n]; idx: int[m]; }
+    @output { y: real[m]; }
+    @lower { y[i,] = x[|idx[i,]|,], i < m; }
+}
+operator pick_clamped {
+    @input { x: real[n]; idx: int[m]; }
+    @output { y: real[m]; }
+    @lower { y[i,] = x[idx[i,],], i < m; }
+}
+graph G {
+    @input { x: real[5]; i: int[6]; }
+    @output { a: real[6]; b: real[6]; c: real[6]; }
+    @compose { a = pick_sum(x, i); b = pick(x, i); c = pick_clamped(x, i); }
+}
+"""
+
+
+def test_guarded_data_dependent_reads_out_of_range():
+    """`|idx[i]|` out of range: the reducing formula skips the term (its null element, a
+    generic's select), the '=' formula skips the step (scf loops; the output keeps 0); an
+    unguarded read the draft leaves undefined is clamped into the tensor."""
+    x = RNG.standard_normal(5).astype(np.float32)
+    i = np.array([0, 4, -1, 5, 2, 100], np.int32)
+    a, b, c = run(import_nnef(GUARDED), [x, i], entry="G")
+    inside = (i >= 0) & (i < 5)
+    ref = np.where(inside, x[np.clip(i, 0, 4)], 0)
+    np.testing.assert_array_equal(a, ref)
+    np.testing.assert_array_equal(b, ref)
+    np.testing.assert_array_equal(c, x[np.clip(i, 0, 4)])
+
+
+def test_computed_index_errors_are_located():
+    bad = """
+operator f {
+    @input { x: real[n]; }
+    @output { y: real[n]; }
+    @lower { y[i,] = x[int(x[i,]) * 1.5,], i < n; }
+}
+graph G { @input { x: real[4]; } @output { y: real[4]; } @compose { y = f(x); } }
+"""
+    with pytest.raises(NnefError, match=LOCATED + ".*(integer|differ in type)"):
+        import_nnef(bad)
+    bad2 = bad.replace("x[int(x[i,]) * 1.5,]", "x[|int(real(i) * 1.5)|,]")
+    with pytest.raises(NnefError, match=LOCATED + "a bounds-checked access is compiled only in a reducing"):
+        import_nnef(bad2)

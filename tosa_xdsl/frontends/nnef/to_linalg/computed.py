@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from tosa_xdsl.frontends.nnef import ast as A
 from tosa_xdsl.frontends.nnef.errors import NnefError
 from tosa_xdsl.frontends.nnef.semantics import unparse
-from tosa_xdsl.frontends.nnef.to_linalg.affine import Aff
+from tosa_xdsl.frontends.nnef.to_linalg.affine import Aff, GAff, RAff
 
 
 @dataclass(frozen=True)
@@ -120,41 +120,40 @@ def _value(body, x):
 
 
 def _read_pack(body, e: A.Access) -> list:
-    """`indices[bi.., zi.., :]`: a tensor read whose indices include a compile-time pack (a
-    range): one read per item of the pack (gather_nd's packs of data-dependent indices)."""
-    name = e.base.name if isinstance(e.base, A.Ident) else None
-    value = body.tensors.get(name)
-    if value is None or isinstance(value, list):
-        raise NnefError(e.loc, f"'{unparse(e)}' is not a read of an input tensor")
-    axes = []       # (position in e.indices, item values)
+    """A tensor read as an index: one read, or, when one of its indices is a compile-time
+    pack (a range: gather_nd's `indices[bi.., zi.., :]`), one read per item of that pack."""
+    axes = []       # positions of the pack-valued indices
     for p, ix in enumerate(e.indices):
-        if isinstance(ix, A.Range) or not isinstance(ix, A.Expand) and not body.idx.uses_loop(ix):
+        if isinstance(ix, A.Range) or not isinstance(ix, A.Expand) and not body.idx.uses_loop(ix) \
+                and isinstance(body.compile_time_value(ix), list):
             axes.append(p)
+    if not axes:
+        return [Computed(_int_read(body, e))]
     if len(axes) != 1:
-        raise NnefError(e.loc, f"'{unparse(e)}' must index one axis by a pack to give a pack of indices")
+        raise NnefError(e.loc, f"'{unparse(e)}' indexes more than one axis by a pack")
     p = axes[0]
-    # the axis the pack indexes: the items before it (expanded) give its position
-    before = 0
-    for ix in e.indices[:p]:
-        before += len(body.idx.item(ix))
-    extent = value.shape[before]
     ix = e.indices[p]
     if isinstance(ix, A.Range):
+        value = body.tensors.get(e.base.name) if isinstance(e.base, A.Ident) else None
+        if value is None or isinstance(value, list):
+            raise NnefError(e.loc, f"'{unparse(e)}' is not a read of an input tensor")
+        extent = value.shape[sum(len(body.idx.item(x)) for x in e.indices[:p])]
         first = 0 if ix.first is None else body.compile_time_value(ix.first)
         last = extent if ix.last is None else body.compile_time_value(ix.last)
         stride = 1 if ix.stride is None else body.compile_time_value(ix.stride)
         picks = list(range(extent))[slice(first, last, stride)]
     else:
         picks = body.compile_time_value(ix)
-        picks = picks if isinstance(picks, list) else [picks]
-    out = []
-    for k in picks:
-        one = A.Access(e.loc, e.base, [*e.indices[:p], A.Literal(ix.loc, int(k), "int"), *e.indices[p + 1:]])
-        v = body.compile(one)
-        if not isinstance(v, tuple) or v[1] != "i32":
-            raise NnefError(e.loc, f"'{unparse(e)}' must read int indices")
-        out.append(Computed(v))
-    return out
+    return [Computed(_int_read(body, A.Access(e.loc, e.base, [*e.indices[:p], A.Literal(ix.loc, int(k), "int"),
+                                                             *e.indices[p + 1:]])))
+            for k in picks]
+
+
+def _int_read(body, e: A.Access):
+    v = body.compile(e)
+    if not isinstance(v, tuple) or v[1] != "i32":
+        raise NnefError(e.loc, f"'{unparse(e)}' must read int indices")
+    return v
 
 
 def to_index(body, v) -> str:
@@ -198,9 +197,14 @@ def positions(body, items, shape) -> tuple[list[str], list[str]]:
     of the guarded ones (each index clamped, so the access itself is always in bounds)."""
     idx, guards = [], []
     for it, n in zip(items, shape):
+        if isinstance(it, RAff):        # remapped bounds of an affine index (lower/upper: a * e + b)
+            plain = Aff(it.coefs, it.const)
+            (la, lb), (ua, ub) = it.lower, it.upper
+            it = Computed(_value(body, plain), lower=_value(body, plain.scale(la) + Aff.constant(lb)),
+                          upper=_value(body, plain.scale(ua) + Aff.constant(ub)))
         if isinstance(it, Aff):
             s = body.aff_index(it)
-            guarded = type(it).__name__ == "GAff"
+            guarded = isinstance(it, GAff)
         else:
             s = to_index(body, it.value)
             guarded = it.guarded

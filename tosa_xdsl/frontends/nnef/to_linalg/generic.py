@@ -231,6 +231,10 @@ class Body:
             affs = None
         if isinstance(affs, list) and all(isinstance(a, Aff) for a in affs):
             return [self.aff_value(a) for a in affs]
+        if isinstance(affs, Aff):
+            return [self.aff_value(affs)]
+        if isinstance(e, (A.Access, A.Index, A.Select, A.Coalesce, A.Call, A.Unary, A.Ident)):
+            return [self.compile(e)]     # one scalar (a tensor read, a loop-local value)
         raise NnefError(e.loc, f"pack expression '{unparse(e)}' cannot be compiled in a formula")
 
     def compile_time_value(self, e):
@@ -288,6 +292,8 @@ class Body:
 
     def binop(self, e, op, a, b):
         t = a[1] if isinstance(a, tuple) else b[1]
+        if t != "f32" and any(isinstance(x, float) for x in (a, b)):
+            raise NnefError(e.loc if e is not None else self.loc, f"operands of '{op}' differ in type ({t} vs real)")
         if not isinstance(a, tuple):
             a = self.const(a, t)
         if not isinstance(b, tuple):
@@ -556,8 +562,11 @@ def _pack_loop(low: A.Lowering, tensors) -> str | None:
 
 
 def _data_dependent(low: A.Lowering, tensors) -> bool:
-    """A formula indexing a tensor by values read from a tensor (layout.gather's
-    `data[si.., index[ni..], ti..]`): compiled as loops of tensor.extract (loops.py)."""
+    """A formula reading a tensor at indices read from a tensor (layout.gather's
+    `data[si.., index[ni..], ti..]`) is a generic with tensor.extract (computed.py), unless a
+    guarded index in an '=' formula must skip the step: then scf loops (loops.py)."""
+    if low.op != "=" or not any(isinstance(x, A.Bounded) for x in _walk(low.value)):
+        return False
     for node in _walk(low.value):
         if isinstance(node, A.Access):
             for ix in node.indices:

@@ -10,7 +10,8 @@ from __future__ import annotations
 from tosa_xdsl.frontends.nnef import ast as A
 from tosa_xdsl.frontends.nnef.errors import NnefError
 from tosa_xdsl.frontends.nnef.semantics import Env
-from tosa_xdsl.frontends.nnef.to_linalg.affine import Aff, GAff, Indexer
+from tosa_xdsl.frontends.nnef.to_linalg.affine import Aff, Indexer
+from tosa_xdsl.frontends.nnef.to_linalg.computed import Computed, index_items, positions
 from tosa_xdsl.frontends.nnef.to_linalg.generic import NULL, REDUCE_OPS, Body, _elt
 from tosa_xdsl.frontends.nnef.to_tosa.emit import Emitter, Value
 
@@ -24,11 +25,6 @@ class LoopBody(Body):
         self.out_name = out_name
         self.out_ref = out_ref              # (ssa of the carried output tensor, its type)
         self.guards: list[str] = []         # in-range conditions of bounds-checked accesses
-
-    def cidx(self, c: int) -> str:
-        s = self.fresh()
-        self.lines.append(f"      {s} = arith.constant {int(c)} : index")
-        return s
 
     def aff_value(self, a: Aff) -> str:
         acc = self.cidx(a.const)
@@ -55,25 +51,6 @@ class LoopBody(Body):
         self.lines.append(f"      {r} = arith.index_cast {v} : index to i32")
         return r, "i32"
 
-    def index_items(self, e: A.Access) -> list:
-        out = []
-        for ix in e.indices:
-            try:
-                out.extend(self.idx.item(ix))
-            except NnefError:
-                if isinstance(ix, A.Expand):
-                    raise
-                v = self.compile(ix.index if isinstance(ix, A.Bounded) else ix)
-                if not isinstance(v, tuple):
-                    out.append(Aff.constant(int(v)))
-                    continue
-                if v[1] != "i32":
-                    raise NnefError(ix.loc, "a data-dependent index must be int") from None
-                s = self.fresh()
-                self.lines.append(f"      {s} = arith.index_cast {v[0]} : i32 to index")
-                out.append(("ssa", s, isinstance(ix, A.Bounded)))
-        return out
-
     def access(self, e: A.Access):
         if not isinstance(e.base, A.Ident):
             raise NnefError(e.loc, "tensor packs are not supported in compiled formulas")
@@ -90,43 +67,14 @@ class LoopBody(Body):
             if isinstance(value, list):
                 raise NnefError(e.loc, "tensor packs are not supported in compiled formulas")
             tensor_ssa, ttype, shape, el = value.ssa, value.type, value.shape, _elt(value.dtype)
-        items = self.index_items(e)
+        items = index_items(self, e.indices)
         if len(items) != len(shape):
             raise NnefError(e.loc, f"{len(items)} indices for a rank-{len(shape)} tensor")
-        idx = []
-        for it, n in zip(items, shape):
-            if isinstance(it, Aff):
-                s = self.aff_value(it)
-                guarded = isinstance(it, GAff)
-            else:
-                _, s, guarded = it
-                if not guarded:
-                    # a read at an index taken from a tensor: out of range the definition is
-                    # undefined; a clamped read keeps it in bounds (native code reads memory)
-                    s = self.clamp(s, n)
-            if guarded:
-                s = self.guard(s, n)
-            idx.append(s)
+        idx, guards = positions(self, items, shape)
+        self.guards.extend(guards)
         r = self.fresh()
         self.lines.append(f"      {r} = tensor.extract {tensor_ssa}[{', '.join(idx)}] : {ttype}")
         return r, el
-
-    def clamp(self, s: str, n: int) -> str:
-        lo, hi = self.fresh(), self.fresh()
-        self.lines += [f"      {lo} = arith.maxsi {s}, {self.cidx(0)} : index",
-                       f"      {hi} = arith.minsi {lo}, {self.cidx(max(n - 1, 0))} : index"]
-        return hi
-
-    def guard(self, s: str, n: int) -> str:
-        """Record 0 <= s < n as a condition of the step; read a clamped index meanwhile."""
-        zero, top = self.cidx(0), self.cidx(n)
-        ge, lt, ok, safe = self.fresh(), self.fresh(), self.fresh(), self.fresh()
-        self.lines += [f"      {ge} = arith.cmpi sge, {s}, {zero} : index",
-                       f"      {lt} = arith.cmpi slt, {s}, {top} : index",
-                       f"      {ok} = arith.andi {ge}, {lt} : i1",
-                       f"      {safe} = arith.select {ok}, {s}, {zero} : index"]
-        self.guards.append(ok)
-        return safe
 
 
 def loop_formula(em: Emitter, env: Env, low: A.Lowering, tensors, out_type, init: Value | None,
@@ -147,11 +95,12 @@ def loop_formula(em: Emitter, env: Env, low: A.Lowering, tensors, out_type, init
     body.locals = dict(low.locals)
     # output indices: affine, or read from a tensor (layout.scatter's
     # `output[si.., indices[si.., mi, ti..], ti..]`; a write outside the output is skipped)
-    out_items = body.index_items(low.target)
+    out_items = [a if isinstance(a, Aff) else Computed(a.value, True, a.lower, a.upper)
+                 for a in index_items(body, low.target.indices)]
     if len(out_items) != len(out_type.shape):
         raise NnefError(low.target.loc, "the output access must have one index per axis")
-    out_idx = [body.guard(body.aff_value(a), n) if isinstance(a, GAff) else body.aff_value(a) if isinstance(a, Aff)
-               else body.guard(a[1], n) for a, n in zip(out_items, out_type.shape)]
+    out_idx, guards = positions(body, out_items, out_type.shape)
+    body.guards.extend(guards)
     v = body.compile(low.value)
     if v is None:
         raise NnefError(low.value.loc, "the formula's value is null (resolve optional inputs with '??')")
