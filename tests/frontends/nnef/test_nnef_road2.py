@@ -35,7 +35,7 @@ def road2(src, *arrays):
     names = {o.name for o in module.walk()}
     assert "linalg.generic" in names or "scf.for" in names
     assert not any(n.startswith("tosa.") and n not in ("tosa.const", "tosa.const_shape", "tosa.reshape", "tosa.pad",
-                                                     "tosa.gather", "tosa.tile") for n in names), names
+                                                     "tosa.gather", "tosa.tile", "tosa.slice") for n in names), names
     return run(module, list(arrays), entry="G")[0]
 
 
@@ -245,3 +245,96 @@ graph G { @input { x: real[4]; } @output { y: real[4]; } @compose { y = f(x); } 
     bad2 = bad.replace("x[int(x[i,]) * 1.5,]", "x[|int(real(i) * 1.5)|,]")
     with pytest.raises(NnefError, match=LOCATED + "a bounds-checked access is compiled only in a reducing"):
         import_nnef(bad2)
+
+
+# ------------------------------------------------------------ data-dependent output shapes
+
+def nonzero_graph(shape, dtype="real"):
+    dims = ",".join(map(str, shape))
+    return graph(f"x: {dtype}[{dims}];", "y = layout.nonzero(x);", "layout").replace("y: real;", "y: int;")
+
+
+@pytest.mark.parametrize("shape,dtype", [((3, 4), "real"), ((2, 3, 2), "int"), ((5,), "bool")])
+def test_nonzero_has_a_dynamic_extent(shape, dtype):
+    """index[:, k] = i, i < s | input[i..] != T(0): k counts the hits; the output is
+    tensor<d x ? x i32>, its extent the number of non-zeros (numpy's argwhere, ONNX NonZero)."""
+    x = RNG.integers(-1, 2, shape) * (RNG.random(shape) < 0.5)
+    x = x.astype({"real": np.float32, "int": np.int32, "bool": np.bool_}[dtype])
+    module = import_nnef(nonzero_graph(shape, dtype))
+    ret = [o for o in module.walk() if o.name == "func.return"][0]
+    assert str(ret.operands[0].type) == f"tensor<{len(shape)}x?xi32>"
+    y = run(module, [x], entry="G")[0]
+    np.testing.assert_array_equal(y, np.argwhere(x).T)
+    if dtype == "real":
+        np.testing.assert_array_equal(y, onnx_run(dict(op_type="NonZero"), {"x": x}, np.int64))
+
+
+def test_nonzero_of_zeros_is_empty():
+    y = run(import_nnef(nonzero_graph((2, 3))), [np.zeros((2, 3), np.float32)], entry="G")[0]
+    assert y.shape == (2, 0)
+
+
+def test_the_drafts_where_true_runs():
+    """`where_true` of draft 2.12 (Data dependent output shapes), verbatim."""
+    from test_nnef_road2_packs import DRAFT, _draft_blocks
+    if not DRAFT.exists():
+        pytest.skip("draft not available")
+    (op,) = _draft_blocks("## Data dependent output shapes", "## 2.13. Generics")
+    src = op + "graph G { @input { c: bool[2,3]; } @output { y: int; } @compose { y = where_true(c); } }\n"
+    c = np.array([[True, False, True], [False, True, True]])
+    np.testing.assert_array_equal(run(import_nnef(src), [c], entry="G")[0], np.argwhere(c).T)
+
+
+def test_consuming_a_dynamic_extent_is_a_located_error():
+    src = graph("x: real[3,4];", "i = layout.nonzero(x); y = layout.cast<real>(i);", "layout")
+    with pytest.raises(NnefError, match=LOCATED + ".*extent is data-dependent"):
+        import_nnef(src)
+
+
+# ------------------------------------------------------------ grid sampling
+
+def grid_graph(mode, padding, aligned):
+    return graph("x: real[1,2,4,5]; g: real[1,3,4,2];", f"y = image.grid_sample{{mode='{mode}', padding='{padding}', "
+                 f"aligned={'true' if aligned else 'false'}}}(x, g);")
+
+
+def grid_sample_ref(x, grid, mode, aligned):
+    """_linear/_nearest_grid_sample's formulas with REFLECT's remap `|i <> -i : 2 * (s - 1) - i|`
+    (reflection about the border pixels' centres), in float64."""
+    n, c, h, w = x.shape
+    out = np.zeros((n, c) + grid.shape[1:3])
+    s = np.array([h, w])
+    for b, zy, zx in np.ndindex(n, *grid.shape[1:3]):
+        g = (grid[b, zy, zx, ::-1].astype(np.float64) + 1.0) * 0.5        # di = [d-1 : -1 : -1]
+        xs = g * (s - 1) if aligned else g * s - 0.5
+        remap = [lambda i, k=k: -i if i < 0 else 2 * (s[k] - 1) - i if i >= s[k] else i for k in range(2)]
+        if mode == "NEAREST":
+            i = np.round(xs).astype(int)                                    # ties to even, as roundeven
+            out[b, :, zy, zx] = x[b, :, remap[0](i[0]), remap[1](i[1])]
+            continue
+        for j in np.ndindex(2, 2):
+            i = np.floor(xs).astype(int) + j
+            wt = np.prod(1.0 - np.abs(i - xs))
+            out[b, :, zy, zx] += wt * x[b, :, remap[0](i[0]), remap[1](i[1])]
+    return out
+
+
+@pytest.mark.parametrize("mode", ["LINEAR", "NEAREST"])
+@pytest.mark.parametrize("padding", ["ZEROS", "REPLICATE", "REFLECT"])
+@pytest.mark.parametrize("aligned", [False, True])
+def test_grid_sample_from_its_formulas(mode, padding, aligned):
+    """image.grid_sample composes _linear_grid_sample (the draft's text repaired by
+    stdlib/extract.py: a ';' for the ':' ending its loop-local values) or _nearest_grid_sample:
+    computed indices with guarded (ZEROS) or remapped (REPLICATE, REFLECT) bounds; against
+    onnxruntime's GridSample, except REFLECT unaligned, where ONNX reflects about the image
+    edges and the draft about the border pixels' centres: numpy from the formulas."""
+    x = RNG.standard_normal((1, 2, 4, 5)).astype(np.float32)
+    g = RNG.uniform(-1.0, 1.0, (1, 3, 4, 2)).astype(np.float32)
+    y = road2(grid_graph(mode, padding, aligned), x, g)
+    if padding == "REFLECT" and not aligned:
+        np.testing.assert_allclose(y, grid_sample_ref(x, g, mode, aligned), rtol=1e-5, atol=1e-5)
+        return
+    onnx_padding = {"ZEROS": "zeros", "REPLICATE": "border", "REFLECT": "reflection"}[padding]
+    ref = onnx_run(dict(op_type="GridSample", mode={"LINEAR": "bilinear", "NEAREST": "nearest"}[mode],
+                        padding_mode=onnx_padding, align_corners=int(aligned)), {"x": x, "g": g})
+    np.testing.assert_allclose(y, ref, rtol=1e-5, atol=1e-5)

@@ -120,15 +120,28 @@ def _value(body, x):
 
 
 def _read_pack(body, e: A.Access) -> list:
-    """A tensor read as an index: one read, or, when one of its indices is a compile-time
-    pack (a range: gather_nd's `indices[bi.., zi.., :]`), one read per item of that pack."""
+    """A tensor read as an index: one read, or one per item of a pack index (gather_nd's
+    `indices[bi.., zi.., :]`)."""
+    values = pack_reads(body, e)
+    if values is None:
+        return [Computed(_int_read(body, e))]
+    for v in values:
+        if not isinstance(v, tuple) or v[1] != "i32":
+            raise NnefError(e.loc, f"'{unparse(e)}' must read int indices")
+    return [Computed(v) for v in values]
+
+
+def pack_reads(body, e: A.Access) -> list | None:
+    """The reads of an access indexing one axis by a compile-time pack (a range `:` or a pack
+    such as _nearest_grid_sample's `grid[ni, zi.., di]`): a pack of values, one read per item;
+    None when no index is a pack."""
     axes = []       # positions of the pack-valued indices
     for p, ix in enumerate(e.indices):
         if isinstance(ix, A.Range) or not isinstance(ix, A.Expand) and not body.idx.uses_loop(ix) \
                 and isinstance(body.compile_time_value(ix), list):
             axes.append(p)
     if not axes:
-        return [Computed(_int_read(body, e))]
+        return None
     if len(axes) != 1:
         raise NnefError(e.loc, f"'{unparse(e)}' indexes more than one axis by a pack")
     p = axes[0]
@@ -144,8 +157,8 @@ def _read_pack(body, e: A.Access) -> list:
         picks = list(range(extent))[slice(first, last, stride)]
     else:
         picks = body.compile_time_value(ix)
-    return [Computed(_int_read(body, A.Access(e.loc, e.base, [*e.indices[:p], A.Literal(ix.loc, int(k), "int"),
-                                                             *e.indices[p + 1:]])))
+    return [body.compile(A.Access(e.loc, e.base, [*e.indices[:p], A.Literal(ix.loc, int(k), "int"),
+                                                  *e.indices[p + 1:]]))
             for k in picks]
 
 

@@ -8,7 +8,8 @@ from tosa_xdsl.frontends.nnef import ast as A
 from tosa_xdsl.frontends.nnef.errors import NnefError
 from tosa_xdsl.frontends.nnef.semantics import BINARY, Env, Unknown, unparse
 from tosa_xdsl.frontends.nnef.to_linalg.affine import Aff, GAff, Indexer, RAff
-from tosa_xdsl.frontends.nnef.to_linalg.computed import index_items, positions
+from tosa_xdsl.frontends.nnef.to_linalg.computed import index_items, pack_reads, positions
+from tosa_xdsl.frontends.nnef.to_linalg.packs import instances
 from tosa_xdsl.frontends.nnef.to_tosa.emit import ELEMENT, Emitter, Value
 
 NULL = {"+=": 0, "*=": 1, ">?=": -math.inf, "<?=": math.inf, "|=": False, "&=": True}
@@ -80,6 +81,7 @@ class Body:
 
     def operand(self, value: Value, exprs: list[Aff]) -> tuple[str, str]:
         nd = len(self.extents)
+        value = self.tight(value, exprs)
         amap = f"affine_map<({', '.join(f'd{k}' for k in range(nd))}) -> ({', '.join(a.text() for a in exprs)})>"
         for a in exprs:
             if len(a.coefs) == 1 and a.coefs[0][1] == 1 and a.const == 0:
@@ -91,6 +93,19 @@ class Body:
         arg = (f"%a{len(self.args)}", _elt(value.dtype))
         self.args.append(arg)
         return arg
+
+    def tight(self, value: Value, exprs: list[Aff]) -> Value:
+        """A tensor read along an axis by a plain loop index covering only its first part (a
+        piece of layout.split): linalg infers loop ranges from such operands, so the operand
+        is the slice the loop reads."""
+        size = list(value.shape)
+        for k, a in enumerate(exprs):
+            if len(a.coefs) == 1 and a.coefs[0][1] == 1 and a.const == 0 and self.extents[a.coefs[0][0]] < size[k]:
+                size[k] = self.extents[a.coefs[0][0]]
+        if size == list(value.shape):
+            return value
+        em = self.em
+        return em.op("tosa.slice", [value, em.shape([0] * len(size)), em.shape(size)], size, value.dtype)
 
     # ---------------------------------------------------------------- values
     def compile(self, e):
@@ -225,14 +240,18 @@ class Body:
                 else:
                     out.append(self.binop(e, e.op, x, y))
             return out
+        if isinstance(e, A.Access):
+            reads = pack_reads(self, e)
+            if reads is not None:
+                return reads
         try:
             affs = self.idx.eval(e)
         except NnefError:
             affs = None
         if isinstance(affs, list) and all(isinstance(a, Aff) for a in affs):
-            return [self.aff_value(a) for a in affs]
+            return [self.aff_i32(a) for a in affs]
         if isinstance(affs, Aff):
-            return [self.aff_value(affs)]
+            return [self.aff_i32(affs)]
         if isinstance(e, (A.Access, A.Index, A.Select, A.Coalesce, A.Call, A.Unary, A.Ident)):
             return [self.compile(e)]     # one scalar (a tensor read, a loop-local value)
         raise NnefError(e.loc, f"pack expression '{unparse(e)}' cannot be compiled in a formula")
@@ -525,15 +544,25 @@ def lower_node(em: Emitter, node, ins) -> list[Value]:
     tensors = {}
     for p, v in zip(op.inputs, list(ins) + [None] * (len(op.inputs) - len(ins))):
         tensors[p.name] = v
-    results: dict[str, Value] = {}
-    out_types = {p.name: t.type for p, t in zip(op.outputs, node.outputs)}
+    results: dict[tuple, Value] = {}       # (output, pack item or None) -> value
+    out_types = {p.name: ([x.type for x in t] if isinstance(t, list) else t.type)
+                 for p, t in zip(op.outputs, node.outputs)}
+    params = {p.name: p for p in op.outputs}
     for low in op.lowerings:
-        target = low.target
-        if not isinstance(target.base, A.Ident) or target.base.name not in out_types:
-            raise NnefError(low.loc, "a formula must assign an output of the operator (packs not compiled)")
-        name = target.base.name
-        results[name] = _formula(em, env, low, tensors, out_types[name], results.get(name))
-    return [results[p.name] for p in op.outputs]
+        for name, item, item_env, piece in instances(low, env, out_types, tensors):
+            out_type = out_types[name] if item is None else out_types[name][item]
+            results[name, item] = _formula(em, item_env, piece, tensors, out_type, results.get((name, item)),
+                                           param=params[name])
+    outs = []
+    for p in op.outputs:
+        keys = [(p.name, k) for k in range(len(out_types[p.name]))] if isinstance(out_types[p.name], list) \
+            else [(p.name, None)]
+        missing = [k for k in keys if k not in results]
+        if missing:
+            raise NnefError(node.loc, f"the formulas of '{node.op}' do not assign output '{p.name}'"
+                            + (f" item {missing[0][1]}" if missing[0][1] is not None else ""))
+        outs.append([results[k] for k in keys] if isinstance(out_types[p.name], list) else results[keys[0]])
+    return outs
 
 
 def _walk(node):
@@ -600,9 +629,7 @@ def _unrolled(em, env: Env, low: A.Lowering, tensors, out_type, init, name: str)
 
 
 def _formula(em: Emitter, env: Env, low: A.Lowering, tensors, out_type, init: Value | None,
-             partial_ok: bool = False) -> Value:
-    if low.unroll is not None:
-        raise NnefError(low.loc, "unrolled formulas are not compiled yet")
+             partial_ok: bool = False, param: A.Param | None = None) -> Value:
     pack_loop = _pack_loop(low, tensors)
     if pack_loop is not None and low.condition is None and low.op == "=":
         return _unrolled(em, env, low, tensors, out_type, init, pack_loop)
@@ -624,6 +651,13 @@ def _formula(em: Emitter, env: Env, low: A.Lowering, tensors, out_type, init: Va
             extents.append(b)
     if any(not isinstance(n, int) or n < 0 for n in extents):
         raise NnefError(low.loc, f"loop bounds must be non-negative integers, got {extents}")
+    if None in out_type.shape:
+        # a data-dependent extent (2.6.1): written at a counter symbol (counted.py)
+        from tosa_xdsl.frontends.nnef.to_linalg.counted import counted_formula, counted_symbol
+        if init is not None or param is None:
+            raise NnefError(low.loc, "an output with a data-dependent extent takes one formula")
+        return counted_formula(em, env, low, tensors, out_type, param, counted_symbol(low, env, out_type),
+                               loop, extents)
     if low.condition is not None or low.op == ":=" or _data_dependent(low, tensors):
         from tosa_xdsl.frontends.nnef.to_linalg.loops import loop_formula
         return loop_formula(em, env, low, tensors, out_type, init, loop, extents)

@@ -17,7 +17,7 @@ NUMPY = {"real": np.float32, "int": np.int32, "bool": np.bool_}
 
 def ttype(shape, dtype: str) -> str:
     el = ELEMENT[dtype]
-    return f"tensor<{'x'.join(str(d) for d in shape)}{'x' if shape else ''}{el}>"
+    return f"tensor<{'x'.join('?' if d is None else str(d) for d in shape)}{'x' if shape else ''}{el}>"
 
 
 def dense_text(arr: np.ndarray) -> str:
