@@ -7,7 +7,6 @@ written from the draft's formulas (chapter 4)."""
 from __future__ import annotations
 
 import math
-import re
 import sys
 from pathlib import Path
 
@@ -15,7 +14,7 @@ import numpy as np
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
-from test_nnef_road1_refs import linear_ref, nearest_ref   # numpy from the draft's formulas
+from test_nnef_road1_refs import _coords, linear_ref  # numpy from the draft's formulas
 
 from tosa_xdsl.frontends.nnef.errors import NnefError
 from tosa_xdsl.frontends.nnef.importer import import_nnef
@@ -41,7 +40,7 @@ def road2(src, *arrays):
 
 def onnx_run(node_kwargs: dict, inputs: dict, out_dtype=np.float32):
     """One ONNX node run by onnxruntime (the framework's own implementation as the oracle)."""
-    onnx = pytest.importorskip("onnx")
+    pytest.importorskip("onnx")
     ort = pytest.importorskip("onnxruntime")
     from onnx import TensorProto, helper
 
@@ -85,7 +84,6 @@ def clamped_nearest_ref(x, axes, size, transform, rounding):
     """nearest_ref (the formula) with the index also clamped below: the definition's
     `int(r) <? s - 1` reads index -1 for FLOOR of a negative coordinate (undefined there);
     road 2 clamps such reads into the tensor, as ONNX's Resize and TOSA RESIZE do."""
-    from test_nnef_road1_refs import _coords
     for a, n in zip(axes, size):
         s = x.shape[a]
         pick = {"FLOOR": math.floor, "CEIL": math.ceil, "ROUND_PREFER_FLOOR": lambda v: math.ceil(v - 0.5),
@@ -261,7 +259,7 @@ def test_nonzero_has_a_dynamic_extent(shape, dtype):
     x = RNG.integers(-1, 2, shape) * (RNG.random(shape) < 0.5)
     x = x.astype({"real": np.float32, "int": np.int32, "bool": np.bool_}[dtype])
     module = import_nnef(nonzero_graph(shape, dtype))
-    ret = [o for o in module.walk() if o.name == "func.return"][0]
+    ret = next(o for o in module.walk() if o.name == "func.return")
     assert str(ret.operands[0].type) == f"tensor<{len(shape)}x?xi32>"
     y = run(module, [x], entry="G")[0]
     np.testing.assert_array_equal(y, np.argwhere(x).T)

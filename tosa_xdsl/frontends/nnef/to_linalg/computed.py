@@ -35,10 +35,12 @@ def index_items(body, indices) -> list:
     out = []
     for ix in indices:
         try:
-            out.extend(body.idx.item(ix))
-            continue
+            items = body.idx.item(ix)
         except NnefError:
-            pass
+            items = None
+        if items is not None:
+            out.extend(_item(ix, x) for x in items)
+            continue
         if isinstance(ix, A.Expand):
             items = index_pack(body, ix.item)
             if ix.count is not None:
@@ -60,7 +62,7 @@ def index_pack(body, e) -> list:
     """An index expression (a pack or one index) item by item."""
     try:
         v = body.idx.eval(e)
-        return [_item(x) for x in (v if isinstance(v, list) else [v])]
+        return [_item(e, x) for x in (v if isinstance(v, list) else [v])]
     except NnefError:
         pass
     if isinstance(e, A.Substitute):
@@ -92,12 +94,12 @@ def index_pack(body, e) -> list:
     return [Computed(v) for v in values]
 
 
-def _item(x):
+def _item(e, x):
     if isinstance(x, Aff):
         return x
     if isinstance(x, int) and not isinstance(x, bool):
         return Aff.constant(x)
-    raise NnefError(None, f"index {x!r} is not an integer")
+    raise NnefError(e.loc, f"index '{unparse(e)}' is not an integer")
 
 
 def _spread(e, items, n):

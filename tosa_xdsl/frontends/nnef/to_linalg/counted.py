@@ -18,8 +18,8 @@ from tosa_xdsl.frontends.nnef.errors import NnefError
 from tosa_xdsl.frontends.nnef.semantics import Env, Unknown, unparse
 from tosa_xdsl.frontends.nnef.to_linalg.affine import Aff, Indexer
 from tosa_xdsl.frontends.nnef.to_linalg.computed import Computed, index_items, positions
-from tosa_xdsl.frontends.nnef.to_linalg.generic import _elt
 from tosa_xdsl.frontends.nnef.to_linalg.loops import LoopBody
+from tosa_xdsl.frontends.nnef.to_linalg.scalar import _elt
 from tosa_xdsl.frontends.nnef.to_tosa.emit import Emitter, Value, ttype
 
 MAX_BUFFER = 1 << 24

@@ -12,11 +12,12 @@ from tosa_xdsl.frontends.nnef.errors import NnefError
 from tosa_xdsl.frontends.nnef.semantics import Env
 from tosa_xdsl.frontends.nnef.to_linalg.affine import Aff, Indexer
 from tosa_xdsl.frontends.nnef.to_linalg.computed import Computed, index_items, positions
-from tosa_xdsl.frontends.nnef.to_linalg.generic import NULL, REDUCE_OPS, Body, _elt
+from tosa_xdsl.frontends.nnef.to_linalg.reads import GenericBody
+from tosa_xdsl.frontends.nnef.to_linalg.scalar import NULL, REDUCE_OPS, _elt
 from tosa_xdsl.frontends.nnef.to_tosa.emit import Emitter, Value
 
 
-class LoopBody(Body):
+class LoopBody(GenericBody):
     """Body whose accesses are tensor.extract at index values built from the loop ivs."""
 
     def __init__(self, em, env, idx, extents, tensors, loc, ivs, out_name, out_ref):
