@@ -102,20 +102,65 @@ def test_result_binding_errors_are_located(body, message):
         import_nnef(graph("a: real;", body).replace("import layout;", "import layout; import math;"))
 
 
-def test_conditional_packed_assignment_is_a_located_error():
-    """The draft's max_idx_2d with a packed output (2.12): one atomic assignment of the whole
-    pack per step, which road 2 does not compile."""
+def _max_idx_2d_forms() -> dict[str, str]:
+    """The draft's max_idx_2d (2.12, Conditional assignment): the single-tensor form (its read
+    `x[idx[:,..]]` printed for `x[idx[:,]..]`, repaired here) and the packed-output form (the
+    draft's replacement @lower block)."""
+    single, packed_lower = _draft_blocks("In more complex cases, the output may be a pack", "## Loop unrolling\n\nIn")
+    single = single.replace("x[idx[:,..]]", "x[idx[:,]..]")
+    packed = single[:single.index("@output")] + "@output {\n        idx: int[]..(2);\n    }\n    " + \
+        packed_lower.strip() + "\n}\n"
+    return {"single": single, "packed": packed}
+
+
+@pytest.mark.parametrize("form", ["single", "packed"])
+def test_the_drafts_max_idx_2d_runs(form):
+    """An atomic conditional assignment of a pack of indices per step: the single tensor
+    `idx[:,]` written item by item in one step (loops.target_writes); the packed output
+    compiled as one tensor stacked along a new axis, then split."""
+    src = _max_idx_2d_forms()[form]
+    out = "i: int[2];" if form == "single" else "i: int[]; j: int[];"
+    call = "i = max_idx_2d(x);" if form == "single" else "[i, j] = max_idx_2d(x);"
+    src += f"graph G {{ @input {{ x: real[3,4]; }} @output {{ {out} }} @compose {{ {call} }} }}\n"
+    for seed in range(3):
+        x = np.random.default_rng(seed).standard_normal((3, 4)).astype(np.float32)
+        got = run(import_nnef(src), [x], entry="G")
+        got = got[0] if form == "single" else np.array(got)
+        np.testing.assert_array_equal(got, np.unravel_index(x.argmax(), x.shape))
+
+
+def test_atomic_packed_assignment_reads_input_packs():
+    """best = the pair (xs[0][i], xs[1][i]) at the argmax of xs[0]: the input pack is stacked
+    like the output, items read as `xs[0][i,]` or as a whole `xs[i,]`."""
     src = """
-operator max_idx_2d {
-    @input { x: real[m,n]; }
-    @output { idx: int[]..(2); }
+operator argmax_pair {
+    @input { xs: real[n]..(2); }
+    @output { best: real[]..(2); }
     @lower {
-        idx[] = 0;
-        idx[] := [i,j],
-            i < m, j < n | x[i,j] > x[idx[]..];
+        best[] = xs[0,];
+        best[] := xs[i,], i < n | xs[0][i,] > best[0][];
     }
 }
-graph G { @input { x: real[2,3]; } @output { i: int[]; j: int[]; } @compose { [i, j] = max_idx_2d(x); } }
+graph G { @input { a: real[5]; b: real[5]; } @output { p: real[]; q: real[]; }
+          @compose { [p, q] = argmax_pair([a, b]); } }
 """
-    with pytest.raises(NnefError, match=LOCATED + "a conditional or updating packed assignment"):
+    a, b = (RNG.standard_normal(5).astype(np.float32) for _ in range(2))
+    p, q = run(import_nnef(src), [a, b], entry="G")
+    assert p == a.max() and q == b[a.argmax()]
+
+
+def test_atomic_packed_assignment_of_items_of_different_shapes_is_a_located_error():
+    src = """
+operator f {
+    @input { x: real[n]; }
+    @output { ys: real[..s]..(2); }
+    @using { s = [n, n + 1]; }
+    @lower {
+        ys[i,] = 0.0, i < n;
+        ys[i,] := x[i,], i < n | x[i,] > 0.0;
+    }
+}
+graph G { @input { x: real[3]; } @output { a: real[3]; b: real[4]; } @compose { [a, b] = f(x); } }
+"""
+    with pytest.raises(NnefError, match=LOCATED + "the items of the packed output 'ys' differ in shape"):
         import_nnef(src)

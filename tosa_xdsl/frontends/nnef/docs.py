@@ -90,7 +90,10 @@ Pieces: `lexer.py`, `parser.py`, `ast.py` (the grammar of 2.16 with located erro
   `image.grid_sample` NEAREST/LINEAR run from their formulas with every padding). Packs of
   tensors (`to_linalg/packs.py`): `unroll..(i -> n)`, a loop index over the items of a packed
   output, and unconditional packed assignment compile one formula per item (layout.split,
-  layout.unstack, the draft's `add_to_all`); result lists `[a, b..(n)]` bind packed results.
+  layout.unstack, the draft's `add_to_all`); a conditional or updating packed assignment (one
+  atomic assignment of the pack per step, the draft's `max_idx_2d`) compiles the pack as one
+  tensor stacked along a new axis, written item by item in the same loop step, then split;
+  result lists `[a, b..(n)]` bind packed results.
   Data-dependent output extents (`index: int[d, k|(s * ..)]`, `to_linalg/counted.py`): scf
   loops carrying the upper-bound buffer and the counter `k`, then a `tensor.extract_slice` of
   dynamic size: the output type has a `?` extent (layout.nonzero, the draft's `where_true`).
@@ -122,9 +125,11 @@ road 2.
 OUTRO = """
 ## Not done
 
-- Road 2 does not compile conditional or updating packed assignments (one atomic
-  assignment of a whole pack per step, the draft's `max_idx_2d` with a packed output): a
-  located error. A tensor with a data-dependent (`?`) extent can only be a graph output: an
+- Road 2 does not compile a conditional packed assignment to a pack whose items differ in
+  shape (it is compiled as one stacked tensor): a located error. Outputs with a
+  data-dependent extent run in the interpreter; the native (JIT) pipeline's bufferization
+  rejects the dynamic `tensor.extract_slice` (static shapes only). A tensor with a
+  data-dependent (`?`) extent can only be a graph output: an
   operator taking one is a located error (instantiating its shapes would need run-time shape
   expressions, draft 3.1). `image.cubic_resize`, the ROI pools, `image._cubic_grid_sample`,
   `algo.top_k` and `algo.nonmax_suppress` have no `@lower` (nor `@compose`) in the draft, so

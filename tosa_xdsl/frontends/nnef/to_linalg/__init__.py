@@ -28,8 +28,8 @@ Modules, one concern each: affine.py (index expressions -> affine maps), scalar.
 right-hand side's ops), reads.py (tensor reads in a generic), computed.py (non-affine
 indices), generic.py (one formula -> linalg.generic), loops.py (-> scf loops), counted.py
 (data-dependent extents), packs.py (formulas over packs), lower.py (an operator instance).
-Not compiled (a located error): conditional packed assignments (one atomic assignment of a
-whole pack per step)."""
+Not compiled (a located error): a conditional packed assignment to a pack whose items differ
+in shape."""
 
 from __future__ import annotations
 

@@ -137,31 +137,41 @@ def pack_reads(body, e: A.Access) -> list | None:
     """The reads of an access indexing one axis by a compile-time pack (a range `:` or a pack
     such as _nearest_grid_sample's `grid[ni, zi.., di]`): a pack of values, one read per item;
     None when no index is a pack."""
-    axes = []       # positions of the pack-valued indices
-    for p, ix in enumerate(e.indices):
-        if isinstance(ix, A.Range) or not isinstance(ix, A.Expand) and not body.idx.uses_loop(ix) \
-                and isinstance(body.compile_time_value(ix), list):
-            axes.append(p)
+    axes = [p for p, ix in enumerate(e.indices) if is_pack_index(body, ix)]    # pack-valued indices
     if not axes:
         return None
     if len(axes) != 1:
         raise NnefError(e.loc, f"'{unparse(e)}' indexes more than one axis by a pack")
     p = axes[0]
     ix = e.indices[p]
-    if isinstance(ix, A.Range):
-        value = body.tensors.get(e.base.name) if isinstance(e.base, A.Ident) else None
-        if value is None or isinstance(value, list):
-            raise NnefError(e.loc, f"'{unparse(e)}' is not a read of an input tensor")
-        extent = value.shape[sum(len(body.idx.item(x)) for x in e.indices[:p])]
-        first = 0 if ix.first is None else body.compile_time_value(ix.first)
-        last = extent if ix.last is None else body.compile_time_value(ix.last)
-        stride = 1 if ix.stride is None else body.compile_time_value(ix.stride)
-        picks = list(range(extent))[slice(first, last, stride)]
-    else:
-        picks = body.compile_time_value(ix)
+    shape = body.tensor_shape(e.base.name) if isinstance(e.base, A.Ident) else None
+    if shape is None:
+        raise NnefError(e.loc, f"'{unparse(e)}' is not a read of a tensor")
+    picks = pack_picks(body, ix, shape[sum(len(body.idx.item(x)) for x in e.indices[:p])])
     return [body.compile(A.Access(e.loc, e.base, [*e.indices[:p], A.Literal(ix.loc, int(k), "int"),
                                                   *e.indices[p + 1:]]))
             for k in picks]
+
+
+def is_pack_index(body, ix) -> bool:
+    """A range `:` or a compile-time pack as one index of an access."""
+    if isinstance(ix, A.Range):
+        return True
+    if isinstance(ix, A.Expand) or body.idx.uses_loop(ix):
+        return False
+    try:
+        return isinstance(body.compile_time_value(ix), list)
+    except NnefError:       # a run-time value (a tensor read): one index
+        return False
+
+
+def pack_picks(body, ix, extent: int) -> list[int]:
+    if isinstance(ix, A.Range):
+        first = 0 if ix.first is None else body.compile_time_value(ix.first)
+        last = extent if ix.last is None else body.compile_time_value(ix.last)
+        stride = 1 if ix.stride is None else body.compile_time_value(ix.stride)
+        return list(range(extent))[slice(first, last, stride)]
+    return [int(p) for p in body.compile_time_value(ix)]
 
 
 def _int_read(body, e: A.Access):

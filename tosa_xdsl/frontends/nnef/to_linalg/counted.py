@@ -15,10 +15,10 @@ import math
 
 from tosa_xdsl.frontends.nnef import ast as A
 from tosa_xdsl.frontends.nnef.errors import NnefError
-from tosa_xdsl.frontends.nnef.semantics import Env, Unknown, unparse
+from tosa_xdsl.frontends.nnef.semantics import Env, Unknown
 from tosa_xdsl.frontends.nnef.to_linalg.affine import Aff, Indexer
-from tosa_xdsl.frontends.nnef.to_linalg.computed import Computed, index_items, positions
-from tosa_xdsl.frontends.nnef.to_linalg.loops import LoopBody
+from tosa_xdsl.frontends.nnef.to_linalg.computed import Computed, positions
+from tosa_xdsl.frontends.nnef.to_linalg.loops import LoopBody, target_writes
 from tosa_xdsl.frontends.nnef.to_linalg.scalar import _elt
 from tosa_xdsl.frontends.nnef.to_tosa.emit import Emitter, Value, ttype
 
@@ -69,35 +69,7 @@ def counted_formula(em: Emitter, env: Env, low: A.Lowering, tensors, out_type, p
     body.locals[symbol] = marker
     body.local_values[symbol] = (count, "i32")
     body.local_packs[symbol] = [(count, "i32")]
-    # the target: one index per axis; a range along one axis takes the items of the value pack
-    spread_at, items = None, []
-    for ix in low.target.indices:
-        if isinstance(ix, A.Range) or (not isinstance(ix, A.Expand) and not body.idx.uses_loop(ix)
-                                       and isinstance(body.compile_time_value(ix), list)):
-            if spread_at is not None:
-                raise NnefError(ix.loc, "only one axis of the output can be indexed by a pack")
-            spread_at = len(items)
-            items.append(ix)
-        else:
-            items.extend(index_items(body, [ix]))
-    if len(items) != len(shape):
-        raise NnefError(low.target.loc, "the output access must have one index per axis")
-    if spread_at is None:
-        values = [body.compile(low.value)]
-        writes = [items]
-    else:
-        picks = _picks(body, items[spread_at], shape[spread_at])
-        values = body.compile_pack(low.value)
-        if len(values) != len(picks):
-            raise NnefError(low.value.loc, f"the value '{unparse(low.value)}' has {len(values)} items for "
-                            f"{len(picks)} positions")
-        writes = [items[:spread_at] + [Aff.constant(p)] + items[spread_at + 1:] for p in picks]
-    values = [body.as_ssa(v, t) if v is not None else None for v in values]
-    for v in values:
-        if v is None:
-            raise NnefError(low.value.loc, "the formula's value is null (resolve optional inputs with '??')")
-        if v[1] != t:
-            raise NnefError(low.value.loc, f"the formula computes {v[1]}, the output is {t}")
+    writes, values = target_writes(body, low, shape, t)
     cond = None
     if low.condition is not None:
         c = body.compile(low.condition)
@@ -172,12 +144,3 @@ def _bound(param: A.Param, symbol: str, env: Env) -> int:
                 raise NnefError(x.bound.loc, f"the upper bound of '{symbol}' must be a non-negative int, got {n!r}")
             return n
     raise NnefError(param.loc, f"output '{param.name}' declares no upper bound for '{symbol}'")
-
-
-def _picks(body, ix, extent: int) -> list[int]:
-    if isinstance(ix, A.Range):
-        first = 0 if ix.first is None else body.compile_time_value(ix.first)
-        last = extent if ix.last is None else body.compile_time_value(ix.last)
-        stride = 1 if ix.stride is None else body.compile_time_value(ix.stride)
-        return list(range(extent))[slice(first, last, stride)]
-    return [int(p) for p in body.compile_time_value(ix)]

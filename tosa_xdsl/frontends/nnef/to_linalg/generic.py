@@ -9,7 +9,7 @@ import math
 
 from tosa_xdsl.frontends.nnef import ast as A
 from tosa_xdsl.frontends.nnef.errors import NnefError
-from tosa_xdsl.frontends.nnef.semantics import Env, Unknown
+from tosa_xdsl.frontends.nnef.semantics import Env, Unknown, identifiers
 from tosa_xdsl.frontends.nnef.to_linalg.affine import Aff, Indexer
 from tosa_xdsl.frontends.nnef.to_linalg.counted import counted_formula, counted_symbol
 from tosa_xdsl.frontends.nnef.to_linalg.loops import loop_formula
@@ -87,6 +87,22 @@ def _data_dependent(low: A.Lowering, tensors) -> bool:
     return False
 
 
+def _pack_target(low: A.Lowering, env: Env) -> bool:
+    """An output axis indexed by a range or a compile-time pack (`idx[:,] = 0`, packed
+    assignment into one tensor): written item by item in scf loops (loops.target_writes)."""
+    names = {n for n, _ in low.bounds} | {n for n, _ in low.locals}
+    for ix in low.target.indices:
+        if isinstance(ix, A.Range):
+            return True
+        if not isinstance(ix, A.Expand) and not identifiers(ix) & names:
+            try:
+                if isinstance(env.eval(ix), list):
+                    return True
+            except (Unknown, NnefError):
+                pass
+    return False
+
+
 def _unrolled(em, env: Env, low: A.Lowering, tensors, out_type, init, name: str) -> Value:
     """One formula per item of the tensor pack: `name` becomes a compile-time value, so jagged
     bounds (`zi < u ?? z[ni]`) and per-item offsets (`offs[ni] + zi`) are constants, and each
@@ -139,7 +155,7 @@ def _formula(em: Emitter, env: Env, low: A.Lowering, tensors, out_type, init: Va
             raise NnefError(low.loc, "an output with a data-dependent extent takes one formula")
         return counted_formula(em, env, low, tensors, out_type, param, counted_symbol(low, env, out_type),
                                loop, extents)
-    if low.condition is not None or low.op == ":=" or _data_dependent(low, tensors):
+    if low.condition is not None or low.op == ":=" or _data_dependent(low, tensors) or _pack_target(low, env):
         return loop_formula(em, env, low, tensors, out_type, init, loop, extents)
     idx = Indexer(env, loop, dict(low.locals))
     # output indices: each a plain loop dimension, or the constant 0 of a kept (size-1) axis

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from tosa_xdsl.frontends.nnef import ast as A
 from tosa_xdsl.frontends.nnef.errors import NnefError
-from tosa_xdsl.frontends.nnef.semantics import Env
+from tosa_xdsl.frontends.nnef.semantics import Env, unparse
 from tosa_xdsl.frontends.nnef.to_linalg.affine import Aff, Indexer
-from tosa_xdsl.frontends.nnef.to_linalg.computed import Computed, index_items, positions
+from tosa_xdsl.frontends.nnef.to_linalg.computed import Computed, index_items, is_pack_index, pack_picks, positions
 from tosa_xdsl.frontends.nnef.to_linalg.reads import GenericBody
 from tosa_xdsl.frontends.nnef.to_linalg.scalar import NULL, REDUCE_OPS, _elt
 from tosa_xdsl.frontends.nnef.to_tosa.emit import Emitter, Value
@@ -42,6 +42,9 @@ class LoopBody(GenericBody):
 
     def aff_index(self, a: Aff) -> str:
         return self.aff_value(a)
+
+    def tensor_shape(self, name: str):
+        return self.out_ref[2] if name == self.out_name else super().tensor_shape(name)
 
     def aff_i32(self, a: Aff):
         return self.index_value(a)
@@ -95,29 +98,26 @@ def loop_formula(em: Emitter, env: Env, low: A.Lowering, tensors, out_type, init
                     (carried[nd], ttype, out_type.shape))
     body.locals = dict(low.locals)
     # output indices: affine, or read from a tensor (layout.scatter's
-    # `output[si.., indices[si.., mi, ti..], ti..]`; a write outside the output is skipped)
-    out_items = [a if isinstance(a, Aff) else Computed(a.value, True, a.lower, a.upper)
-                 for a in index_items(body, low.target.indices)]
-    if len(out_items) != len(out_type.shape):
-        raise NnefError(low.target.loc, "the output access must have one index per axis")
-    out_idx, guards = positions(body, out_items, out_type.shape)
-    body.guards.extend(guards)
-    v = body.compile(low.value)
-    if v is None:
-        raise NnefError(low.value.loc, "the formula's value is null (resolve optional inputs with '??')")
-    v = body.as_ssa(v, t)
-    if v[1] != t:
-        raise NnefError(low.value.loc, f"the formula computes {v[1]}, the output is {t}")
-    if low.op in ("=", ":="):
-        new = v[0]
-    else:
-        key = (low.op, t)
-        if key not in REDUCE_OPS:
-            raise NnefError(low.loc, f"'{low.op}' on {t} is not supported")
-        cur = body.fresh()
-        new = body.fresh()
-        body.lines.append(f"      {cur} = tensor.extract {carried[nd]}[{', '.join(out_idx)}] : {ttype}")
-        body.lines.append(f"      {new} = {REDUCE_OPS[key]} {cur}, {v[0]} : {t}")
+    # `output[si.., indices[si.., mi, ti..], ti..]`; a write outside the output is skipped);
+    # an axis indexed by a pack (`idx[:,] := [i, j]`) writes the value's items in one step
+    writes, values = target_writes(body, low, out_type.shape, t)
+    news, places = [], []
+    for where, v in zip(writes, values):
+        out_idx, guards = positions(body, [a if isinstance(a, Aff) else Computed(a.value, True, a.lower, a.upper)
+                                           for a in where], out_type.shape)
+        body.guards.extend(guards)
+        if low.op in ("=", ":="):
+            news.append(v[0])
+        else:
+            key = (low.op, t)
+            if key not in REDUCE_OPS:
+                raise NnefError(low.loc, f"'{low.op}' on {t} is not supported")
+            cur = body.fresh()
+            new = body.fresh()
+            body.lines.append(f"      {cur} = tensor.extract {carried[nd]}[{', '.join(out_idx)}] : {ttype}")
+            body.lines.append(f"      {new} = {REDUCE_OPS[key]} {cur}, {v[0]} : {t}")
+            news.append(new)
+        places.append(out_idx)
     conds = list(body.guards)
     if low.condition is not None:
         c = body.compile(low.condition)
@@ -150,15 +150,18 @@ def loop_formula(em: Emitter, env: Env, low: A.Lowering, tensors, out_type, init
         # no loop: one step on the initial tensor
         lines.append(f"    {carried[0]} = tensor.cast {init.ssa} : {ttype} to {ttype}")
     lines.extend(body.lines)
-    inserted = body.fresh()
-    ins = f"      {inserted} = tensor.insert {new} into {carried[nd]}[{', '.join(out_idx)}] : {ttype}"
+    ins, inserted = [], carried[nd]
+    for new, out_idx in zip(news, places):
+        nxt = body.fresh()
+        ins.append(f"      {nxt} = tensor.insert {new} into {inserted}[{', '.join(out_idx)}] : {ttype}")
+        inserted = nxt
     if cond is None:
-        lines.append(ins)
+        lines.extend(ins)
         final = inserted
     else:
         final = body.fresh()
         lines.append(f"      {final} = scf.if {cond} -> ({ttype}) {{")
-        lines.append(ins)
+        lines.extend(ins)
         lines.append(f"        scf.yield {inserted} : {ttype}")
         lines.append("      } else {")
         lines.append(f"        scf.yield {carried[nd]} : {ttype}")
@@ -171,3 +174,41 @@ def loop_formula(em: Emitter, env: Env, low: A.Lowering, tensors, out_type, init
         lines.append(f"    {result} = tensor.cast {final} : {ttype} to {ttype}")
     em.lines.extend(lines)
     return Value(result, out_type.shape, out_type.dtype)
+
+
+def target_writes(body, low: A.Lowering, shape, t: str) -> tuple[list, list]:
+    """The positions a formula writes in one step and their values: one (the value at the
+    target's indices), or, when one axis of the target is indexed by a pack (a range `:` or a
+    compile-time pack: packed assignment into one tensor, `idx[:,] = 0`), one per item, the
+    value a pack of as many items (or one, repeated)."""
+    spread_at, items = None, []
+    for ix in low.target.indices:
+        if is_pack_index(body, ix):
+            if spread_at is not None:
+                raise NnefError(ix.loc, "only one axis of the output can be indexed by a pack")
+            spread_at = len(items)
+            items.append(ix)
+        else:
+            items.extend(index_items(body, [ix]))
+    if len(items) != len(shape):
+        raise NnefError(low.target.loc, "the output access must have one index per axis")
+    if spread_at is None:
+        writes, values = [items], [body.compile(low.value)]
+    else:
+        picks = pack_picks(body, items[spread_at], shape[spread_at])
+        values = body.compile_pack(low.value)
+        if len(values) == 1:
+            values = values * len(picks)
+        if len(values) != len(picks):
+            raise NnefError(low.value.loc, f"the value '{unparse(low.value)}' has {len(values)} items for "
+                            f"{len(picks)} positions")
+        writes = [items[:spread_at] + [Aff.constant(p)] + items[spread_at + 1:] for p in picks]
+    out = []
+    for v in values:
+        if v is None:
+            raise NnefError(low.value.loc, "the formula's value is null (resolve optional inputs with '??')")
+        v = body.as_ssa(v, t)
+        if v[1] != t:
+            raise NnefError(low.value.loc, f"the formula computes {v[1]}, the output is {t}")
+        out.append(v)
+    return writes, out

@@ -6,9 +6,12 @@ the item index a compile-time value, so every item is a tensor of its own (its o
 - `ys[ki][...] = ..., ki < k, ...`: a loop index selecting the item of a packed output is
   unrolled the same way (layout.split, layout.unstack);
 - packed assignment `ys[...] = xs[...] + z[...]` (the whole pack on the left): the accesses of
-  packs without an item index read and write item k. Its conditional form is one atomic
-  assignment of the whole pack per step (argmax over a pack of indices), which is not
-  compiled: a located error.
+  packs without an item index read and write item k. Its conditional or updating form is one
+  atomic assignment of the whole pack per step (the draft's max_idx_2d with a packed output:
+  `idx[] := [i, j], ... | x[i, j] > x[idx[]..]`): the pack is compiled as one tensor stacked
+  along a new leading axis (`idx[:, ...]`, written item by item in the same step by
+  loops.target_writes), every formula of that output on the stacked tensor, input packs of
+  equal shapes stacked the same way, and the result split into its items.
 
 (A loop index selecting items of an *input* pack while writing one output, layout.concat, is
 generic.py's `_unrolled`: its pieces are written into parts of the same tensor.)"""
@@ -59,15 +62,33 @@ def instances(low: A.Lowering, env: Env, out_types: dict, tensors: dict) -> list
     if not isinstance(out_types[base.name], list):
         return [(base.name, None, env, low)]
     # packed assignment: the whole pack at once
-    if low.condition is not None or low.op == ":=":
-        raise NnefError(low.loc, "a conditional or updating packed assignment (one atomic assignment of the "
-                        "whole pack per step) is not compiled")
     packs = {base.name} | {n for n, v in tensors.items() if isinstance(v, list)}
     n = len(out_types[base.name])
     for p in packs - {base.name}:
         if len(tensors[p]) != n and _reads(low, p):
             raise NnefError(low.loc, f"pack '{p}' has {len(tensors[p])} items, the output pack {n}")
     return [(base.name, k, env, _item_of(low, packs, k)) for k in range(n)]
+
+
+def atomic_packs(lowerings, out_types: dict) -> set[str]:
+    """Packed outputs with a conditional or updating packed assignment: compiled stacked."""
+    return {low.target.base.name for low in lowerings
+            if isinstance(low.target.base, A.Ident) and isinstance(out_types.get(low.target.base.name), list)
+            and low.unroll is None and (low.condition is not None or low.op == ":=")}
+
+
+def stacked_formula(low: A.Lowering, names: set) -> A.Lowering:
+    """`p[idx..]` -> `p[:, idx..]` for each stacked pack p: the write of every item at once, and
+    the reads a pack of values (one per item)."""
+    def stack(e):
+        if isinstance(e, A.Access) and isinstance(e.base, A.Ident) and e.base.name in names:
+            return A.Access(e.loc, e.base, [A.Range(e.loc, None, None, None), *e.indices])
+        if isinstance(e, A.Access) and isinstance(e.base, A.Index) and isinstance(e.base.base, A.Ident) \
+                and e.base.base.name in names:      # one item `p[k][idx..]`: `p[k, idx..]`
+            return A.Access(e.loc, e.base.base, [e.base.index, *e.indices])
+        return e
+    return dataclasses.replace(low, target=stack(low.target), value=_map(low.value, stack),
+                               condition=_map(low.condition, stack), locals=[(n, _map(v, stack)) for n, v in low.locals])
 
 
 def _count(e, env: Env, what: str) -> int:

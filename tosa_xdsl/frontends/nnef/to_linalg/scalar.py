@@ -74,8 +74,10 @@ class Body:
         self.dims_seen: set[int] = set()
 
     def fresh(self):
-        self.n += 1
-        return f"%s{self.n}"
+        # numbered by the emitter: unique in the function, so bodies of formulas emitted at
+        # the top level (no loop indices) never clash with later ones
+        self.em.n += 1
+        return f"%s{self.em.n}"
 
     def const(self, v, t):
         s = self.fresh()
@@ -178,6 +180,10 @@ class Body:
     def compile_pack(self, e) -> list:
         """A pack expression item by item: compile-time items as Python values, affine index
         items as index arithmetic, the rest element-wise."""
+        if isinstance(e, A.Access):
+            reads = pack_reads(self, e)
+            if reads is not None:
+                return reads
         if not self.idx.uses_loop(e):
             v = self.compile_time_value(e)
             return v if isinstance(v, list) else [v]
@@ -214,10 +220,6 @@ class Body:
                 else:
                     out.append(self.binop(e, e.op, x, y))
             return out
-        if isinstance(e, A.Access):
-            reads = pack_reads(self, e)
-            if reads is not None:
-                return reads
         try:
             affs = self.idx.eval(e)
         except NnefError:
@@ -360,6 +362,11 @@ class Body:
         s = self.fresh()
         self.lines.append(f"      {s} = arith.constant {int(c)} : index")
         return s
+
+    def tensor_shape(self, name: str):
+        """The shape of a tensor the formula reads (None for a pack or an unknown name)."""
+        value = self.tensors.get(name)
+        return None if value is None or isinstance(value, list) else value.shape
 
     def aff_i32(self, a: Aff):
         return self.aff_value(a)
