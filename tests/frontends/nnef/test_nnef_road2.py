@@ -34,7 +34,7 @@ def road2(src, *arrays):
     names = {o.name for o in module.walk()}
     assert "linalg.generic" in names or "scf.for" in names
     assert not any(n.startswith("tosa.") and n not in ("tosa.const", "tosa.const_shape", "tosa.reshape", "tosa.pad",
-                                                     "tosa.gather", "tosa.tile", "tosa.slice") for n in names), names
+                                                     "tosa.gather", "tosa.tile", "tosa.slice", "tosa.concat") for n in names), names
     return run(module, list(arrays), entry="G")[0]
 
 
@@ -336,3 +336,70 @@ def test_grid_sample_from_its_formulas(mode, padding, aligned):
     ref = onnx_run(dict(op_type="GridSample", mode={"LINEAR": "bilinear", "NEAREST": "nearest"}[mode],
                         padding_mode=onnx_padding, align_corners=int(aligned)), {"x": x, "g": g})
     np.testing.assert_allclose(y, ref, rtol=1e-5, atol=1e-5)
+
+
+# ------------------------------------------------------------ operators without a TOSA form
+
+UNARY = {   # numpy from the draft's definitions (math.sinh: y = sinh(x), ...)
+    "math.sinh": (np.sinh, (-2, 2)), "math.cosh": (np.cosh, (-2, 2)), "math.asinh": (np.arcsinh, (-3, 3)),
+    "math.acosh": (np.arccosh, (1.1, 4)), "math.atanh": (np.arctanh, (-0.9, 0.9)),
+}
+
+
+@pytest.mark.parametrize("op", sorted(UNARY))
+def test_hyperbolic_functions(op):
+    """The math dialect's hyperbolic functions are not all run by our interpreter and LLVM
+    lowering: exp/log/sqrt compositions, within float32 rounding."""
+    fn, (lo, hi) = UNARY[op]
+    x = RNG.uniform(lo, hi, (3, 4)).astype(np.float32)
+    y = road2(graph("x: real[3,4];", f"y = {op}(x);", "math"), x)
+    np.testing.assert_allclose(y, fn(x.astype(np.float64)), rtol=2e-5, atol=2e-6)
+
+
+@pytest.mark.parametrize("dtype", ["real", "int"])
+def test_mod_takes_the_divisors_sign(dtype):
+    """`%` with the rounding-down '/' (draft 2.4): a - floor(a / b) * b, as numpy's % (and the
+    compile-time evaluation), not C's remainder."""
+    if dtype == "real":
+        a = RNG.uniform(-5, 5, (3, 4)).astype(np.float32)
+        b = (RNG.uniform(0.5, 2, (3, 4)) * RNG.choice([-1, 1], (3, 4))).astype(np.float32)
+    else:
+        a = RNG.integers(-9, 10, (3, 4)).astype(np.int32)
+        b = (RNG.integers(1, 4, (3, 4)) * RNG.choice([-1, 1], (3, 4))).astype(np.int32)
+    src = graph(f"a: {dtype}[3,4]; b: {dtype}[3,4];", "y = math.mod(a, b);", "math")
+    y = road2(src.replace("y: real;", f"y: {dtype};"), a, b)
+    np.testing.assert_allclose(y, np.mod(a, b), rtol=1e-5, atol=1e-5)
+
+
+N_ARY = {"math.sum_n": lambda xs: np.sum(xs, 0), "math.prod_n": lambda xs: np.prod(xs, 0),
+         "math.min_n": lambda xs: np.min(xs, 0), "math.max_n": lambda xs: np.max(xs, 0),
+         "math.argmin_n": lambda xs: np.argmin(xs, 0), "math.argmax_n": lambda xs: np.argmax(xs, 0)}
+
+
+@pytest.mark.parametrize("op", sorted(N_ARY))
+def test_n_ary_operators_over_packs(op):
+    """Reductions over a tensor pack (`y[i..] += xs[k][i..], k < n`: one accumulation per item)
+    and argmin/argmax over it (`:= k ... | xs[k][i..] > xs[y[i..]][i..]`: the pack stacked, read
+    at a run-time item index); the first extremum wins, as numpy's."""
+    xs = [RNG.integers(-3, 4, (2, 3)).astype(np.float32) for _ in range(3)]     # ties on purpose
+    src = graph("a: real[2,3]; b: real[2,3]; c: real[2,3];", f"y = {op}([a, b, c]);", "math")
+    y = road2(src.replace("y: real;", "y: int;") if "arg" in op else src, *xs)
+    np.testing.assert_array_equal(y, N_ARY[op](np.stack(xs)))
+
+
+@pytest.mark.parametrize("op,fn", [("math.any_n", np.any), ("math.all_n", np.all)])
+def test_boolean_n_ary_operators(op, fn):
+    xs = [RNG.random((2, 3)) < 0.5 for _ in range(3)]
+    src = graph("a: bool[2,3]; b: bool[2,3]; c: bool[2,3];", f"y = {op}([a, b, c]);", "math")
+    y = road2(src.replace("y: real;", "y: bool;"), *xs)
+    np.testing.assert_array_equal(y, fn(np.stack(xs), 0))
+
+
+@pytest.mark.parametrize("op,shapes,fn", [
+    ("linalg.dot", ((4,), (4,)), np.dot), ("linalg.matvec", ((3, 4), (4,)), np.matmul),
+    ("linalg.outer", ((3,), (4,)), np.outer)])
+def test_linalg_products_without_a_mapping(op, shapes, fn):
+    a, b = (RNG.standard_normal(s).astype(np.float32) for s in shapes)
+    dims = [",".join(map(str, s)) for s in shapes]
+    y = road2(graph(f"a: real[{dims[0]}]; b: real[{dims[1]}];", f"y = {op}(a, b);", "linalg"), a, b)
+    np.testing.assert_allclose(y, fn(a, b), rtol=1e-5, atol=1e-5)

@@ -93,7 +93,11 @@ Pieces: `lexer.py`, `parser.py`, `ast.py` (the grammar of 2.16 with located erro
   layout.unstack, the draft's `add_to_all`); a conditional or updating packed assignment (one
   atomic assignment of the pack per step, the draft's `max_idx_2d`) compiles the pack as one
   tensor stacked along a new axis, written item by item in the same loop step, then split;
-  result lists `[a, b..(n)]` bind packed results.
+  result lists `[a, b..(n)]` bind packed results. Reductions over the items of an input pack
+  (`math.sum_n`'s `y[i..] += xs[k][i..], k < n`) accumulate item by item; an item chosen at
+  run time (`math.argmax_n`'s `xs[y[i..]][i..]`) reads the pack stacked along a new axis.
+  `sinh`, `cosh`, `asinh`, `acosh`, `atanh` are exp/log/sqrt compositions; `%` is the modulo
+  of the rounding-down `/` (the divisor's sign), as the compile-time evaluation.
   Data-dependent output extents (`index: int[d, k|(s * ..)]`, `to_linalg/counted.py`): scf
   loops carrying the upper-bound buffer and the counter `k`, then a `tensor.extract_slice` of
   dynamic size: the output type has a `?` extent (layout.nonzero, the draft's `where_true`).
@@ -134,7 +138,8 @@ OUTRO = """
   expressions, draft 3.1). `image.cubic_resize`, the ROI pools, `image._cubic_grid_sample`,
   `algo.top_k` and `algo.nonmax_suppress` have no `@lower` (nor `@compose`) in the draft, so
   neither road has formulas to compile; `image.linear_upsample` is garbled in the draft's
-  text beyond repair (`stdlib/UNPARSED.txt`).
+  text beyond repair (`stdlib/UNPARSED.txt`). `asin`, `acos`, `atan` in formulas are located
+  errors: our interpreter runs no math.asin/acos/atan (nor math.atan2) to compile them to.
 - Road 1 has no mapping for: cubic resize, ROI pools, grid sampling, top-k, non-maximum
   suppression, `gather_nd`/`scatter_nd`, grouped and dilated deconvolution (road 2 runs them),
   RESIZE parameters beyond its ERROR_IF ranges (e.g. CEIL rounding needing a border >= scale_n);

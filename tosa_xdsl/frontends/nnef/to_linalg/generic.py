@@ -129,7 +129,9 @@ def _unrolled(em, env: Env, low: A.Lowering, tensors, out_type, init, name: str)
 def _formula(em: Emitter, env: Env, low: A.Lowering, tensors, out_type, init: Value | None,
              partial_ok: bool = False, param: A.Param | None = None) -> Value:
     pack_loop = _pack_loop(low, tensors)
-    if pack_loop is not None and low.condition is None and low.op == "=":
+    if pack_loop is not None and low.condition is None and low.op != ":=":
+        # '=' pieces written into parts of the output, or a reduction over the items
+        # (math.sum_n's `y[i..] += xs[k][i..], k < n`) accumulated item by item
         return _unrolled(em, env, low, tensors, out_type, init, pack_loop)
     reducing = low.op != "="
     if low.op == "=" and init is not None and not partial_ok:

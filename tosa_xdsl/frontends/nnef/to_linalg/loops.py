@@ -12,6 +12,7 @@ from tosa_xdsl.frontends.nnef.errors import NnefError
 from tosa_xdsl.frontends.nnef.semantics import Env, unparse
 from tosa_xdsl.frontends.nnef.to_linalg.affine import Aff, Indexer
 from tosa_xdsl.frontends.nnef.to_linalg.computed import Computed, index_items, is_pack_index, pack_picks, positions
+from tosa_xdsl.frontends.nnef.to_linalg.packs import stack
 from tosa_xdsl.frontends.nnef.to_linalg.reads import GenericBody
 from tosa_xdsl.frontends.nnef.to_linalg.scalar import NULL, REDUCE_OPS, _elt
 from tosa_xdsl.frontends.nnef.to_tosa.emit import Emitter, Value
@@ -26,6 +27,7 @@ class LoopBody(GenericBody):
         self.out_name = out_name
         self.out_ref = out_ref              # (ssa of the carried output tensor, its type)
         self.guards: list[str] = []         # in-range conditions of bounds-checked accesses
+        self.stacked: dict[str, Value] = {}  # input packs read by a run-time item index
 
     def aff_value(self, a: Aff) -> str:
         acc = self.cidx(a.const)
@@ -39,6 +41,28 @@ class LoopBody(GenericBody):
             self.lines.append(f"      {s} = arith.addi {acc}, {term} : index")
             acc = s
         return acc
+
+    def pack_item_access(self, e: A.Access):
+        """`xs[k][i..]`, an item of an input pack chosen by a loop index or a value read at
+        run time (math.argmax_n's `xs[y[i..]][i..]`): a read of the pack stacked along a new
+        leading axis, the item index its first index (clamped: an item outside the pack is
+        undefined in the draft)."""
+        name = e.base.base.name
+        items = self.tensors[name]
+        if not items or any(x.shape != items[0].shape or x.dtype != items[0].dtype for x in items):
+            raise NnefError(e.loc, f"the items of pack '{name}' differ in shape: '{unparse(e)}' needs a "
+                            "compile-time item index")
+        if name not in self.stacked:
+            self.stacked[name] = stack(self.em, items)
+        whole = self.stacked[name]
+        at = index_items(self, [e.base.index, *e.indices])
+        if len(at) != len(whole.shape):
+            raise NnefError(e.loc, f"{len(at) - 1} indices for rank-{len(whole.shape) - 1} items of '{name}'")
+        idx, guards = positions(self, at, whole.shape)
+        self.guards.extend(guards)
+        r = self.fresh()
+        self.lines.append(f"      {r} = tensor.extract {whole.ssa}[{', '.join(idx)}] : {whole.type}")
+        return r, _elt(whole.dtype)
 
     def aff_index(self, a: Aff) -> str:
         return self.aff_value(a)
@@ -56,6 +80,9 @@ class LoopBody(GenericBody):
         return r, "i32"
 
     def access(self, e: A.Access):
+        if isinstance(e.base, A.Index) and isinstance(e.base.base, A.Ident) \
+                and isinstance(self.tensors.get(e.base.base.name), list):
+            return self.pack_item_access(e)
         if not isinstance(e.base, A.Ident):
             raise NnefError(e.loc, "tensor packs are not supported in compiled formulas")
         name = e.base.name

@@ -7,7 +7,7 @@ from tosa_xdsl.frontends.nnef import ast as A
 from tosa_xdsl.frontends.nnef.errors import NnefError
 from tosa_xdsl.frontends.nnef.semantics import TensorType
 from tosa_xdsl.frontends.nnef.to_linalg.generic import _formula
-from tosa_xdsl.frontends.nnef.to_linalg.packs import atomic_packs, instances, stacked_formula
+from tosa_xdsl.frontends.nnef.to_linalg.packs import atomic_packs, instances, stack, stacked_formula
 from tosa_xdsl.frontends.nnef.to_tosa.emit import Emitter, Value
 
 
@@ -67,7 +67,5 @@ def _stacked_inputs(em: Emitter, tensors: dict) -> dict:
     out = dict(tensors)
     for name, v in tensors.items():
         if isinstance(v, list) and v and all(x.shape == v[0].shape and x.dtype == v[0].dtype for x in v):
-            parts = [em.reshape(x, [1, *x.shape]) for x in v]
-            shape = [len(v), *v[0].shape]
-            out[name] = parts[0] if len(parts) == 1 else em.op("tosa.concat", parts, shape, v[0].dtype, "axis = 0 : i32")
+            out[name] = stack(em, v)
     return out

@@ -145,3 +145,10 @@ def _map(e, f):
         if nv is not v:
             changes[fld.name] = nv
     return f(dataclasses.replace(e, **changes) if changes else e)
+
+
+def stack(em, items: list):
+    """A pack of tensors of one shape as one tensor with a new leading axis (tosa.concat)."""
+    parts = [em.reshape(x, [1, *x.shape]) for x in items]
+    shape = [len(items), *items[0].shape]
+    return parts[0] if len(parts) == 1 else em.op("tosa.concat", parts, shape, items[0].dtype, "axis = 0 : i32")

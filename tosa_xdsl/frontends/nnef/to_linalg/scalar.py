@@ -301,6 +301,18 @@ class Body:
             kind, pred = ("arith.cmpf", FCMP[op]) if t == "f32" else ("arith.cmpi", ICMP[op])
             self.lines.append(f"      {r} = {kind} {pred}, {a[0]}, {b[0]} : {t}")
             return r, "i1"
+        if op == "%" and t in ("f32", "i32"):
+            # modulo of the rounding-down division '/' (as the compile-time evaluation): a -
+            # floor(a / b) * b, the sign of b (arith.remf/remsi would take a's)
+            q, m = self.fresh(), self.fresh()
+            if t == "f32":
+                d = self.fresh()
+                self.lines += [f"      {d} = arith.divf {a[0]}, {b[0]} : f32", f"      {q} = math.floor {d} : f32",
+                               f"      {m} = arith.mulf {q}, {b[0]} : f32", f"      {r} = arith.subf {a[0]}, {m} : f32"]
+            else:
+                self.lines += [f"      {q} = arith.floordivsi {a[0]}, {b[0]} : i32",
+                               f"      {m} = arith.muli {q}, {b[0]} : i32", f"      {r} = arith.subi {a[0]}, {m} : i32"]
+            return r, t
         table = FBIN if t == "f32" else BBIN if t == "i1" else IBIN
         if op not in table:
             raise NnefError(e.loc, f"operator '{op}' on {t} is not supported in formulas")
@@ -347,11 +359,28 @@ class Body:
             r = self.fresh()
             self.lines.append(f"      {r} = {MATH[name]} {s} : f32")
             return r, t
+        if name in ("sinh", "cosh", "asinh", "acosh", "atanh") and t == "f32":
+            return self.hyperbolic(e, name, v)
         if name == "frac" and t == "f32":
             f, r = self.fresh(), self.fresh()
             self.lines += [f"      {f} = math.floor {s} : f32", f"      {r} = arith.subf {s}, {f} : f32"]
             return r, t
         raise NnefError(e.loc, f"function '{e.name}' on {t} is not supported in formulas")
+
+    def hyperbolic(self, e: A.Call, name: str, x):
+        """The hyperbolic functions and their inverses from exp, log and sqrt (the math
+        dialect's sinh/cosh/asinh/acosh/atanh are not all run by our interpreter and LLVM
+        lowering)."""
+        def f(fn, v):
+            return self.apply(e, fn, v)
+        if name in ("sinh", "cosh"):
+            r = self.binop(e, "-" if name == "sinh" else "+", f("exp", x), f("exp", self.binop(e, "-", 0.0, x)))
+            return self.binop(e, "*", r, 0.5)
+        if name in ("asinh", "acosh"):
+            root = f("sqrt", self.binop(e, "+" if name == "asinh" else "-", self.binop(e, "*", x, x), 1.0))
+            return f("log", self.binop(e, "+", x, root))
+        ratio = self.binop(e, "/", self.binop(e, "+", 1.0, x), self.binop(e, "-", 1.0, x))
+        return self.binop(e, "*", f("log", ratio), 0.5)
 
     def select(self, cond: str, a, b):
         r = self.fresh()
