@@ -22,7 +22,7 @@ $(VENV)/.demo-installed: pyproject.toml | $(BIN)/python
 	touch $@
 
 $(VENV)/.test-installed: pyproject.toml $(VENV)/.demo-installed
-	$(BIN)/pip install -q "lit<24" "filecheck==1.0.6" pytest pytest-xdist hypothesis tosa-tools iree-base-compiler ai-edge-litert tosa-converter-for-tflite
+	$(BIN)/pip install -q "lit<24" "filecheck==1.0.6" pytest pytest-xdist hypothesis tosa-tools iree-base-compiler ai-edge-litert tosa-converter-for-tflite onnx onnxruntime
 	$(BIN)/pip install -q --no-deps --force-reinstall -e .
 	touch $@
 

@@ -121,3 +121,36 @@ def source(op: str) -> str:
     inputs, body = CASES[op] if op in CASES else COMPOSITES[op]
     return (f"import nn; import math; import linalg; import layout; import image; import quant;\n"
             f"graph G {{\n @input {{ {inputs} }}\n @output {{ y: real; }}\n @compose {{ {body} }}\n}}\n")
+
+
+# operators compiled by road 2 and checked against other oracles (docs/nnef.md's "tested"
+# column): operator -> how
+ROAD2_TESTS: dict[str, str] = {
+    "image.nearest_resize": "road 2 vs onnxruntime Resize + numpy (`test_nnef_road2.py`)",
+    "image.linear_resize": "road 2 vs onnxruntime Resize + numpy (`test_nnef_road2.py`)",
+    "layout.gather_nd": "road 2 vs onnxruntime GatherND + numpy (`test_nnef_road2.py`)",
+    "layout.scatter_nd": "road 2 vs onnxruntime ScatterND + numpy (`test_nnef_road2.py`)",
+    "layout.nonzero": "road 2 (dynamic extent) vs onnxruntime NonZero + numpy (`test_nnef_road2.py`)",
+    "layout.split": "road 2 (packed output) vs numpy (`test_nnef_road2_packs.py`)",
+    "layout.unstack": "road 2 (packed output) vs numpy (`test_nnef_road2_packs.py`)",
+    "image._nearest_grid_sample": "road 2 vs onnxruntime GridSample + numpy (`test_nnef_road2.py`)",
+    "image._linear_grid_sample": "road 2 vs onnxruntime GridSample + numpy (`test_nnef_road2.py`)",
+    "image.grid_sample": "road 2 (composite) vs onnxruntime GridSample + numpy (`test_nnef_road2.py`)",
+    "math.sinh": "road 2 vs numpy (`test_nnef_road2.py`)",
+    "math.cosh": "road 2 vs numpy (`test_nnef_road2.py`)",
+    "math.asinh": "road 2 vs numpy (`test_nnef_road2.py`)",
+    "math.acosh": "road 2 vs numpy (`test_nnef_road2.py`)",
+    "math.atanh": "road 2 vs numpy (`test_nnef_road2.py`)",
+    "math.mod": "road 2 vs numpy (`test_nnef_road2.py`)",
+    "math.sum_n": "road 2 vs numpy (`test_nnef_road2.py`)",
+    "math.prod_n": "road 2 vs numpy (`test_nnef_road2.py`)",
+    "math.min_n": "road 2 vs numpy (`test_nnef_road2.py`)",
+    "math.max_n": "road 2 vs numpy (`test_nnef_road2.py`)",
+    "math.argmin_n": "road 2 vs numpy (`test_nnef_road2.py`)",
+    "math.argmax_n": "road 2 vs numpy (`test_nnef_road2.py`)",
+    "math.any_n": "road 2 vs numpy (`test_nnef_road2.py`)",
+    "math.all_n": "road 2 vs numpy (`test_nnef_road2.py`)",
+    "linalg.dot": "road 2 vs numpy (`test_nnef_road2.py`)",
+    "linalg.matvec": "road 2 vs numpy (`test_nnef_road2.py`)",
+    "linalg.outer": "road 2 vs numpy (`test_nnef_road2.py`)",
+}

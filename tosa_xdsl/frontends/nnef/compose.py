@@ -209,12 +209,8 @@ class Composer:
             if isinstance(value, A.Branch):
                 self.dynamic_branch(module, c, value, env, tensors, g)
                 return
-        results = []
-        for r in c.results:
-            if isinstance(r, A.ResultList):
-                raise NnefError(r.loc, "packed result lists are not supported by the importer yet")
-            results.append(r)
-        names = [r.name for r in results]
+        results = list(c.results)
+        names = [None if isinstance(r, A.ResultList) else r.name for r in results]
         if isinstance(value, A.Loop):
             vals = self.loop(module, value, env, tensors, g)
         else:
@@ -222,9 +218,49 @@ class Composer:
         if len(vals) < len(results) or (not isinstance(value, A.Invocation) and len(vals) != len(results)):
             raise NnefError(c.loc, f"{len(results)} results for {len(vals)} values")
         for r, v in zip(results, vals):
-            if r.name is not None:
-                tensors[r.name] = v
-                self.quantized(module, r.name, env, tensors, g)
+            for name, item in self.bind_result(r, v, env):
+                tensors[name] = item
+                if not isinstance(item, list):
+                    self.quantized(module, name, env, tensors, g)
+
+    def bind_result(self, r, v, env) -> list:
+        """(name, tensor or pack of tensors) pairs of one result: `a`, a pack `a..(n)`, or a
+        result list `[b, c..(k)]` taking the items of a packed result in order (2.10)."""
+        if isinstance(r, A.ResultList):
+            if not isinstance(v, list):
+                raise NnefError(r.loc, "a result list needs a packed result")
+            out, rest = [], list(v)
+            for k, item in enumerate(r.items):
+                if item.packed:
+                    n = len(rest) - (len(r.items) - k - 1) if item.count is None else self.count(item, env)
+                    take, rest = rest[:n], rest[n:]
+                    out.append((item.name, take))
+                    if len(take) != n:
+                        raise NnefError(item.loc, f"the packed result has {len(v)} items, too few for the list")
+                else:
+                    if not rest:
+                        raise NnefError(item.loc, f"the packed result has {len(v)} items, too few for the list")
+                    out.append((item.name, rest.pop(0)))
+            if rest:
+                raise NnefError(r.loc, f"the packed result has {len(v)} items, more than the list takes")
+            return [(n, x) for n, x in out if n is not None]
+        # the draft asks packed results to be marked `a..(n)`; an unmarked name binding a pack
+        # (a scan loop's result, as the draft's own examples write it) is accepted
+        if r.packed and not isinstance(v, list):
+            raise NnefError(r.loc, f"result '{r.name}' is declared packed ('..'), the value is not a pack")
+        if r.packed and r.count is not None and self.count(r, env) != len(v):
+            raise NnefError(r.loc, f"the packed result has {len(v)} items, declared {self.count(r, env)}")
+        return [] if r.name is None else [(r.name, v)]
+
+    @staticmethod
+    def count(r, env) -> int:
+        try:
+            n = env.eval(r.count)
+        except Unknown as u:
+            raise NnefError(r.count.loc, f"undefined identifier '{u.name}' in the pack length") from None
+        if not isinstance(n, int) or isinstance(n, bool) or n < 0:
+            raise NnefError(r.count.loc, f"a pack length must be a non-negative int, got {n!r}")
+        return n
 
     def static_branch(self, b: A.Branch, env, tensors):
         """The taken alternative when the conditions are compile-time values; else b itself."""
@@ -426,6 +462,11 @@ class Composer:
         args = [self.arg(a, env, tensors, inv.loc) for a in inv.args]
         types = [a.type if isinstance(a, Tensor) else [x.type for x in a] if isinstance(a, list) else None
                  for a in args]
+        for t in [x for a in types for x in (a if isinstance(a, list) else [a])]:
+            if t is not None and None in (t.shape or []):
+                raise NnefError(inv.loc, f"'{inv.name}' takes a tensor whose extent is data-dependent (shape "
+                                f"{['?' if d is None else d for d in t.shape]}): only graph outputs can have "
+                                "such shapes in the importer")
         inst = instantiate(op, qname, attribs, types, inv.loc, inv.types)
         for p, t in zip(op.outputs, inst.outputs):
             for x in (t if isinstance(t, list) else [t]):
@@ -435,10 +476,11 @@ class Composer:
         if self.keep(qname, op, inst, types) or op.compose is None:
             outs = []
             for i, t in enumerate(inst.outputs):
-                if isinstance(t, list):
-                    raise NnefError(inv.loc, "operators with packed outputs are not supported by the importer yet")
                 base = names[i] if i < len(names) and names[i] else op.outputs[i].name
-                outs.append(Tensor(self.fresh(base), t))
+                if isinstance(t, list):     # a packed output: a pack of tensors
+                    outs.append([Tensor(self.fresh(base), x) for x in t])
+                else:
+                    outs.append(Tensor(self.fresh(base), t))
             g.nodes.append(Node(qname, op, inst, args, outs, inv.loc))
             return outs
         # expand the composite operator in its own scope

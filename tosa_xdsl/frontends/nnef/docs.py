@@ -45,8 +45,8 @@ Pieces: `lexer.py`, `parser.py`, `ast.py` (the grammar of 2.16 with located erro
   (`import a, b;`, `dynamic` attributes, `math.axpby` for the draft's `math.axpy`).
 - **Standard library**: chapter 4 extracted by `stdlib/extract.py`, which joins definitions
   broken over pages and applies a listed set of typesetting repairs (e.g. `shape[::-1]` in
-  `layout.flatten`, whose text `shape[:-1]` would give column-major strides). 149 of the 151
-  definitions parse; `stdlib/UNPARSED.txt` names the other two. The library is written in
+  `layout.flatten`, whose text `shape[:-1]` would give column-major strides). 150 of the 151
+  definitions parse; `stdlib/UNPARSED.txt` names the other one. The library is written in
   canonical spelling (`..` for expansion, `<>` in remapped bounds, the imports each module
   needs), so Khronos' reference parser reads it: `linalg` and `quant` whole; in the others it
   rejects what the draft allows and the v2.0 implementation does not (non-`static` attribute
@@ -87,7 +87,25 @@ Pieces: `lexer.py`, `parser.py`, `ast.py` (the grammar of 2.16 with located erro
   loop indices; per-channel attribute packs indexed by a loop index; formulas over tensor
   packs (layout.concat) unrolled per item into `tensor.insert_slice` pieces; indices read from
   tensors (layout.gather, layout.scatter) and output positions summing loop indices
-  (nn.deconv) as scf loops of `tensor.extract`/`insert`.
+  (nn.deconv) as scf loops of `tensor.extract`/`insert`. Computed (non-affine) indices
+  (`to_linalg/computed.py`: rounded reals of the resizes, packs of indices read from a tensor
+  in gather_nd/scatter_nd) are a `tensor.extract` inside the generic; out of range, a plain
+  read (undefined in the draft) is clamped into the tensor, `|e|` skips the term (the
+  reduction's null element, or the loop step), `|e <> lower : upper|` remaps (so
+  `image.grid_sample` NEAREST/LINEAR run from their formulas with every padding). Packs of
+  tensors (`to_linalg/packs.py`): `unroll..(i -> n)`, a loop index over the items of a packed
+  output, and unconditional packed assignment compile one formula per item (layout.split,
+  layout.unstack, the draft's `add_to_all`); a conditional or updating packed assignment (one
+  atomic assignment of the pack per step, the draft's `max_idx_2d`) compiles the pack as one
+  tensor stacked along a new axis, written item by item in the same loop step, then split;
+  result lists `[a, b..(n)]` bind packed results. Reductions over the items of an input pack
+  (`math.sum_n`'s `y[i..] += xs[k][i..], k < n`) accumulate item by item; an item chosen at
+  run time (`math.argmax_n`'s `xs[y[i..]][i..]`) reads the pack stacked along a new axis.
+  `sinh`, `cosh`, `asinh`, `acosh`, `atanh` are exp/log/sqrt compositions; `%` is the modulo
+  of the rounding-down `/` (the divisor's sign), as the compile-time evaluation.
+  Data-dependent output extents (`index: int[d, k|(s * ..)]`, `to_linalg/counted.py`): scf
+  loops carrying the upper-bound buffer and the counter `k`, then a `tensor.extract_slice` of
+  dynamic size: the output type has a `?` extent (layout.nonzero, the draft's `where_true`).
 - **Quantization** (2.14) as **integer TOSA** (`to_tosa/integer.py`), as the TFLite
   legalization builds it: a tensor with a `quant.zero_point_linear_quantize` entry (signed
   8/16/32 bits or unsigned 8 bits, one zero point, per-tensor or per-channel scales) is held
@@ -160,23 +178,27 @@ error ("Not done" lists them).
 OUTRO = """
 ## Not done
 
-- Road 2 does not compile: non-affine indices (rounded reals: `image.nearest_resize`,
-  `image.linear_resize`; packs of data-dependent indices: `gather_nd`, `scatter_nd`), `unroll` formulas,
-  packed outputs, data-dependent output shapes; each a located error naming the expression
-  (KNOWN_GAPS lists the mapped ones, which road 1 still imports and numpy checks).
-- Road 1 has no mapping for `gather_nd`/`scatter_nd`, grouped and dilated deconvolution (road
-  2 runs them), RESIZE parameters beyond its ERROR_IF ranges (e.g. CEIL rounding needing a
-  border >= scale_n); TOSA SCATTER requires distinct indices where the definition's `:=` lets
-  the last one win.
+- Road 2 does not compile a conditional packed assignment to a pack whose items differ in
+  shape (it is compiled as one stacked tensor): a located error. Outputs with a
+  data-dependent extent run in the interpreter; the native (JIT) pipeline's bufferization
+  rejects the dynamic `tensor.extract_slice` (static shapes only). A tensor with a
+  data-dependent (`?`) extent can only be a graph output: an
+  operator taking one is a located error (instantiating its shapes would need run-time shape
+  expressions, draft 3.1). `image.cubic_resize` (road 1 maps it), the ROI pools, `image._cubic_grid_sample`,
+  `algo.top_k` and `algo.nonmax_suppress` have no `@lower` (nor `@compose`) in the draft, so
+  road 2 has no formulas to compile; `image.linear_upsample` is garbled in the draft's
+  text beyond repair (`stdlib/UNPARSED.txt`). `asin`, `acos`, `atan` in formulas are located
+  errors: our interpreter runs no math.asin/acos/atan (nor math.atan2) to compile them to.
+- Road 1 has no mapping for `gather_nd`/`scatter_nd`, linear grid sampling, grouped and dilated
+  deconvolution (road 2 runs them), RESIZE parameters beyond its ERROR_IF ranges (e.g. CEIL
+  rounding needing a border >= scale_n); TOSA SCATTER requires distinct indices where the
+  definition's `:=` lets the last one win.
 - Operators with neither a short TOSA composition nor formulas in the draft, so the default
   import (which sends every unmapped operator to road 2) gives a located error naming the
   operator at its invocation: `algo.top_k` (TOSA has no sort; k rounds of ARGMAX + masking
   are not short), `algo.nonmax_suppress` (a data-dependent output extent `~`),
   `image.max_roi_pool` / `image.avg_roi_pool` (windows bounded by values read from `rois`),
-  `image._cubic_grid_sample`; `image._linear_grid_sample` is garbled in the draft
-  (UNPARSED.txt), so `image.grid_sample` imports in NEAREST mode only (road 1; road 2 does
-  not compile its rounded real index yet). Formulas for the others, where the draft gains
-  some, take road 2.
+  `image._cubic_grid_sample`.
 - Integer quantization: no integer form yet for the other operators (pad, mean, softmax,
   sigmoid, leaky relu, resizes, ... compute in reals between quantized tensors),
   for 16-bit activations of conv/linear, per-channel activations, or entries naming tensors
@@ -214,8 +236,24 @@ def _cases(table: str = "CASES") -> set[str]:
     return set()
 
 
+def _labels(table: str) -> dict[str, str]:
+    """A {operator: text} table of the test cases, read from the test file as text."""
+    import ast
+
+    path = TESTS / "nnef_cases.py"
+    if not path.exists():
+        return {}
+    for node in ast.parse(path.read_text(encoding="utf-8")).body:
+        target = node.target if isinstance(node, ast.AnnAssign) else (
+            node.targets[0] if isinstance(node, ast.Assign) else None)
+        if isinstance(target, ast.Name) and target.id == table and isinstance(node.value, ast.Dict):
+            return {k.value: v.value for k, v in zip(node.value.keys, node.value.values)
+                    if isinstance(k, ast.Constant) and isinstance(v, ast.Constant)}
+    return {}
+
+
 def table() -> str:
-    cases, composites = _cases(), _cases("COMPOSITES")
+    cases, composites, oracles = _cases(), _cases("COMPOSITES"), _labels("ROAD2_TESTS")
     from tosa_xdsl.frontends.nnef.to_linalg import KNOWN_GAPS
     not_compiled = set(KNOWN_GAPS) | _cases("ROAD2_PENDING")
     rows = ["| operator | TOSA mapping (road 1) | formulas (road 2) | tested |", "|---|---|---|---|"]
@@ -243,6 +281,8 @@ def table() -> str:
                 tested = "road 1 vs numpy (composite)"
             else:
                 tested = "parsed"
+            if name in oracles:
+                tested = oracles[name] if tested == "parsed" else f"{tested}; {oracles[name]}"
             rows.append(f"| `{name}` | {tosa} | {road2} | {tested} |")
     return "\n".join(rows) + "\n"
 

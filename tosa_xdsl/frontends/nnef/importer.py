@@ -143,7 +143,8 @@ def graph_to_mlir(g: Graph, variables: dict | None = None, lower_all: bool = Fal
                 continue
             ins = [plan.real(em, get(t, values)) for t in node.inputs]
             outs = None
-            f = None if lower_all else MAPPINGS.get(node.op)
+            packed = any(isinstance(t, list) for t in node.outputs)
+            f = None if lower_all or packed else MAPPINGS.get(node.op)
             if f is not None:
                 try:
                     outs = f(em, node.instance.env.values, ins, [t.type for t in node.outputs])
@@ -151,7 +152,7 @@ def graph_to_mlir(g: Graph, variables: dict | None = None, lower_all: bool = Fal
                     outs = None
             if outs is None:
                 outs = lower_node(em, node, ins)
-            for t, v in zip(node.outputs, outs):
+            for t, v in zip(_flat(node.outputs), _flat(outs)):
                 if v.shape != t.type.shape:
                     raise NnefError(node.loc, f"internal: '{node.op}' produced shape {v.shape}, "
                                     f"expected {t.type.shape}")
@@ -268,11 +269,16 @@ def _uses(nodes, yields) -> list:
         else:
             for t in n.inputs:
                 add(t)
-        for t in n.outputs:
+        for t in _flat(n.outputs):
             made.add(id(t))
     for y in yields:
         add(y)
     return used
+
+
+def _flat(items) -> list:
+    """Outputs with packed ones (lists of tensors) spread out."""
+    return [x for t in items for x in (t if isinstance(t, list) else [t])]
 
 
 def _ident(name: str) -> str:

@@ -681,14 +681,23 @@ def bind_shape(env: Env, p: A.Param, shape: list[int], loc: Loc):
             env.values[item.name] = []
 
 
-def eval_shape(env: Env, extents: list[A.Extent] | None, loc: Loc) -> list[int] | None:
+def eval_shape(env: Env, extents: list[A.Extent] | None, loc: Loc, item: int | None = None) -> list[int] | None:
+    """A shape; `item` selects the item of per-item extents `..z` (a packed output's k-th tensor)."""
     if extents is None:
         return None
     out = []
     for x in extents:
+        if x.bound is not None and (x.expr is None or isinstance(x.expr, A.Ident) and not env.known(x.expr.name)):
+            out.append(None)    # data-dependent (2.6.1): known at run time, below the bound
+            continue
         if x.expr is None:
-            raise NnefError(x.loc, "dynamic output extents '~' are not supported by the importer")
-        if isinstance(x.expr, A.Expand):
+            raise NnefError(x.loc, "dynamic output extents '~' need an upper bound ('~|n')")
+        if x.spread and item is not None:
+            v = env.eval(x.expr)
+            if not _is_pack(v) or not -len(v) <= item < len(v):
+                raise NnefError(x.loc, f"per-item extent '{unparse(x.expr)}' has no item {item}")
+            out.append(v[item])
+        elif isinstance(x.expr, A.Expand):
             if x.expr.count is not None and not env.eval(x.expr.count):
                 continue        # `e..(0)`: no extents (e.g. `c..(!ncx)`)
             v = env.eval(x.expr.item)
@@ -706,7 +715,7 @@ def eval_shape(env: Env, extents: list[A.Extent] | None, loc: Loc) -> list[int] 
                 raise NnefError(x.loc, f"extent '{unparse(x.expr)}' is a pack; expand it with '..'")
             out.append(v)
     for d in out:
-        if not isinstance(d, int) or isinstance(d, bool) or d < 0:
+        if d is not None and (not isinstance(d, int) or isinstance(d, bool) or d < 0):
             raise NnefError(loc, f"invalid extent {fmt_value(d)} in shape {fmt_value(out)}")
     return out
 
@@ -866,12 +875,17 @@ def instantiate(op: A.Operator, opname: str, attribs: dict[str, object], inputs:
     for p in op.outputs:
         dtype = env.dtypes.get(p.type.name, p.type.name)
         try:
-            shape = eval_shape(env, p.type.shape, p.loc)
+            spread = p.type.packed and any(x.spread for x in p.type.shape or [])
+            shape = None if spread else eval_shape(env, p.type.shape, p.loc)
+            n = env.eval(p.type.count) if p.type.packed and p.type.count is not None else None
+            shapes = [eval_shape(env, p.type.shape, p.loc, k) for k in range(int(n or 0))] if spread else None
         except Unknown as x:
             raise NnefError(p.loc, f"undefined identifier '{x.name}' in the shape of '{p.name}'") from None
         if p.type.packed:
-            n = env.eval(p.type.count) if p.type.count is not None else None
-            inst.outputs.append([TensorType(dtype, shape)] * int(n or 0))
+            if spread:      # per-item extents `..sizes` (layout.split)
+                inst.outputs.append([TensorType(dtype, sh) for sh in shapes])
+            else:
+                inst.outputs.append([TensorType(dtype, shape)] * int(n or 0))
         else:
             inst.outputs.append(TensorType(dtype, shape))
     return inst

@@ -66,6 +66,8 @@ FIXES: list[tuple[str, str, str]] = [
     # comments broken over lines
     ("image", "# map to pixel\nspace", "# map to pixel space"),
     ("image", "# map to nearby\npixel", "# map to nearby pixel"),
+    ("image", "# calculate\nweights", "# calculate weights"),
+    ("image", "w = 1.0 - abs(real(i) - x);", "w = 1.0 - abs(real(i) - x):"),
     # "(shape * ...) == z": the product fold, not the cumulative product (a volume is compared)
     ("layout", "(shape * ...) == z", "(shape * ..) == z"),
     ("layout", "(i * strides) + ..., ti...]", "(i * strides) + .., ti...]"),

@@ -16,21 +16,25 @@ loop indices (`(zi >= 0 && zi < s) && ..`) are compiled item by item; a compile-
 by a loop index (per-channel `scale[i[channel_axis]]`) is a constant tensor read affinely. A
 formula reading items of a tensor pack (`inputs[ni][...]`, layout.concat) is unrolled over the
 items, each piece (with its own, jagged, bounds) written into its part of the output with
-tensor.insert_slice. Formulas indexing by values read from tensors (layout.gather's reads,
-layout.scatter's writes) become scf loops of tensor.extract/insert (loops.py), writes outside
-the output skipped. Not compiled (a located error): non-affine indices of rounded reals and
-packs of data-dependent indices (gather_nd), `unroll` formulas, packed outputs,
-data-dependent shapes. An output position summing loop indices (nn.deconv's
-`stride * i + j - offset`) in a reducing formula is compiled as loops too."""
+tensor.insert_slice. An output position summing loop indices (nn.deconv's
+`stride * i + j - offset`) in a reducing formula, and writes at indices read from tensors
+(layout.scatter, scatter_nd; outside the output skipped) are scf loops of tensor.insert.
+Computed indices (rounded reals of the resizes, indices read from tensors as in gather and
+gather_nd, packs of them) are tensor.extract in the generic: clamped, guarded or remapped.
+Formulas over packs of tensors (unroll, packed outputs, packed assignment) compile one formula
+per item; an output with a data-dependent extent is written at its counter symbol.
+
+Modules, one concern each: affine.py (index expressions -> affine maps), scalar.py (the
+right-hand side's ops), reads.py (tensor reads in a generic), computed.py (non-affine
+indices), generic.py (one formula -> linalg.generic), loops.py (-> scf loops), counted.py
+(data-dependent extents), packs.py (formulas over packs), lower.py (an operator instance).
+Not compiled (a located error): a conditional packed assignment to a pack whose items differ
+in shape."""
 
 from __future__ import annotations
 
-from tosa_xdsl.frontends.nnef.to_linalg.generic import lower_node  # noqa: F401
+from tosa_xdsl.frontends.nnef.to_linalg.lower import lower_node  # noqa: F401
 
 # standard-library operators whose formulas road 2 does not compile yet (with a TOSA mapping,
 # road 1 imports them); the reason is part of the located error
-KNOWN_GAPS = {
-    "image.nearest_resize": ("is not affine", "a rounded, clamped index 'int(r) <? s[axes] - 1'"),
-    "image.linear_resize": ("cannot be compiled in a formula", "a weight computed per item of a pack index "
-                            "'j' and an index 'int(floor(r)) + j' of a rounded real"),
-}
+KNOWN_GAPS: dict[str, tuple[str, str]] = {}

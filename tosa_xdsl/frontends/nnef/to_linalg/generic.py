@@ -1,4 +1,7 @@
-"""One linalg.generic per @lower formula (see the package docstring)."""
+"""One linalg.generic per @lower formula (see the package docstring): the loop dimensions and
+iterator types, the output's indexing map (plain loop indices, row-major merges of them, or
+pieces of an unrolled tensor-pack formula), the reduction's initial value, and the dispatch
+to scf loops (loops.py) or counters (counted.py) where a generic does not fit."""
 
 from __future__ import annotations
 
@@ -6,406 +9,13 @@ import math
 
 from tosa_xdsl.frontends.nnef import ast as A
 from tosa_xdsl.frontends.nnef.errors import NnefError
-from tosa_xdsl.frontends.nnef.semantics import BINARY, Env, Unknown, unparse
-from tosa_xdsl.frontends.nnef.to_linalg.affine import Aff, GAff, Indexer, RAff
-from tosa_xdsl.frontends.nnef.to_tosa.emit import ELEMENT, Emitter, Value
-
-NULL = {"+=": 0, "*=": 1, ">?=": -math.inf, "<?=": math.inf, "|=": False, "&=": True}
-REDUCE_OPS = {
-    ("+=", "f32"): "arith.addf", ("+=", "i32"): "arith.addi",
-    ("*=", "f32"): "arith.mulf", ("*=", "i32"): "arith.muli",
-    (">?=", "f32"): "arith.maximumf", (">?=", "i32"): "arith.maxsi",
-    ("<?=", "f32"): "arith.minimumf", ("<?=", "i32"): "arith.minsi",
-    ("|=", "i1"): "arith.ori", ("&=", "i1"): "arith.andi",
-}
-FBIN = {"+": "arith.addf", "-": "arith.subf", "*": "arith.mulf", "/": "arith.divf",
-        "<?": "arith.minimumf", ">?": "arith.maximumf", "**": "math.powf"}
-IBIN = {"+": "arith.addi", "-": "arith.subi", "*": "arith.muli", "/": "arith.floordivsi",
-        "\\": "arith.ceildivsi", "%": "arith.remsi", "<?": "arith.minsi", ">?": "arith.maxsi"}
-BBIN = {"&&": "arith.andi", "||": "arith.ori", "^": "arith.xori"}
-FCMP = {"<": "olt", "<=": "ole", ">": "ogt", ">=": "oge", "==": "oeq", "!=": "une"}
-ICMP = {"<": "slt", "<=": "sle", ">": "sgt", ">=": "sge", "==": "eq", "!=": "ne"}
-MATH = {"exp": "math.exp", "log": "math.log", "sin": "math.sin", "cos": "math.cos", "tan": "math.tan",
-        "tanh": "math.tanh", "sqrt": "math.sqrt", "floor": "math.floor", "ceil": "math.ceil",
-        "abs": "math.absf", "erf": "math.erf", "round": "math.roundeven"}
-
-
-def _elt(dtype: str) -> str:
-    return ELEMENT[dtype]
-
-
-def _const_text(v, t: str) -> str:
-    if t == "i1":
-        return "1" if v else "0"
-    if t == "f32":
-        v = float(v)
-        if math.isnan(v):
-            return "0x7FC00000"
-        if math.isinf(v):
-            return "0x7F800000" if v > 0 else "0xFF800000"
-        return repr(v)
-    return str(int(v))
-
-
-class Body:
-    """The scalar region of one generic: operands with maps, block arguments, ops."""
-
-    def __init__(self, em: Emitter, env: Env, idx: Indexer, extents, tensors, pad_value, loc):
-        self.em, self.env, self.idx, self.extents = em, env, idx, extents
-        self.tensors = tensors            # name -> Value | None
-        self.pad_value = pad_value
-        self.loc = loc
-        self.operands: list[tuple[Value, str]] = []
-        self.args: list[tuple[str, str]] = []   # (block arg, element type)
-        self.lines: list[str] = []
-        self.n = 0
-        self.locals: dict[str, object] = {}       # loop-local name -> expression
-        self.local_values: dict[str, object] = {}
-        self.dims_seen: set[int] = set()
-
-    def fresh(self):
-        self.n += 1
-        return f"%s{self.n}"
-
-    def const(self, v, t):
-        s = self.fresh()
-        self.lines.append(f"      {s} = arith.constant {_const_text(v, t)} : {t}")
-        return s, t
-
-    def operand(self, value: Value, exprs: list[Aff]) -> tuple[str, str]:
-        nd = len(self.extents)
-        amap = f"affine_map<({', '.join(f'd{k}' for k in range(nd))}) -> ({', '.join(a.text() for a in exprs)})>"
-        for a in exprs:
-            if len(a.coefs) == 1 and a.coefs[0][1] == 1 and a.const == 0:
-                self.dims_seen.add(a.coefs[0][0])
-        for i, (v, m) in enumerate(self.operands):
-            if v.ssa == value.ssa and m == amap:
-                return self.args[i]
-        self.operands.append((value, amap))
-        arg = (f"%a{len(self.args)}", _elt(value.dtype))
-        self.args.append(arg)
-        return arg
-
-    # ---------------------------------------------------------------- values
-    def compile(self, e):
-        """(ssa, type), a Python constant, or None (null)."""
-        if isinstance(e, A.Literal):
-            return e.value
-        if isinstance(e, A.Index) and isinstance(e.base, A.Ident) and e.base.name in self.tensors:
-            # the draft writes 'bias[ni]' for the access 'bias[ni,]' of a 1-d tensor
-            return self.access(A.Access(e.loc, e.base, [e.index]))
-        if isinstance(e, A.Ident):
-            if e.name in self.locals:
-                if e.name not in self.local_values:
-                    self.local_values[e.name] = self.compile(self.locals[e.name])
-                return self.local_values[e.name]
-            if e.name in self.idx.loop:
-                dim = self.idx.loop[e.name]
-                if isinstance(dim, list):
-                    raise NnefError(e.loc, f"pack index '{e.name}' used as a value")
-                return self.index_value(dim)
-            return self.compile_time(e)
-        if isinstance(e, A.Access):
-            return self.access(e)
-        if isinstance(e, A.Coalesce):
-            v = self.compile(e.value)
-            return self.compile(e.fallback) if v is None else v
-        if isinstance(e, A.Unary):
-            v = self.compile(e.arg)
-            if v is None or not isinstance(v, tuple):
-                return None if v is None else BINARY["-"](e.loc, 0, v) if e.op == "-" else (not v if e.op == "!" else v)
-            s, t = v
-            if e.op == "-":
-                if t == "f32":
-                    r = self.fresh()
-                    self.lines.append(f"      {r} = arith.negf {s} : f32")
-                    return r, t
-                return self.binop(e, "-", self.const(0, t), v)
-            if e.op == "!":
-                return self.binop(e, "^", v, self.const(True, "i1"))
-            return v
-        if isinstance(e, A.Binary):
-            a, b = self.compile(e.lhs), self.compile(e.rhs)
-            if a is None or b is None:
-                return None
-            if not isinstance(a, tuple) and not isinstance(b, tuple):
-                return BINARY[e.op](e.loc, a, b)
-            return self.binop(e, e.op, a, b)
-        if isinstance(e, A.Select):
-            c = self.compile(e.cond)
-            if c is None:
-                return None
-            if not isinstance(c, tuple):
-                return self.compile(e.then) if c else (self.compile(e.other) if e.other is not None else None)
-            a, b = self.compile(e.then), self.compile(e.other) if e.other is not None else None
-            if a is None or b is None:
-                raise NnefError(e.loc, "a formula's value must not be optional here (use '??')")
-            t = a[1] if isinstance(a, tuple) else b[1] if isinstance(b, tuple) else "f32"
-            a, b = self.as_ssa(a, t), self.as_ssa(b, t)
-            r = self.fresh()
-            self.lines.append(f"      {r} = arith.select {c[0]}, {a[0]}, {b[0]} : {t}")
-            return r, t
-        if isinstance(e, A.Call):
-            return self.call(e)
-        if isinstance(e, A.Index) and self.idx.uses_loop(e.index):
-            return self.pack_read(e)
-        if isinstance(e, A.Fold) and not e.cumulative and self.idx.uses_loop(e.arg):
-            return self.fold(e)
-        if isinstance(e, (A.Member, A.Index, A.Fold, A.ListExpr)):
-            return self.compile_time(e)
-        raise NnefError(e.loc, f"'{unparse(e)}' cannot be compiled in a formula")
-
-    def compile_time(self, e):
-        try:
-            v = self.env.eval(e)
-        except Unknown as u:
-            raise NnefError(e.loc, f"'{u.name}' is not known in formula '{unparse(e)}'") from None
-        if isinstance(v, list):
-            raise NnefError(e.loc, f"'{unparse(e)}' is a pack; a formula's value must be a scalar")
-        return v
-
-    def fold(self, e: A.Fold):
-        """`p op ..` over a pack that depends on the loop indices (e.g. layout.pad's in-range
-        test `(zi >= 0 && zi < s) && ..` over the axes): the items compiled one by one."""
-        items = self.compile_pack(e.arg)
-        if not items:
-            raise NnefError(e.loc, f"fold of an empty pack '{unparse(e)}'")
-        acc = items[0]
-        for x in items[1:]:
-            if acc is None or x is None:
-                return None
-            if not isinstance(acc, tuple) and not isinstance(x, tuple):
-                acc = BINARY[e.op](e.loc, acc, x)
-            else:
-                acc = self.binop(e, e.op, acc, x)
-        return acc
-
-    def compile_pack(self, e) -> list:
-        """A pack expression item by item: compile-time items as Python values, affine index
-        items as index arithmetic, the rest element-wise."""
-        if not self.idx.uses_loop(e):
-            v = self.compile_time_value(e)
-            return v if isinstance(v, list) else [v]
-        if isinstance(e, A.Ident) and e.name in self.locals and not isinstance(self.locals[e.name], list):
-            return self.compile_pack(self.locals[e.name])
-        if isinstance(e, A.Binary):
-            a, b = self.compile_pack(e.lhs), self.compile_pack(e.rhs)
-            if len(a) != len(b) and 1 not in (len(a), len(b)):
-                raise NnefError(e.loc, f"pack lengths differ in '{unparse(e)}'")
-            n = max(len(a), len(b))
-            a, b = (a * n if len(a) == 1 else a), (b * n if len(b) == 1 else b)
-            out = []
-            for x, y in zip(a, b):
-                if x is None or y is None:
-                    out.append(None)
-                elif not isinstance(x, tuple) and not isinstance(y, tuple):
-                    out.append(BINARY[e.op](e.loc, x, y))
-                else:
-                    out.append(self.binop(e, e.op, x, y))
-            return out
-        try:
-            affs = self.idx.eval(e)
-        except NnefError:
-            affs = None
-        if isinstance(affs, list) and all(isinstance(a, Aff) for a in affs):
-            return [self.aff_value(a) for a in affs]
-        raise NnefError(e.loc, f"pack expression '{unparse(e)}' cannot be compiled in a formula")
-
-    def compile_time_value(self, e):
-        try:
-            return self.env.eval(e)
-        except Unknown as u:
-            raise NnefError(e.loc, f"'{u.name}' is not known in formula '{unparse(e)}'") from None
-
-    def aff_value(self, a: Aff):
-        """The i32 value of an affine expression of the loop dimensions."""
-        acc = None
-        for k, c in a.coefs:
-            term = self.index_value(Aff.dim(k))
-            if c != 1:
-                term = self.binop(None, "*", term, c)
-            acc = term if acc is None else self.binop(None, "+", acc, term)
-        if acc is None:
-            return self.const(a.const, "i32")
-        return self.binop(None, "+", acc, a.const) if a.const else acc
-
-    def pack_read(self, e: A.Index):
-        """A compile-time pack indexed by a loop index (a per-channel attribute such as
-        `scale[i[channel_axis]]`): a 1-d constant tensor read through an affine map."""
-        values = self.compile_time_pack(e.base)
-        exprs = self.idx.item(e.index)
-        if len(exprs) != 1 or not isinstance(exprs[0], Aff) or isinstance(exprs[0], GAff):
-            raise NnefError(e.loc, f"index of '{unparse(e)}' is not an affine loop index")
-        kinds = {type(v) for v in values}
-        dtype = "bool" if kinds == {bool} else "int" if kinds == {int} else "real"
-        return self.operand(self.em.const(values, [len(values)], dtype), exprs)
-
-    def compile_time_pack(self, e) -> list:
-        try:
-            v = self.env.eval(e)
-        except Unknown as u:
-            raise NnefError(e.loc, f"'{u.name}' is not known in formula '{unparse(e)}'") from None
-        if not isinstance(v, list) or not v or any(isinstance(x, (list, str)) or x is None for x in v):
-            raise NnefError(e.loc, f"'{unparse(e)}' must be a pack of numbers to be indexed by a loop index")
-        return v
-
-    def index_value(self, a: Aff):
-        s = self.fresh()
-        (k, c), = a.coefs if len(a.coefs) == 1 else ((None, None),)
-        if k is None or c != 1 or a.const:
-            raise NnefError(self.loc, "only plain loop indices can be used as values")
-        self.lines.append(f"      {s} = linalg.index {k} : index")
-        r = self.fresh()
-        self.lines.append(f"      {r} = arith.index_cast {s} : index to i32")
-        return r, "i32"
-
-    def as_ssa(self, v, t):
-        if isinstance(v, tuple):
-            return v
-        return self.const(v, t)
-
-    def binop(self, e, op, a, b):
-        t = a[1] if isinstance(a, tuple) else b[1]
-        if not isinstance(a, tuple):
-            a = self.const(a, t)
-        if not isinstance(b, tuple):
-            b = self.const(b, t)
-        if a[1] != b[1]:
-            raise NnefError(e.loc, f"operands of '{op}' differ in type ({a[1]} vs {b[1]})")
-        r = self.fresh()
-        if op in FCMP or op == "is":
-            op = "==" if op == "is" else op
-            kind, pred = ("arith.cmpf", FCMP[op]) if t == "f32" else ("arith.cmpi", ICMP[op])
-            self.lines.append(f"      {r} = {kind} {pred}, {a[0]}, {b[0]} : {t}")
-            return r, "i1"
-        table = FBIN if t == "f32" else BBIN if t == "i1" else IBIN
-        if op not in table:
-            raise NnefError(e.loc, f"operator '{op}' on {t} is not supported in formulas")
-        self.lines.append(f"      {r} = {table[op]} {a[0]}, {b[0]} : {t}")
-        return r, t
-
-    def call(self, e: A.Call):
-        name = self.env.dtypes.get(e.name, e.name)
-        if e.arg is None:
-            return {"int": 0, "real": 0.0, "bool": False}.get(name, 0)
-        v = self.compile(e.arg)
-        if v is None:
-            return None
-        if not isinstance(v, tuple):
-            return self.compile_time(e)
-        s, t = v
-        if name in ("real", "int", "bool"):
-            want = ELEMENT[name]
-            if want == t:
-                return v
-            r = self.fresh()
-            if want == "f32" and t == "i32":
-                self.lines.append(f"      {r} = arith.sitofp {s} : i32 to f32")
-            elif want == "i32" and t == "f32":
-                self.lines.append(f"      {r} = arith.fptosi {s} : f32 to i32")
-            elif want == "f32" and t == "i1":
-                self.lines.append(f"      {r} = arith.uitofp {s} : i1 to f32")
-            elif want == "i32" and t == "i1":
-                self.lines.append(f"      {r} = arith.extui {s} : i1 to i32")
-            else:
-                z = self.const(0, t)
-                cmp = "arith.cmpf une" if t == "f32" else "arith.cmpi ne"
-                self.lines.append(f"      {r} = {cmp}, {s}, {z[0]} : {t}")
-            return r, want
-        if name == "abs" and t == "i32":
-            r = self.fresh()
-            self.lines.append(f"      {r} = math.absi {s} : i32")
-            return r, t
-        if name in MATH and t == "f32":
-            r = self.fresh()
-            self.lines.append(f"      {r} = {MATH[name]} {s} : f32")
-            return r, t
-        raise NnefError(e.loc, f"function '{e.name}' on {t} is not supported in formulas")
-
-    def access(self, e: A.Access):
-        base, item = e.base, None
-        if isinstance(base, A.Index) and isinstance(base.base, A.Ident) and not self.idx.uses_loop(base.index):
-            # 'inputs[ni][...]' of a tensor pack, ni bound at compile time (an unrolled pack loop)
-            base, item = base.base, self.compile_time(base.index)
-        if not isinstance(base, A.Ident):
-            raise NnefError(e.loc, "tensor packs are not supported in compiled formulas")
-        name = base.name
-        if name not in self.tensors:
-            raise NnefError(e.loc, f"'{name}' is not an input of this operator (reading outputs is an update)")
-        value = self.tensors[name]
-        if value is None:
-            return None
-        if isinstance(value, list) and isinstance(item, int) and not isinstance(item, bool) \
-                and -len(value) <= item < len(value):
-            value = value[item]
-        if isinstance(value, list) or (item is not None and not isinstance(self.tensors[name], list)):
-            raise NnefError(e.loc, "tensor packs are indexed only by a compile-time item in compiled formulas")
-        exprs = []
-        for ix in e.indices:
-            exprs.extend(self.idx.item(ix))
-        bounded = [k for k, x in enumerate(exprs) if isinstance(x, GAff)]
-        if any(not isinstance(x, Aff) for x in exprs):
-            raise NnefError(e.loc, f"indices of '{unparse(e)}' are not integer-affine")
-        if len(exprs) != len(value.shape):
-            raise NnefError(e.loc, f"'{unparse(e)}' has {len(exprs)} indices for a rank-{len(value.shape)} tensor")
-        if bounded:
-            value, exprs = self.padded(e, value, exprs, bounded)
-        for k, x in enumerate(exprs):
-            if isinstance(x, RAff):
-                value, exprs[k] = self.remapped(e, value, k, x)
-        outside = [k for k, x in enumerate(exprs) if not isinstance(x, GAff) and (
-            x.range(self.extents)[0] < 0 or x.range(self.extents)[1] >= value.shape[k])]
-        if outside:
-            # an access reaching outside the tensor, which the formula's condition selects away
-            # (layout.pad's 'in range ? input[zi..] : value'; the draft leaves such reads
-            # undefined): a zero-padded copy keeps the generic's reads in bounds
-            value, exprs = self.padded(e, value, exprs, outside, fill=0)
-        return self.operand(value, exprs)
-
-    def remapped(self, e, value: Value, axis: int, x: RAff):
-        """A remapped-bounds read `|e <> lower : upper|` along `axis`: a copy extended over e's
-        whole range, row j holding row remap(j), gathered with tosa.gather; e - (first row)
-        then reads it affinely. A remap that still falls outside the tensor (e.g. REFLECT
-        padding wider than the input) is a read the definition leaves undefined: an error."""
-        lo, hi = x.range(self.extents)
-        s = value.shape[axis]
-        for j in {lo, hi} | ({-1, s} & set(range(lo, hi + 1))):     # each side is linear in j
-            if not 0 <= x.remap(j, s) < s:
-                raise NnefError(e.loc, f"remapped index {x.remap(j, s)} (from {j}) is outside the "
-                                f"tensor's extent {s} in '{unparse(e)}'")
-        rows = [x.remap(j, s) for j in range(lo, hi + 1)]
-        plain = Aff(x.coefs, x.const)
-        if rows == list(range(lo, hi + 1)):
-            return value, plain
-        em = self.em
-        lead, trail = math.prod(value.shape[:axis]), math.prod(value.shape[axis + 1:])
-        table = em.const(rows, [1, len(rows)], "int")
-        if lead != 1:
-            table = em.op("tosa.tile", [table, em.shape([lead, 1])], [lead, len(rows)], "int")
-        flat = em.reshape(value, [lead, s, trail])
-        got = em.op("tosa.gather", [flat, table], [lead, len(rows), trail], value.dtype)
-        shape = list(value.shape)
-        shape[axis] = len(rows)
-        return em.reshape(got, shape), plain + Aff.constant(-lo)
-
-    def padded(self, e, value: Value, exprs, bounded, fill=None):
-        if fill is None and self.pad_value is None:
-            raise NnefError(e.loc, "a bounds-checked access is compiled only in a reducing formula "
-                            "(+=, *=, <?=, >?=), where skipping equals reading the null element")
-        pads = [0] * (2 * len(exprs))
-        new = list(exprs)
-        for k in bounded:
-            lo, hi = exprs[k].range(self.extents)
-            before = max(0, -lo)
-            after = max(0, hi - (value.shape[k] - 1))
-            pads[2 * k], pads[2 * k + 1] = before, after
-            new[k] = Aff(exprs[k].coefs, exprs[k].const) + Aff.constant(before)
-        if not any(pads):
-            return value, exprs
-        shape = [n + pads[2 * k] + pads[2 * k + 1] for k, n in enumerate(value.shape)]
-        fill = self.em.const([self.pad_value if fill is None else fill], [1], value.dtype)
-        out = self.em.op("tosa.pad", [value, self.em.shape(pads), fill], shape, value.dtype)
-        return out, new
+from tosa_xdsl.frontends.nnef.semantics import Env, Unknown, identifiers
+from tosa_xdsl.frontends.nnef.to_linalg.affine import Aff, Indexer
+from tosa_xdsl.frontends.nnef.to_linalg.counted import counted_formula, counted_symbol
+from tosa_xdsl.frontends.nnef.to_linalg.loops import loop_formula
+from tosa_xdsl.frontends.nnef.to_linalg.reads import GenericBody
+from tosa_xdsl.frontends.nnef.to_linalg.scalar import NULL, REDUCE_OPS, _elt
+from tosa_xdsl.frontends.nnef.to_tosa.emit import Emitter, Value
 
 
 def _mixed_radix(a: Aff, extents) -> list[int] | None:
@@ -437,25 +47,6 @@ def _insert(em: Emitter, piece: Value, into: Value, offsets: list[int]) -> Value
     return res
 
 
-def lower_node(em: Emitter, node, ins) -> list[Value]:
-    op = node.definition
-    env = node.instance.env
-    if not op.lowerings:
-        raise NnefError(node.loc, f"'{node.op}' has no TOSA mapping for these attributes and no @lower formulas")
-    tensors = {}
-    for p, v in zip(op.inputs, list(ins) + [None] * (len(op.inputs) - len(ins))):
-        tensors[p.name] = v
-    results: dict[str, Value] = {}
-    out_types = {p.name: t.type for p, t in zip(op.outputs, node.outputs)}
-    for low in op.lowerings:
-        target = low.target
-        if not isinstance(target.base, A.Ident) or target.base.name not in out_types:
-            raise NnefError(low.loc, "a formula must assign an output of the operator (packs not compiled)")
-        name = target.base.name
-        results[name] = _formula(em, env, low, tensors, out_types[name], results.get(name))
-    return [results[p.name] for p in op.outputs]
-
-
 def _walk(node):
     """Every syntax node below `node` (the AST dataclasses use slots)."""
     yield node
@@ -482,14 +73,33 @@ def _pack_loop(low: A.Lowering, tensors) -> str | None:
 
 
 def _data_dependent(low: A.Lowering, tensors) -> bool:
-    """A formula indexing a tensor by values read from a tensor (layout.gather's
-    `data[si.., index[ni..], ti..]`): compiled as loops of tensor.extract (loops.py)."""
+    """A formula reading a tensor at indices read from a tensor (layout.gather's
+    `data[si.., index[ni..], ti..]`) is a generic with tensor.extract (computed.py), unless a
+    guarded index in an '=' formula must skip the step: then scf loops (loops.py)."""
+    if low.op != "=" or not any(isinstance(x, A.Bounded) for x in _walk(low.value)):
+        return False
     for node in _walk(low.value):
         if isinstance(node, A.Access):
             for ix in node.indices:
                 if any(isinstance(x, A.Access) or (isinstance(x, A.Index) and isinstance(x.base, A.Ident)
                                                    and x.base.name in tensors) for x in _walk(ix)):
                     return True
+    return False
+
+
+def _pack_target(low: A.Lowering, env: Env) -> bool:
+    """An output axis indexed by a range or a compile-time pack (`idx[:,] = 0`, packed
+    assignment into one tensor): written item by item in scf loops (loops.target_writes)."""
+    names = {n for n, _ in low.bounds} | {n for n, _ in low.locals}
+    for ix in low.target.indices:
+        if isinstance(ix, A.Range):
+            return True
+        if not isinstance(ix, A.Expand) and not identifiers(ix) & names:
+            try:
+                if isinstance(env.eval(ix), list):
+                    return True
+            except (Unknown, NnefError):
+                pass
     return False
 
 
@@ -517,11 +127,11 @@ def _unrolled(em, env: Env, low: A.Lowering, tensors, out_type, init, name: str)
 
 
 def _formula(em: Emitter, env: Env, low: A.Lowering, tensors, out_type, init: Value | None,
-             partial_ok: bool = False) -> Value:
-    if low.unroll is not None:
-        raise NnefError(low.loc, "unrolled formulas are not compiled yet")
+             partial_ok: bool = False, param: A.Param | None = None) -> Value:
     pack_loop = _pack_loop(low, tensors)
-    if pack_loop is not None and low.condition is None and low.op == "=":
+    if pack_loop is not None and low.condition is None and low.op != ":=":
+        # '=' pieces written into parts of the output, or a reduction over the items
+        # (math.sum_n's `y[i..] += xs[k][i..], k < n`) accumulated item by item
         return _unrolled(em, env, low, tensors, out_type, init, pack_loop)
     reducing = low.op != "="
     if low.op == "=" and init is not None and not partial_ok:
@@ -541,8 +151,13 @@ def _formula(em: Emitter, env: Env, low: A.Lowering, tensors, out_type, init: Va
             extents.append(b)
     if any(not isinstance(n, int) or n < 0 for n in extents):
         raise NnefError(low.loc, f"loop bounds must be non-negative integers, got {extents}")
-    if low.condition is not None or low.op == ":=" or _data_dependent(low, tensors):
-        from tosa_xdsl.frontends.nnef.to_linalg.loops import loop_formula
+    if None in out_type.shape:
+        # a data-dependent extent (2.6.1): written at a counter symbol (counted.py)
+        if init is not None or param is None:
+            raise NnefError(low.loc, "an output with a data-dependent extent takes one formula")
+        return counted_formula(em, env, low, tensors, out_type, param, counted_symbol(low, env, out_type),
+                               loop, extents)
+    if low.condition is not None or low.op == ":=" or _data_dependent(low, tensors) or _pack_target(low, env):
         return loop_formula(em, env, low, tensors, out_type, init, loop, extents)
     idx = Indexer(env, loop, dict(low.locals))
     # output indices: each a plain loop dimension, or the constant 0 of a kept (size-1) axis
@@ -579,7 +194,6 @@ def _formula(em: Emitter, env: Env, low: A.Lowering, tensors, out_type, init: Va
         if dims is None and low.op != "=" and not partial_ok:
             # an output position that sums loop indices (nn.deconv's `stride * i + j - offset`):
             # a reduction scattered into the output, compiled as loops (loops.py)
-            from tosa_xdsl.frontends.nnef.to_linalg.loops import loop_formula
             return loop_formula(em, env, low, tensors, out_type, init, loop, extents)
         if dims is None:
             raise NnefError(low.target.loc, f"output index '{a.text()}' is neither a loop index nor a "
@@ -611,7 +225,7 @@ def _formula(em: Emitter, env: Env, low: A.Lowering, tensors, out_type, init: Va
         raise NnefError(low.loc, "an index used only on the right-hand side needs a reducing assignment (+= ...)")
     t = _elt(out_type.dtype)
     pad_value = NULL.get(low.op)
-    body = Body(em, env, idx, extents, tensors, pad_value, low.loc)
+    body = GenericBody(em, env, idx, extents, tensors, pad_value, low.loc)
     body.locals = dict(low.locals)
     v = body.compile(low.value)
     if v is None:

@@ -9,13 +9,16 @@ from __future__ import annotations
 
 from tosa_xdsl.frontends.nnef import ast as A
 from tosa_xdsl.frontends.nnef.errors import NnefError
-from tosa_xdsl.frontends.nnef.semantics import Env
-from tosa_xdsl.frontends.nnef.to_linalg.affine import Aff, GAff, Indexer
-from tosa_xdsl.frontends.nnef.to_linalg.generic import NULL, REDUCE_OPS, Body, _elt
+from tosa_xdsl.frontends.nnef.semantics import Env, unparse
+from tosa_xdsl.frontends.nnef.to_linalg.affine import Aff, Indexer
+from tosa_xdsl.frontends.nnef.to_linalg.computed import Computed, index_items, is_pack_index, pack_picks, positions
+from tosa_xdsl.frontends.nnef.to_linalg.packs import stack
+from tosa_xdsl.frontends.nnef.to_linalg.reads import GenericBody
+from tosa_xdsl.frontends.nnef.to_linalg.scalar import NULL, REDUCE_OPS, _elt
 from tosa_xdsl.frontends.nnef.to_tosa.emit import Emitter, Value
 
 
-class LoopBody(Body):
+class LoopBody(GenericBody):
     """Body whose accesses are tensor.extract at index values built from the loop ivs."""
 
     def __init__(self, em, env, idx, extents, tensors, loc, ivs, out_name, out_ref):
@@ -24,11 +27,7 @@ class LoopBody(Body):
         self.out_name = out_name
         self.out_ref = out_ref              # (ssa of the carried output tensor, its type)
         self.guards: list[str] = []         # in-range conditions of bounds-checked accesses
-
-    def cidx(self, c: int) -> str:
-        s = self.fresh()
-        self.lines.append(f"      {s} = arith.constant {int(c)} : index")
-        return s
+        self.stacked: dict[str, Value] = {}  # input packs read by a run-time item index
 
     def aff_value(self, a: Aff) -> str:
         acc = self.cidx(a.const)
@@ -43,32 +42,47 @@ class LoopBody(Body):
             acc = s
         return acc
 
+    def pack_item_access(self, e: A.Access):
+        """`xs[k][i..]`, an item of an input pack chosen by a loop index or a value read at
+        run time (math.argmax_n's `xs[y[i..]][i..]`): a read of the pack stacked along a new
+        leading axis, the item index its first index (clamped: an item outside the pack is
+        undefined in the draft)."""
+        name = e.base.base.name
+        items = self.tensors[name]
+        if not items or any(x.shape != items[0].shape or x.dtype != items[0].dtype for x in items):
+            raise NnefError(e.loc, f"the items of pack '{name}' differ in shape: '{unparse(e)}' needs a "
+                            "compile-time item index")
+        if name not in self.stacked:
+            self.stacked[name] = stack(self.em, items)
+        whole = self.stacked[name]
+        at = index_items(self, [e.base.index, *e.indices])
+        if len(at) != len(whole.shape):
+            raise NnefError(e.loc, f"{len(at) - 1} indices for rank-{len(whole.shape) - 1} items of '{name}'")
+        idx, guards = positions(self, at, whole.shape)
+        self.guards.extend(guards)
+        r = self.fresh()
+        self.lines.append(f"      {r} = tensor.extract {whole.ssa}[{', '.join(idx)}] : {whole.type}")
+        return r, _elt(whole.dtype)
+
+    def aff_index(self, a: Aff) -> str:
+        return self.aff_value(a)
+
+    def tensor_shape(self, name: str):
+        return self.out_ref[2] if name == self.out_name else super().tensor_shape(name)
+
+    def aff_i32(self, a: Aff):
+        return self.index_value(a)
+
     def index_value(self, a: Aff):
         v = self.aff_value(a)
         r = self.fresh()
         self.lines.append(f"      {r} = arith.index_cast {v} : index to i32")
         return r, "i32"
 
-    def index_items(self, e: A.Access) -> list:
-        out = []
-        for ix in e.indices:
-            try:
-                out.extend(self.idx.item(ix))
-            except NnefError:
-                if isinstance(ix, A.Expand):
-                    raise
-                v = self.compile(ix.index if isinstance(ix, A.Bounded) else ix)
-                if not isinstance(v, tuple):
-                    out.append(Aff.constant(int(v)))
-                    continue
-                if v[1] != "i32":
-                    raise NnefError(ix.loc, "a data-dependent index must be int") from None
-                s = self.fresh()
-                self.lines.append(f"      {s} = arith.index_cast {v[0]} : i32 to index")
-                out.append(("ssa", s, isinstance(ix, A.Bounded)))
-        return out
-
     def access(self, e: A.Access):
+        if isinstance(e.base, A.Index) and isinstance(e.base.base, A.Ident) \
+                and isinstance(self.tensors.get(e.base.base.name), list):
+            return self.pack_item_access(e)
         if not isinstance(e.base, A.Ident):
             raise NnefError(e.loc, "tensor packs are not supported in compiled formulas")
         name = e.base.name
@@ -84,43 +98,14 @@ class LoopBody(Body):
             if isinstance(value, list):
                 raise NnefError(e.loc, "tensor packs are not supported in compiled formulas")
             tensor_ssa, ttype, shape, el = value.ssa, value.type, value.shape, _elt(value.dtype)
-        items = self.index_items(e)
+        items = index_items(self, e.indices)
         if len(items) != len(shape):
             raise NnefError(e.loc, f"{len(items)} indices for a rank-{len(shape)} tensor")
-        idx = []
-        for it, n in zip(items, shape):
-            if isinstance(it, Aff):
-                s = self.aff_value(it)
-                guarded = isinstance(it, GAff)
-            else:
-                _, s, guarded = it
-                if not guarded:
-                    # a read at an index taken from a tensor: out of range the definition is
-                    # undefined; a clamped read keeps it in bounds (native code reads memory)
-                    s = self.clamp(s, n)
-            if guarded:
-                s = self.guard(s, n)
-            idx.append(s)
+        idx, guards = positions(self, items, shape)
+        self.guards.extend(guards)
         r = self.fresh()
         self.lines.append(f"      {r} = tensor.extract {tensor_ssa}[{', '.join(idx)}] : {ttype}")
         return r, el
-
-    def clamp(self, s: str, n: int) -> str:
-        lo, hi = self.fresh(), self.fresh()
-        self.lines += [f"      {lo} = arith.maxsi {s}, {self.cidx(0)} : index",
-                       f"      {hi} = arith.minsi {lo}, {self.cidx(max(n - 1, 0))} : index"]
-        return hi
-
-    def guard(self, s: str, n: int) -> str:
-        """Record 0 <= s < n as a condition of the step; read a clamped index meanwhile."""
-        zero, top = self.cidx(0), self.cidx(n)
-        ge, lt, ok, safe = self.fresh(), self.fresh(), self.fresh(), self.fresh()
-        self.lines += [f"      {ge} = arith.cmpi sge, {s}, {zero} : index",
-                       f"      {lt} = arith.cmpi slt, {s}, {top} : index",
-                       f"      {ok} = arith.andi {ge}, {lt} : i1",
-                       f"      {safe} = arith.select {ok}, {s}, {zero} : index"]
-        self.guards.append(ok)
-        return safe
 
 
 def loop_formula(em: Emitter, env: Env, low: A.Lowering, tensors, out_type, init: Value | None,
@@ -140,28 +125,26 @@ def loop_formula(em: Emitter, env: Env, low: A.Lowering, tensors, out_type, init
                     (carried[nd], ttype, out_type.shape))
     body.locals = dict(low.locals)
     # output indices: affine, or read from a tensor (layout.scatter's
-    # `output[si.., indices[si.., mi, ti..], ti..]`; a write outside the output is skipped)
-    out_items = body.index_items(low.target)
-    if len(out_items) != len(out_type.shape):
-        raise NnefError(low.target.loc, "the output access must have one index per axis")
-    out_idx = [body.guard(body.aff_value(a), n) if isinstance(a, GAff) else body.aff_value(a) if isinstance(a, Aff)
-               else body.guard(a[1], n) for a, n in zip(out_items, out_type.shape)]
-    v = body.compile(low.value)
-    if v is None:
-        raise NnefError(low.value.loc, "the formula's value is null (resolve optional inputs with '??')")
-    v = body.as_ssa(v, t)
-    if v[1] != t:
-        raise NnefError(low.value.loc, f"the formula computes {v[1]}, the output is {t}")
-    if low.op in ("=", ":="):
-        new = v[0]
-    else:
-        key = (low.op, t)
-        if key not in REDUCE_OPS:
-            raise NnefError(low.loc, f"'{low.op}' on {t} is not supported")
-        cur = body.fresh()
-        new = body.fresh()
-        body.lines.append(f"      {cur} = tensor.extract {carried[nd]}[{', '.join(out_idx)}] : {ttype}")
-        body.lines.append(f"      {new} = {REDUCE_OPS[key]} {cur}, {v[0]} : {t}")
+    # `output[si.., indices[si.., mi, ti..], ti..]`; a write outside the output is skipped);
+    # an axis indexed by a pack (`idx[:,] := [i, j]`) writes the value's items in one step
+    writes, values = target_writes(body, low, out_type.shape, t)
+    news, places = [], []
+    for where, v in zip(writes, values):
+        out_idx, guards = positions(body, [a if isinstance(a, Aff) else Computed(a.value, True, a.lower, a.upper)
+                                           for a in where], out_type.shape)
+        body.guards.extend(guards)
+        if low.op in ("=", ":="):
+            news.append(v[0])
+        else:
+            key = (low.op, t)
+            if key not in REDUCE_OPS:
+                raise NnefError(low.loc, f"'{low.op}' on {t} is not supported")
+            cur = body.fresh()
+            new = body.fresh()
+            body.lines.append(f"      {cur} = tensor.extract {carried[nd]}[{', '.join(out_idx)}] : {ttype}")
+            body.lines.append(f"      {new} = {REDUCE_OPS[key]} {cur}, {v[0]} : {t}")
+            news.append(new)
+        places.append(out_idx)
     conds = list(body.guards)
     if low.condition is not None:
         c = body.compile(low.condition)
@@ -194,15 +177,18 @@ def loop_formula(em: Emitter, env: Env, low: A.Lowering, tensors, out_type, init
         # no loop: one step on the initial tensor
         lines.append(f"    {carried[0]} = tensor.cast {init.ssa} : {ttype} to {ttype}")
     lines.extend(body.lines)
-    inserted = body.fresh()
-    ins = f"      {inserted} = tensor.insert {new} into {carried[nd]}[{', '.join(out_idx)}] : {ttype}"
+    ins, inserted = [], carried[nd]
+    for new, out_idx in zip(news, places):
+        nxt = body.fresh()
+        ins.append(f"      {nxt} = tensor.insert {new} into {inserted}[{', '.join(out_idx)}] : {ttype}")
+        inserted = nxt
     if cond is None:
-        lines.append(ins)
+        lines.extend(ins)
         final = inserted
     else:
         final = body.fresh()
         lines.append(f"      {final} = scf.if {cond} -> ({ttype}) {{")
-        lines.append(ins)
+        lines.extend(ins)
         lines.append(f"        scf.yield {inserted} : {ttype}")
         lines.append("      } else {")
         lines.append(f"        scf.yield {carried[nd]} : {ttype}")
@@ -215,3 +201,41 @@ def loop_formula(em: Emitter, env: Env, low: A.Lowering, tensors, out_type, init
         lines.append(f"    {result} = tensor.cast {final} : {ttype} to {ttype}")
     em.lines.extend(lines)
     return Value(result, out_type.shape, out_type.dtype)
+
+
+def target_writes(body, low: A.Lowering, shape, t: str) -> tuple[list, list]:
+    """The positions a formula writes in one step and their values: one (the value at the
+    target's indices), or, when one axis of the target is indexed by a pack (a range `:` or a
+    compile-time pack: packed assignment into one tensor, `idx[:,] = 0`), one per item, the
+    value a pack of as many items (or one, repeated)."""
+    spread_at, items = None, []
+    for ix in low.target.indices:
+        if is_pack_index(body, ix):
+            if spread_at is not None:
+                raise NnefError(ix.loc, "only one axis of the output can be indexed by a pack")
+            spread_at = len(items)
+            items.append(ix)
+        else:
+            items.extend(index_items(body, [ix]))
+    if len(items) != len(shape):
+        raise NnefError(low.target.loc, "the output access must have one index per axis")
+    if spread_at is None:
+        writes, values = [items], [body.compile(low.value)]
+    else:
+        picks = pack_picks(body, items[spread_at], shape[spread_at])
+        values = body.compile_pack(low.value)
+        if len(values) == 1:
+            values = values * len(picks)
+        if len(values) != len(picks):
+            raise NnefError(low.value.loc, f"the value '{unparse(low.value)}' has {len(values)} items for "
+                            f"{len(picks)} positions")
+        writes = [items[:spread_at] + [Aff.constant(p)] + items[spread_at + 1:] for p in picks]
+    out = []
+    for v in values:
+        if v is None:
+            raise NnefError(low.value.loc, "the formula's value is null (resolve optional inputs with '??')")
+        v = body.as_ssa(v, t)
+        if v[1] != t:
+            raise NnefError(low.value.loc, f"the formula computes {v[1]}, the output is {t}")
+        out.append(v)
+    return writes, out

@@ -21,7 +21,7 @@ MOVES = {"tosa.transpose", "tosa.reshape", "tosa.slice", "tosa.concat", "tosa.ti
 
 def ttype(shape, dtype: str) -> str:
     el = ELEMENT[dtype]
-    return f"tensor<{'x'.join(str(d) for d in shape)}{'x' if shape else ''}{el}>"
+    return f"tensor<{'x'.join('?' if d is None else str(d) for d in shape)}{'x' if shape else ''}{el}>"
 
 
 def dense_text(arr: np.ndarray) -> str:
