@@ -190,6 +190,17 @@ def lower_to_llvm(module: ModuleOp, pipeline: str | None = None) -> ModuleOp:
     return module
 
 
+def with_fp_contract(pipeline: str | None, fp_contract: str) -> str | None:
+    """The pipeline that `fp_contract` asks for ("off": `pipeline` as given)."""
+    if fp_contract == "off":
+        return pipeline
+    if fp_contract != "fast":
+        raise ValueError(f"fp_contract must be 'off' or 'fast', got {fp_contract!r}")
+    if pipeline is not None:
+        raise ValueError("fp_contract applies to the default pipeline; give fp-contract=fast in the pipeline instead")
+    return f"{DEFAULT_PIPELINE}{{fp-contract=fast}}"
+
+
 def tosa_signature(module: ModuleOp, entry: str) -> tuple[list[Attribute], list[Attribute]]:
     from tosa_xdsl.interpreter.runner import entry_function
 
@@ -201,11 +212,16 @@ class NativeModule:
     """A TOSA module lowered and compiled once; `call(inputs)` runs it natively."""
 
     def __init__(self, tosa_module: ModuleOp, entry: str = "main", *, pipeline: str | None = None,
-                 opt_level: int = 2, lowered: ModuleOp | None = None, cache: Any = None):
+                 opt_level: int = 2, lowered: ModuleOp | None = None, cache: Any = None,
+                 fp_contract: str = "off"):
         """`lowered`: `tosa_module` already lowered to the llvm dialect by the caller (tosa-run
         lowers through its diagnostics-reporting pass driver); else `pipeline` lowers a clone.
         `cache`: a tosa_xdsl.codegen.cache.ModuleCache (None: no cache); on a hit nothing is
-        lowered or compiled, on a miss the object code is stored. (`cached` looks up only.)"""
+        lowered or compiled, on a miss the object code is stored. (`cached` looks up only.)
+        `fp_contract="fast"`: float dot products may use FMA (`tosa-to-llvm{fp-contract=fast}`,
+        lowering/linalg_transforms/fp_contract.py; within the spec's bound, not bit-identical
+        to the interpreter); only with the default pipeline."""
+        pipeline = with_fp_contract(pipeline, fp_contract)
         self._signature(tosa_module, entry)
         if self.dynamic:
             cache = None  # the cached entry's signature check knows static shapes only

@@ -89,6 +89,10 @@ def build_arg_parser() -> argparse.ArgumentParser:
     p.add_argument("--backend", choices=("interp", "jit"), default="interp",
                    help="interp: the reference interpreter (default); jit: lower with tosa-to-llvm "
                         "and run natively (tosa_xdsl.jit)")
+    p.add_argument("--fp-contract", choices=("off", "fast"), default="off",
+                   help="--backend jit: fast lets float dot products (CONV2D, MATMUL, ...) use fused "
+                        "multiply-add: faster, within the spec's dot-product error bound, but not "
+                        "bit-identical to the interpreter (default: off)")
     p.add_argument("--no-cache", action="store_true",
                    help="--backend jit: neither read nor write the compiled-module cache "
                         "($TOSA_XDSL_CACHE_DIR, else $XDG_CACHE_HOME/tosa-xdsl or ~/.cache/tosa-xdsl)")
@@ -367,7 +371,7 @@ def _run(args, cli: bool = False) -> int:
         inputs.append(array)
 
     if args.backend == "jit":
-        outputs = _run_jit(loaded, inputs, args.entry, not args.no_cache)
+        outputs = _run_jit(loaded, inputs, args.entry, not args.no_cache, args.fp_contract)
         if outputs is None:
             return 1
         return _write_outputs(args, result_types, as_unsigned(outputs, unsigned_results))
@@ -393,7 +397,11 @@ def _run(args, cli: bool = False) -> int:
 JIT_PIPELINE = "tosa-to-llvm{validation=false}"
 
 
-def _run_jit(loaded: Loaded, inputs, entry: str, use_cache: bool = True):
+def jit_pipeline(fp_contract: str = "off") -> str:
+    return JIT_PIPELINE if fp_contract == "off" else JIT_PIPELINE[:-1] + f" fp-contract={fp_contract}}}"
+
+
+def _run_jit(loaded: Loaded, inputs, entry: str, use_cache: bool = True, fp_contract: str = "off"):
     """--backend jit: the compiled module from the cache, else lower (tosa-to-llvm, through
     the same pass driver as -p, so a pass's errors are located diagnostics), compile (and
     cache), call; None after a printed error."""
@@ -407,14 +415,15 @@ def _run_jit(loaded: Loaded, inputs, entry: str, use_cache: bool = True):
     except InputError as err:
         raise UsageError(str(err)) from None
     cache = ModuleCache.default() if use_cache else None
+    pipeline = jit_pipeline(fp_contract)
     try:
-        native = jit.NativeModule.cached(loaded.module, entry, pipeline=JIT_PIPELINE, cache=cache)
+        native = jit.NativeModule.cached(loaded.module, entry, pipeline=pipeline, cache=cache)
         if native is None:
             lowered = loaded.module.clone()
             # validation, if asked for (--level/--profile/--extension), already ran on the TOSA module
-            if not apply_passes(loaded, lowered, JIT_PIPELINE):
+            if not apply_passes(loaded, lowered, pipeline):
                 return None
-            native = jit.NativeModule(loaded.module, entry, pipeline=JIT_PIPELINE, lowered=lowered, cache=cache)
+            native = jit.NativeModule(loaded.module, entry, pipeline=pipeline, lowered=lowered, cache=cache)
         return native.call(values)
     except (jit.JitError, ValueError) as err:
         sys.stderr.write(f"{PROG}: error: {_one_line(err)}\n")
