@@ -9,7 +9,8 @@
         tosa-to-arith.
       (Upstream's pipeline stops after tosa-to-linalg and leaves const/pad/slice/control flow/
       variables to passes the user adds; ours finishes the job.)
-  tosa-to-loops             ... + one-shot-bufferize (+ linalg-fp-contract with fp-contract=fast)
+  tosa-to-loops             ... + one-shot-bufferize + linalg-write-into-copy-target (+ linalg-fp-contract
+      with fp-contract=fast)
       + linalg -> loops + arith-emulate-fp8 +
       convert-math-to-libm: memref + affine (or scf with loops=scf) + arith + math, "LLVM-
       compatible loops" that upstream's standard passes lower further (fp8 arithmetic emulated
@@ -58,8 +59,8 @@ def loops_stage(loops: str = "affine", fp_contract: str = "off") -> list[str]:
     to_loops = {"affine": "convert-linalg-to-affine-loops{register-tiling=true fuse-init-and-epilogue=true}",
                 "scf": "convert-linalg-to-loops"}[loops]
     contract = ["linalg-fp-contract"] if fp_contract == "fast" else []
-    return ["linalg-fuse-elementwise-ops", "one-shot-bufferize", *contract, to_loops, "arith-emulate-fp8",
-            "convert-math-to-libm"]
+    return ["linalg-fuse-elementwise-ops", "one-shot-bufferize", "linalg-write-into-copy-target", *contract,
+            to_loops, "arith-emulate-fp8", "convert-math-to-libm"]
 
 
 def _check_fp_contract(pipeline: str, value: str) -> None:
