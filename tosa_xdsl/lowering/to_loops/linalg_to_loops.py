@@ -387,11 +387,15 @@ def lower_structured(view: Structured, flavour_cls: type[_Flavour], pass_name: s
                 continue
             fused_view = Structured(fused.op, fused.operands, fused.num_inputs, fused.maps, fused.block)
             inner, ivs = where, dict(block_ivs)
-            for tl in tail:  # the block's own V tile (and size-1 dims) around the fused body
+            # the block as a loop nest (U rows, then the V tile and size-1 dims) around one copy
+            # of the fused body: not jammed, it needs no registers across loops, and one copy
+            # keeps the LLVM IR (and compile time) small
+            rows = [TiledLoop(jam.dim, tile=jam.tile)] if jam is not None else []
+            for tl in rows + tail:
                 _, body = fl.tiled_loop(inner, tl, ivs.get(tl.dim))
                 ivs[tl.dim] = body.args[0]
                 inner = InsertPoint.before(body.last_op)
-            _emit_jammed(rw, fl, fused_view, inner, ivs, jam, pass_name)
+            _emit_jammed(rw, fl, fused_view, inner, ivs, None, pass_name)
             rw.erase_op(fused.op)
     rw.erase_op(op)
 
@@ -510,7 +514,7 @@ class ConvertLinalgToAffineLoopsPass(ModulePass):
     # ours, not upstream's: register_tiling.py's loop order for reductions (tosa-to-loops sets it)
     register_tiling: bool = False
     # ours: with register tiling, a reduction's init and elementwise consumer run inside its nest
-    # (nest_fusion.py; tosa-to-loops sets it)
+    # (nest_fusion.py; off in tosa-to-loops: measured no faster, docs/native.md)
     fuse_init_and_epilogue: bool = False
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
