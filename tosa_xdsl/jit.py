@@ -202,14 +202,17 @@ class NativeModule:
     """A TOSA module lowered and compiled once; `call(inputs)` runs it natively."""
 
     def __init__(self, tosa_module: ModuleOp, entry: str = "main", *, pipeline: str | None = None,
-                 opt_level: int = 2, lowered: ModuleOp | None = None, cache: Any = None, threads: int = 1):
+                 opt_level: int = 2, lowered: ModuleOp | None = None, cache: Any = None, threads: int = 1,
+                 fp_contract: str = "off"):
         """`lowered`: `tosa_module` already lowered to the llvm dialect by the caller (tosa-run
-        lowers through its diagnostics-reporting pass driver, with `threaded_pipeline`'s
+        lowers through its diagnostics-reporting pass driver, with `native_pipeline`'s
         pipeline); else `pipeline` lowers a clone. `cache`: a tosa_xdsl.codegen.cache.ModuleCache
         (None: no cache); on a hit nothing is lowered or compiled, on a miss the object code is
         stored. (`cached` looks up only.) `threads`: outer parallel loops on that many threads
-        (docs/native.md; 1: the single-threaded code)."""
-        pipeline = threaded_pipeline(pipeline, threads)
+        (docs/native.md; 1: the single-threaded code). `fp_contract="fast"`: float dot products
+        may use FMA (`tosa-to-llvm{fp-contract=fast}`, lowering/linalg_transforms/fp_contract.py;
+        within the spec's bound, not bit-identical to the interpreter)."""
+        pipeline = native_pipeline(pipeline, threads, fp_contract)
         self._signature(tosa_module, entry)
         if self.dynamic:
             cache = None  # the cached entry's signature check knows static shapes only
@@ -254,9 +257,10 @@ class NativeModule:
 
     @classmethod
     def cached(cls, tosa_module: ModuleOp, entry: str = "main", *, pipeline: str | None = None,
-               opt_level: int = 2, cache: Any = None, threads: int = 1) -> NativeModule | None:
+               opt_level: int = 2, cache: Any = None, threads: int = 1,
+               fp_contract: str = "off") -> NativeModule | None:
         """The compiled module from `cache` without lowering anything, or None on a miss."""
-        pipeline = threaded_pipeline(pipeline, threads)
+        pipeline = native_pipeline(pipeline, threads, fp_contract)
         if cache is None:
             return None
         native = cls.__new__(cls)
@@ -420,23 +424,29 @@ def _loop_globals(function: CompiledFunction) -> tuple[Any, Any] | None:
     return ffi.cast("int64_t *", addresses[0]), ffi.cast("int64_t *", addresses[1])
 
 
-def threaded_pipeline(pipeline: str | None, threads: int) -> str:
-    """`pipeline` (default tosa-to-llvm) compiled for `threads` threads: tosa-to-llvm's
-    `threads` option, so the cache key (which hashes the pipeline) tells them apart. A
-    ValueError for a bad count or a pipeline that is not tosa-to-llvm."""
+def native_pipeline(pipeline: str | None, threads: int = 1, fp_contract: str = "off") -> str:
+    """`pipeline` (default tosa-to-llvm) with the options NativeModule's arguments ask for:
+    tosa-to-llvm's `threads` (outer parallel loops) and `fp-contract` (FMA in float dot
+    products), so the cache key, which hashes the pipeline, tells the variants apart. A
+    ValueError for a bad value, or for a non-default option on a pipeline that is not the plain
+    tosa-to-llvm one or already sets it."""
     from tosa_xdsl.lowering.to_loops.outline_parallel import MAX_THREADS
 
     pipeline = pipeline or DEFAULT_PIPELINE
     if isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= MAX_THREADS:
         raise ValueError(f"threads must be an integer between 1 and {MAX_THREADS}, got {threads!r}")
-    if threads == 1:
+    if fp_contract not in ("off", "fast"):
+        raise ValueError(f"fp_contract must be 'off' or 'fast', got {fp_contract!r}")
+    extra = [f"threads={threads}"] if threads > 1 else []
+    extra += ["fp-contract=fast"] if fp_contract == "fast" else []
+    if not extra:
         return pipeline
     name, brace, options = pipeline.partition("{")
     if name != DEFAULT_PIPELINE or (brace and (not options.endswith("}") or "}" in options[:-1])) \
-            or "threads=" in options:
-        raise ValueError(f"threads={threads} needs the plain tosa-to-llvm pipeline (got {pipeline!r})")
+            or any(e.split("=")[0] + "=" in options for e in extra):
+        raise ValueError(f"{' and '.join(extra)} needs the plain tosa-to-llvm pipeline (got {pipeline!r})")
     options = options[:-1].strip() if brace else ""
-    return f"{DEFAULT_PIPELINE}{{{options + ' ' if options else ''}threads={threads}}}"
+    return f"{DEFAULT_PIPELINE}{{{' '.join(([options] if options else []) + extra)}}}"
 
 
 def cache_key(tosa_module: ModuleOp, pipeline: str | None, entry: str, opt_level: int) -> str:

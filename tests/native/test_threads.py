@@ -183,8 +183,8 @@ def test_bad_thread_counts(bad):
 def test_threads_need_the_tosa_to_llvm_pipeline():
     with pytest.raises(ValueError, match="needs the plain tosa-to-llvm pipeline"):
         jit.NativeModule(parse(elementwise((4, 4))), pipeline="tosa-to-loops", threads=2)
-    assert jit.threaded_pipeline("tosa-to-llvm{validation=false}", 3) == "tosa-to-llvm{validation=false threads=3}"
-    assert jit.threaded_pipeline(None, 1) == "tosa-to-llvm"
+    assert jit.native_pipeline("tosa-to-llvm{validation=false}", 3) == "tosa-to-llvm{validation=false threads=3}"
+    assert jit.native_pipeline(None, 1) == "tosa-to-llvm"
 
 
 def test_tosa_run_threads(tmp_path):
@@ -250,7 +250,7 @@ def test_dynamic_shapes():
   return %2 : tensor<?x64xf32>
 }"""
     pipeline = "tosa-to-llvm{validation=false}"  # dynamic dims are outside the 1.0 levels
-    lowered = lower(src, jit.threaded_pipeline(pipeline, 3))
+    lowered = lower(src, jit.native_pipeline(pipeline, 3))
     assert any(op.sym_name.data.endswith("__task") for op in lowered.ops)
     one, three = jit.NativeModule(parse(src), pipeline=pipeline), jit.NativeModule(parse(src), pipeline=pipeline,
                                                                                    threads=3)

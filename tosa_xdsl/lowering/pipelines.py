@@ -9,7 +9,9 @@
         tosa-to-arith.
       (Upstream's pipeline stops after tosa-to-linalg and leaves const/pad/slice/control flow/
       variables to passes the user adds; ours finishes the job.)
-  tosa-to-loops             ... + one-shot-bufferize + linalg -> loops + arith-emulate-fp8 +
+  tosa-to-loops             ... + one-shot-bufferize + linalg-write-into-copy-target (+ linalg-fp-contract
+      with fp-contract=fast)
+      + linalg -> loops + arith-emulate-fp8 +
       convert-math-to-libm: memref + affine (or scf with loops=scf) + arith + math, "LLVM-
       compatible loops" that upstream's standard passes lower further (fp8 arithmetic emulated
       on the i8 bits and math.erf as a call to erff: MLIR 22 lowers neither).
@@ -54,13 +56,22 @@ def linalg_stage(validation: bool = True, decompositions: bool = True, hwcf: boo
     return passes
 
 
-def loops_stage(loops: str = "affine", mark_parallel: bool = False) -> list[str]:
-    """`mark_parallel` (affine loops): mark the loops outline-parallel-loops distributes."""
+def loops_stage(loops: str = "affine", mark_parallel: bool = False, fp_contract: str = "off") -> list[str]:
+    """`mark_parallel` (affine loops): mark the loops outline-parallel-loops distributes.
+    `fp_contract="fast"`: linalg-fp-contract (FMA in float dot products; changes bits, within
+    the spec's dot-product bound; off by default)."""
+    # (not fuse-init-and-epilogue: measured no faster once pads are written in place, docs/native.md)
     to_loops = {"affine": "convert-linalg-to-affine-loops{register-tiling=true"
                           + (" mark-parallel=true}" if mark_parallel else "}"),
                 "scf": "convert-linalg-to-loops"}[loops]
-    return ["linalg-fuse-elementwise-ops", "one-shot-bufferize", to_loops, "arith-emulate-fp8",
-            "convert-math-to-libm"]
+    contract = ["linalg-fp-contract"] if fp_contract == "fast" else []
+    return ["linalg-fuse-elementwise-ops", "one-shot-bufferize", "linalg-write-into-copy-target", *contract,
+            to_loops, "arith-emulate-fp8", "convert-math-to-libm"]
+
+
+def _check_fp_contract(pipeline: str, value: str) -> None:
+    if value not in ("off", "fast"):
+        raise ValueError(f"{pipeline}: fp-contract must be off or fast, got {value!r}")
 
 
 # outline-loop-nests: one small LLVM function per loop nest (compile time, docs/native.md);
@@ -146,14 +157,16 @@ class TosaToLoopsPipelinePass(ModulePass):
     # HWCF weights: with the output-channel loop innermost (linalg_to_loops.loop_order) the
     # convolution's weight reads are contiguous and LLVM vectorises them; results unchanged
     prefer_conv2d_kernel_layout_hwcf: bool = True
+    fp_contract: str = "off"  # "fast": FMA in float dot products (loops_stage)
 
     def __post_init__(self) -> None:  # a bad option is a CLI error (exit 2), caught at parse time
         if self.loops not in ("affine", "scf"):
             raise ValueError(f"tosa-to-loops: loops must be affine or scf, got {self.loops!r}")
+        _check_fp_contract(self.name, self.fp_contract)
 
     def stages(self) -> list[str]:
         return (linalg_stage(self.validation, not self.disable_tosa_decompositions,
-                             self.prefer_conv2d_kernel_layout_hwcf) + loops_stage(self.loops))
+                             self.prefer_conv2d_kernel_layout_hwcf) + loops_stage(self.loops, self.fp_contract))
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         run_passes(ctx, op, self.stages())
@@ -170,17 +183,20 @@ class TosaToLLVMPipelinePass(ModulePass):
     disable_tosa_decompositions: bool = False
     prefer_conv2d_kernel_layout_hwcf: bool = True  # as tosa-to-loops
     threads: int = 1  # ours: outer parallel loops on this many threads (--threads N)
+    fp_contract: str = "off"  # as tosa-to-loops
 
     def __post_init__(self) -> None:  # a bad option is a CLI error (exit 2), caught at parse time
         from tosa_xdsl.lowering.to_loops.outline_parallel import MAX_THREADS
 
         if not 1 <= self.threads <= MAX_THREADS:
             raise ValueError(f"tosa-to-llvm: threads must be between 1 and {MAX_THREADS}, got {self.threads}")
+        _check_fp_contract(self.name, self.fp_contract)
 
     def stages(self) -> list[str]:
         return (linalg_stage(self.validation, not self.disable_tosa_decompositions,
                              self.prefer_conv2d_kernel_layout_hwcf)
-                + loops_stage(mark_parallel=self.threads > 1) + llvm_stage(self.threads))
+                + loops_stage(mark_parallel=self.threads > 1, fp_contract=self.fp_contract)
+                + llvm_stage(self.threads))
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         run_passes(ctx, op, self.stages())

@@ -101,6 +101,10 @@ def build_arg_parser() -> argparse.ArgumentParser:
     p.add_argument("--backend", choices=("interp", "jit"), default="interp",
                    help="interp: the reference interpreter (default); jit: lower with tosa-to-llvm "
                         "and run natively (tosa_xdsl.jit)")
+    p.add_argument("--fp-contract", choices=("off", "fast"), default="off",
+                   help="--backend jit: fast lets float dot products (CONV2D, MATMUL, ...) use fused "
+                        "multiply-add: faster, within the spec's dot-product error bound, but not "
+                        "bit-identical to the interpreter (default: off)")
     p.add_argument("--no-cache", action="store_true",
                    help="--backend jit: neither read nor write the compiled-module cache "
                         "($TOSA_XDSL_CACHE_DIR, else $XDG_CACHE_HOME/tosa-xdsl or ~/.cache/tosa-xdsl)")
@@ -425,7 +429,8 @@ def _run(args, cli: bool = False) -> int:
         inputs.append(array)
 
     if args.backend == "jit":
-        outputs = _run_jit(loaded, inputs, args.entry, not args.no_cache, args.max_loop_iterations, args.threads)
+        outputs = _run_jit(loaded, inputs, args.entry, not args.no_cache, args.max_loop_iterations, args.threads,
+                           args.fp_contract)
         if outputs is None:
             return 1
         return _write_outputs(args, result_types, as_unsigned(outputs, unsigned_results))
@@ -452,7 +457,7 @@ JIT_PIPELINE = "tosa-to-llvm{validation=false}"
 
 
 def _run_jit(loaded: Loaded, inputs, entry: str, use_cache: bool = True,
-             max_loop_iterations: int = DEFAULT_MAX_LOOP_ITERATIONS, threads: int = 1):
+             max_loop_iterations: int = DEFAULT_MAX_LOOP_ITERATIONS, threads: int = 1, fp_contract: str = "off"):
     """--backend jit: the compiled module from the cache, else lower (tosa-to-llvm, through
     the same pass driver as -p, so a pass's errors are located diagnostics), compile (and
     cache), call; None after a printed error (a WHILE_LOOP past --max-loop-iterations: the
@@ -467,7 +472,7 @@ def _run_jit(loaded: Loaded, inputs, entry: str, use_cache: bool = True,
     except InputError as err:
         raise UsageError(str(err)) from None
     cache = ModuleCache.default() if use_cache else None
-    pipeline = jit.threaded_pipeline(JIT_PIPELINE, threads)
+    pipeline = jit.native_pipeline(JIT_PIPELINE, threads, fp_contract)
     try:
         native = jit.NativeModule.cached(loaded.module, entry, pipeline=pipeline, cache=cache)
         if native is None:

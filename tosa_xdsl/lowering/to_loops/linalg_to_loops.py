@@ -57,6 +57,7 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from tosa_xdsl.diagnostics import LocatedError
+from tosa_xdsl.lowering.to_loops.nest_fusion import NestFusion, consumer_of, plan
 from tosa_xdsl.lowering.to_loops.outline_parallel import mark_outer_parallel
 from tosa_xdsl.lowering.to_loops.register_tiling import TiledLoop, register_tiled_order
 
@@ -331,28 +332,47 @@ def _tiled_order(view: Structured) -> list[TiledLoop]:
     return tiled if tiled is not None else [TiledLoop(d) for d in order]
 
 
+def _reduction_dims(view: Structured) -> set[int]:
+    out_dims = {r.position for m in view.maps[view.num_inputs:] for r in m.results
+                if isinstance(r, AffineDimExpr)}
+    return set(range(view.num_loops)) - out_dims
+
+
 def lower_structured(view: Structured, flavour_cls: type[_Flavour], pass_name: str,
-                     register_tiling: bool = False, mark_parallel: bool = False) -> None:
+                     register_tiling: bool = False, mark_parallel: bool = False,
+                     fusion: NestFusion | None = None) -> None:
     """Replace the op of `view` by its loop nest (the op is erased); `register_tiling`
     (affine loops only): register_tiling.py's order; `mark_parallel`: mark the nest's
-    outermost parallel loop for outline-parallel-loops (outline_parallel.mark_outer_parallel)."""
+    outermost parallel loop for outline-parallel-loops (outline_parallel.mark_outer_parallel);
+    `fusion` (nest_fusion.plan, for a tiled nest): the init and the elementwise consumer run
+    inside it and are erased too."""
     _check(view, pass_name)
     op = view.op
     rw = Rewriter()
     before = InsertPoint.before(op)
+    anchor = op.prev_op  # the nest starts after it
     fl = flavour_cls(rw, view, before)  # type: ignore[call-arg]
 
     ivs_by_dim: dict[int, SSAValue] = {}
     at = before
     jam: TiledLoop | None = None
     nest: list[tuple[Operation, int]] = []  # (loop, its dim), outermost first
+    tail: list[TiledLoop] = []  # the loops after the reductions (the block's V tile)
+    block_at: InsertPoint | None = None  # in the loop around the reductions, before its yield
+    first_reduction: Operation | None = None
+    block_ivs: dict[int, SSAValue] = {}  # the ivs around the reductions
     if register_tiling and isinstance(fl, _AffineFlavour):
+        reductions = _reduction_dims(view)
         for tl in _tiled_order(view):
             if tl.jam:
                 jam = tl
                 continue
             loop, body = fl.tiled_loop(at, tl, ivs_by_dim.get(tl.dim))
             nest.append((loop, tl.dim))
+            if tl.dim in reductions and first_reduction is None:
+                first_reduction, block_at, block_ivs = loop, at, dict(ivs_by_dim)
+            elif first_reduction is not None and tl.dim not in reductions:
+                tail.append(tl)
             ivs_by_dim[tl.dim] = body.args[0]
             at = InsertPoint.before(body.last_op)
     else:
@@ -364,19 +384,47 @@ def lower_structured(view: Structured, flavour_cls: type[_Flavour], pass_name: s
     if mark_parallel:
         mark_outer_parallel(nest, view.maps[view.num_inputs:])
     # a rank-0 op (all operands scalars or 0-d memrefs) has no loop: the body goes in place
-    if jam is None:
-        _emit_body(rw, fl, view, at, [ivs_by_dim[d] for d in range(view.num_loops)], pass_name)
-    else:
-        outer = ivs_by_dim[jam.dim]
-        for k in range(jam.tile):
-            shifted = affine.ApplyOp([outer], AffineMapAttr(AffineMap(1, 0, (AffineExpr.dimension(0) + k,))))
-            rw.insert_op(shifted, at)
-            ivs = [shifted.result if d == jam.dim else ivs_by_dim[d] for d in range(view.num_loops)]
-            _emit_body(rw, fl, view, at, ivs, pass_name)
+    _emit_jammed(rw, fl, view, at, ivs_by_dim, jam, pass_name)
+    if fusion is not None and first_reduction is not None and block_at is not None:
+        nest_start = anchor.next_op if anchor is not None else op.parent_block().first_op  # pyright: ignore
+        assert nest_start is not None
+        for hoisted in fusion.hoist:  # G's buffers and views, defined after the reduction
+            hoisted.detach()
+            rw.insert_op(hoisted, InsertPoint.before(nest_start))
+        for fused, where in ((fusion.init, InsertPoint.before(first_reduction)), (fusion.epilogue, block_at)):
+            if fused is None:
+                continue
+            fused_view = Structured(fused.op, fused.operands, fused.num_inputs, fused.maps, fused.block)
+            inner, ivs = where, dict(block_ivs)
+            # the block as a loop nest (U rows, then the V tile and size-1 dims) around one copy
+            # of the fused body: not jammed, it needs no registers across loops, and one copy
+            # keeps the LLVM IR (and compile time) small
+            rows = [TiledLoop(jam.dim, tile=jam.tile)] if jam is not None else []
+            for tl in rows + tail:
+                _, body = fl.tiled_loop(inner, tl, ivs.get(tl.dim))
+                ivs[tl.dim] = body.args[0]
+                inner = InsertPoint.before(body.last_op)
+            _emit_jammed(rw, fl, fused_view, inner, ivs, None, pass_name)
+            rw.erase_op(fused.op)
     rw.erase_op(op)
 
 
-def _emit_body(rw: Rewriter, fl: _Flavour, view: Structured, at: InsertPoint, ivs: list[SSAValue],
+def _emit_jammed(rw: Rewriter, fl: _Flavour, view: Structured, at: InsertPoint, ivs_by_dim: dict[int, SSAValue],
+                 jam: TiledLoop | None, pass_name: str) -> None:
+    """The body once, or `jam.tile` times at the jammed dim's iv + 0, 1, ... (dims no loop
+    of this point binds -- a fused op's reductions -- are never used by its maps)."""
+    if jam is None:
+        _emit_body(rw, fl, view, at, [ivs_by_dim.get(d) for d in range(view.num_loops)], pass_name)
+        return
+    outer = ivs_by_dim[jam.dim]
+    for k in range(jam.tile):
+        shifted = affine.ApplyOp([outer], AffineMapAttr(AffineMap(1, 0, (AffineExpr.dimension(0) + k,))))
+        rw.insert_op(shifted, at)
+        ivs = [shifted.result if d == jam.dim else ivs_by_dim.get(d) for d in range(view.num_loops)]
+        _emit_body(rw, fl, view, at, ivs, pass_name)
+
+
+def _emit_body(rw: Rewriter, fl: _Flavour, view: Structured, at: InsertPoint, ivs: list[SSAValue | None],
                pass_name: str) -> None:
     """The op's body at `at` for one point `ivs` of the iteration space: loads, the cloned
     body ops, stores."""
@@ -408,8 +456,30 @@ def _emit_body(rw: Rewriter, fl: _Flavour, view: Structured, at: InsertPoint, iv
         fl.store(at, x, v, m, ivs)
 
 
+def _fusions(views: list[Structured]) -> dict[Operation, NestFusion]:
+    """nest_fusion's plan for every reduction that gets a register-tiled nest: its init is the
+    structured op just before it, its consumer nest_fusion.consumer_of's (each fused at most
+    once)."""
+    out: dict[Operation, NestFusion] = {}
+    claimed: set[Operation] = set()
+    by_op = {view.op: view for view in views}
+    for k, view in enumerate(views):
+        if view.op in claimed or all(tl.step == 1 and not tl.tile for tl in _tiled_order(view)):
+            continue
+        before = views[k - 1] if k > 0 and views[k - 1].op not in claimed else None
+        consumer = consumer_of(view)
+        after = by_op.get(consumer) if consumer is not None and consumer not in claimed else None
+        fusion = plan(view, view.maps[view.num_inputs], before, after)
+        fused = [f.op for f in (fusion.init, fusion.epilogue) if f is not None]
+        if fused:
+            out[view.op] = fusion
+            claimed.update(fused)
+            claimed.add(view.op)
+    return out
+
+
 def _lower_module(module: ModuleOp, flavour_cls: type[_Flavour], pass_name: str,
-                  register_tiling: bool = False, mark_parallel: bool = False) -> None:
+                  register_tiling: bool = False, mark_parallel: bool = False, fuse: bool = False) -> None:
     # collect first, rewrite after: the rewrite inserts ops next to the one it replaces
     views: list[Structured] = []
     for op in module.walk():
@@ -422,8 +492,11 @@ def _lower_module(module: ModuleOp, flavour_cls: type[_Flavour], pass_name: str,
             raise LocatedError(op, f"{pass_name}: cannot lower '{op.name}': not a structured op")
     for view in views:
         _check(view, pass_name)  # all or nothing: check every op before touching any
+    fusions = _fusions(views) if fuse and register_tiling and flavour_cls is _AffineFlavour else {}
+    fused = {f.op for n in fusions.values() for f in (n.init, n.epilogue) if f is not None}
     for view in views:
-        lower_structured(view, flavour_cls, pass_name, register_tiling, mark_parallel)
+        if view.op not in fused:  # a fused op is lowered (and erased) with its reduction
+            lower_structured(view, flavour_cls, pass_name, register_tiling, mark_parallel, fusions.get(view.op))
 
 
 @dataclass(frozen=True)
@@ -446,9 +519,13 @@ class ConvertLinalgToAffineLoopsPass(ModulePass):
     register_tiling: bool = False
     # ours: mark each nest's outermost parallel loop for outline-parallel-loops (--threads N)
     mark_parallel: bool = False
+    # ours: with register tiling, a reduction's init and elementwise consumer run inside its nest
+    # (nest_fusion.py; off in tosa-to-loops: measured no faster, docs/native.md)
+    fuse_init_and_epilogue: bool = False
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        _lower_module(op, _AffineFlavour, self.name, self.register_tiling, self.mark_parallel)
+        _lower_module(op, _AffineFlavour, self.name, self.register_tiling, self.mark_parallel,
+                      self.fuse_init_and_epilogue)
 
 
 _ = Callable
