@@ -20,7 +20,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 from lowering_harness import assert_same, lower, parse
-from test_register_tiling import CASES, _inputs, conv, matmul
+from native_programs import conv, matmul
+from native_programs import random_inputs as _inputs
+from test_register_tiling import CASES
 
 from tosa_xdsl import jit
 from tosa_xdsl.codegen import thread_pool

@@ -166,7 +166,7 @@ class TosaToLoopsPipelinePass(ModulePass):
 
     def stages(self) -> list[str]:
         return (linalg_stage(self.validation, not self.disable_tosa_decompositions,
-                             self.prefer_conv2d_kernel_layout_hwcf) + loops_stage(self.loops, self.fp_contract))
+                             self.prefer_conv2d_kernel_layout_hwcf) + loops_stage(self.loops, fp_contract=self.fp_contract))
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         run_passes(ctx, op, self.stages())
