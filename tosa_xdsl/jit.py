@@ -341,7 +341,7 @@ class NativeModule:
         from xdsl.utils.exceptions import DiagnosticException
 
         from tosa_xdsl.context import make_context
-        from tosa_xdsl.diagnostics import LocatedError
+        from tosa_xdsl.diagnostics import LocatedError, Severity, capture_diagnostics
         from tosa_xdsl.passes.infer_shapes import TosaInferShapesPass
         from tosa_xdsl.passes.input_shape import TosaInputShapePass
 
@@ -354,16 +354,22 @@ class NativeModule:
                                  f"runs {t} with every dim at least 1")
             entries.append(f"arg{i}:" + "x".join(str(d) for d in a.shape) if a.shape else "")
         module = self._tosa.clone()
-        try:
-            TosaInputShapePass(args=tuple(e for e in entries if e)).apply(make_context(), module)
-            # results refine too: a COND_IF / WHILE_LOOP result feeding func.return must take
-            # the shape its refined branches / body give it (the specialised copy is only checked)
-            TosaInferShapesPass(convert_function_boundaries=True).apply(make_context(), module)
-            module.verify()
-        except (DiagnosticException, LocatedError) as err:
-            text = str(err).strip().splitlines()
+        reason = None
+        # the passes' diagnostics are collected, not printed: the one ValueError below says it
+        with capture_diagnostics() as diagnostics:
+            try:
+                TosaInputShapePass(args=tuple(e for e in entries if e)).apply(make_context(), module)
+                # results refine too: a COND_IF / WHILE_LOOP result feeding func.return must take
+                # the shape its refined branches / body give it (the specialised copy is only checked)
+                TosaInferShapesPass(convert_function_boundaries=True).apply(make_context(), module)
+                module.verify()
+            except (DiagnosticException, LocatedError) as err:
+                text = str(err).strip().splitlines()
+                reason = text[0] if text else type(err).__name__
+        errors = [d.message for d in diagnostics if d.severity is Severity.ERROR]
+        if errors or reason is not None:
             raise ValueError(f"input shapes {[list(k) for k in key]} break the graph's shape rules: "
-                             f"{text[0] if text else type(err).__name__}") from None
+                             f"{errors[0] if errors else reason}") from None
         self._checked.add(key)
 
     def _call_dynamic(self, args: list[np.ndarray]) -> list[np.ndarray]:
