@@ -694,10 +694,24 @@ def test_huge_padding_or_stride_with_an_unranked_result_is_a_bounded_error(op_te
     text = fn('  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>\n'
               '  %w = "tosa.const"() <{values = dense<1.0> : tensor<1x1x1x1xf32>}> : () -> tensor<1x1x1x1xf32>\n'
               '  %b = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>\n'
+              '  %p = tosa.const_shape {values = dense<[0, 0, 9223372036854775807, 0, 0, 0, 0, 0]> : '
+              'tensor<8xindex>} : () -> !tosa.shape<8>\n'
+              '  %m = tosa.const_shape {values = dense<[1, 4294967296, 4294967296, 1]> : tensor<4xindex>} : '
+              '() -> !tosa.shape<4>\n'
               f"  %0 = {op_text}\n  return %0 : tensor<*xf32>", "%x: tensor<1x4x4x1xf32>", "tensor<*xf32>")
     code, _, err = _run(tosa_run, text, [], {"x.npy": np.zeros(x_shape, np.float32)})
     assert code == 1
     assert "would hold" in located_error(err) and "more than the interpreter's limit" in err, err
+
+
+@pytest.mark.parametrize("op_text,x_shape", [
+    # seed 1871: PAD with a `?` result and a 2^63-1 pad asked numpy for the array (ValueError)
+    ("tosa.pad %x, %p, %zp : (tensor<1x4x4x1xf32>, !tosa.shape<8>, tensor<1xf32>) -> tensor<*xf32>",
+     (1, 4, 4, 1)),
+    ("tosa.tile %x, %m : (tensor<1x4x4x1xf32>, !tosa.shape<4>) -> tensor<*xf32>", (1, 4, 4, 1)),
+])
+def test_huge_pad_or_tile_with_an_unranked_result_is_a_bounded_error(op_text, x_shape):
+    test_huge_padding_or_stride_with_an_unranked_result_is_a_bounded_error(op_text, x_shape)
 
 
 def test_stage_comparison_allows_only_the_specs_extra_multiplies(tmp_path):

@@ -13,6 +13,7 @@ from tosa_xdsl import numerics as nx
 from tosa_xdsl.dialects.tosa import shapes
 from tosa_xdsl.dialects.tosa.ops import data_layout as dl
 from tosa_xdsl.interpreter.common import prop, shape_arg
+from tosa_xdsl.interpreter.errors import check_tensor_size
 
 
 def _declared(op) -> tuple[int, ...] | None:
@@ -21,6 +22,10 @@ def _declared(op) -> tuple[int, ...] | None:
 
 
 def _check_out(op, shape, text: str) -> None:
+    """The computed result shape against the declared one (`text`: the spec's ERROR_IF), and
+    within the interpreter's tensor limit before anything is allocated (a `?` result of a PAD
+    or TILE may be asked to be 2^63 long)."""
+    check_tensor_size(shape, f"the result of '{op.name}'")
     declared = _declared(op)
     if declared is not None:
         nx.error_if(len(declared) != len(shape) or any(d >= 0 and d != s for d, s in zip(declared, shape)),
