@@ -78,7 +78,8 @@ Pieces: `lexer.py`, `parser.py`, `ast.py` (the grammar of 2.16 with located erro
   as selects/clamps of the indices and one GATHER of the flattened pixels, gather/scatter
   with the other axes folded into N,
   deconvolution as TRANSPOSE_CONV2D, pooling over any one or two axes, `layout.stack` as
-  RESHAPE + CONCAT, `layout.space_to_depth` as its RESHAPE/TRANSPOSE/RESHAPE composition,
+  RESHAPE + CONCAT, `layout.space_to_depth` and `layout.depth_to_space` (a one-item pack such as its `c`,
+  bound by `c..(ncx)`/`c..(!ncx)`, stands for its item in a list) as their RESHAPE/TRANSPOSE/RESHAPE compositions,
   fake quantization as CAST/CLAMP compositions, the normalizations as compositions of mappings. A mapping that
   declines an instance leaves a composite to its `@compose` expansion.
 - **Road 2 extras**: remapped bounds `|e <> lower : upper|` (layout.pad REFLECT/SYMMETRIC/
@@ -207,8 +208,7 @@ OUTRO = """
   export (TOSA -> NNEF) does not write integer graphs back as @quantize.
 - `@compose`: scan inputs/outputs of data-dependent loops, sub-graph invocations, `[a, b]`
   result lists: located "not supported by the importer yet". Graph inputs with dynamic
-  extents are imported at their upper bound. `layout.depth_to_space` does not bind (its
-  `c / (block_size * ..)` divides the pack `c` inside a list).
+  extents are imported at their upper bound.
 
 ## Tools
 

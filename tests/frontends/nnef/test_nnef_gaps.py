@@ -1,0 +1,68 @@
+"""Former "Not done" items of docs/nnef.md, each against an independent oracle:
+layout.depth_to_space (its `c / (block_size * ..)` binds) vs onnxruntime DepthToSpace and
+numpy written from the draft's @compose."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))
+from test_nnef_road2 import onnx_run  # noqa: E402
+
+from tosa_xdsl.frontends.nnef.importer import import_nnef  # noqa: E402
+from tosa_xdsl.interpreter import run  # noqa: E402
+
+RNG = np.random.default_rng(1616)
+
+
+def graph(inputs: str, body: str, imports="layout", outputs="y: real;") -> str:
+    return (f"import {imports};\ngraph G {{\n @input {{ {inputs} }}\n @output {{ {outputs} }}\n"
+            f" @compose {{ {body} }}\n}}\n")
+
+
+def depth_to_space_ref(x, blocks, blocks_first):
+    """NCX numpy: the depth index splits as (block.., c) when blocks come first (ONNX DCR),
+    else (c, block..) (ONNX CRD); each block index goes after its spatial axis."""
+    b, c, h, w = x.shape
+    bh, bw = blocks
+    if blocks_first:
+        y = x.reshape(b, bh, bw, c // (bh * bw), h, w).transpose(0, 3, 4, 1, 5, 2)
+    else:
+        y = x.reshape(b, c // (bh * bw), bh, bw, h, w).transpose(0, 1, 4, 2, 5, 3)
+    return y.reshape(b, c // (bh * bw), h * bh, w * bw)
+
+
+@pytest.mark.parametrize("blocks_first", [True, False])
+@pytest.mark.parametrize("lower_all", [False, True])
+def test_depth_to_space_matches_onnx(blocks_first, lower_all):
+    x = RNG.standard_normal((1, 8, 2, 3)).astype(np.float32)
+    flag = "true" if blocks_first else "false"
+    src = graph("x: real[1,8,2,3];", f"y = layout.depth_to_space{{block_size=[2, 2], blocks_first={flag}}}(x);")
+    y = run(import_nnef(src, lower_all=lower_all), [x], entry="G")[0]
+    mode = "DCR" if blocks_first else "CRD"
+    np.testing.assert_array_equal(y, onnx_run(dict(op_type="DepthToSpace", blocksize=2, mode=mode), {"x": x}))
+    np.testing.assert_array_equal(y, depth_to_space_ref(x, (2, 2), blocks_first))
+
+
+@pytest.mark.parametrize("fmt,blocks_first", [("NCX", True), ("NCX", False), ("NXC", True), ("NXC", False)])
+def test_depth_to_space_unequal_blocks_both_roads(fmt, blocks_first):
+    """Unequal blocks and the channels-last layout: road 1 (RESHAPE/TRANSPOSE/RESHAPE) and
+    road 2 (the parts' formulas) against numpy; the inverse of space_to_depth."""
+    x = RNG.standard_normal((1, 12, 2, 3)).astype(np.float32)
+    ref = depth_to_space_ref(x, (2, 3), blocks_first)
+    if fmt == "NXC":
+        x, ref = x.transpose(0, 2, 3, 1), ref.transpose(0, 2, 3, 1)
+    dims = ",".join(map(str, x.shape))
+    flag = "true" if blocks_first else "false"
+    body = f"y = layout.depth_to_space{{block_size=[2, 3], blocks_first={flag}, data_format='{fmt}'}}(x);"
+    road1 = import_nnef(graph(f"x: real[{dims}];", body))
+    assert {o.name for o in road1.walk()} >= {"tosa.reshape", "tosa.transpose"}
+    for m in (road1, import_nnef(graph(f"x: real[{dims}];", body), lower_all=True)):
+        np.testing.assert_array_equal(run(m, [np.ascontiguousarray(x)], entry="G")[0], ref)
+    back = graph(f"x: real[{dims}];", body + f" z = layout.space_to_depth{{block_size=[2, 3], blocks_first={flag}, "
+                 f"data_format='{fmt}'}}(y);", outputs="z: real;")
+    np.testing.assert_array_equal(run(import_nnef(back), [np.ascontiguousarray(x)], entry="G")[0], x)
