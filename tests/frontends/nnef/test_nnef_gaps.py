@@ -66,3 +66,57 @@ def test_depth_to_space_unequal_blocks_both_roads(fmt, blocks_first):
     back = graph(f"x: real[{dims}];", body + f" z = layout.space_to_depth{{block_size=[2, 3], blocks_first={flag}, "
                  f"data_format='{fmt}'}}(y);", outputs="z: real;")
     np.testing.assert_array_equal(run(import_nnef(back), [np.ascontiguousarray(x)], entry="G")[0], x)
+
+
+# ------------------------------------------------------------ asin, acos, atan in formulas
+
+TRIG = """import math;
+graph G {{ @input {{ x: real[{n}]; t: real[{m}]; }} @output {{ a: real; b: real; c: real; }}
+ @compose {{ a = math.asin(x); b = math.acos(x); c = math.atan(t); }} }}
+"""
+
+
+def trig_inputs():
+    x = np.concatenate([RNG.uniform(-1, 1, 500), [1, -1, 0, 0.5, -0.5, 0.9999999, -0.9999999, 1e-30,
+                                                  1.5, -1.5, np.inf, np.nan]]).astype(np.float32)
+    t = np.concatenate([RNG.standard_normal(250) * 10, RNG.uniform(-1, 1, 250),
+                        [0, np.inf, -np.inf, np.nan, 1e30, -1e30, 1e-30, 2.4142137, 0.41421357, 1, -1]])
+    return x, t.astype(np.float32)
+
+
+def max_ulps(got, ref):
+    """The largest distance in float32 ulps of `ref` (NaN where the reference is NaN)."""
+    assert (np.isnan(got) == np.isnan(ref)).all()
+    keep = ~np.isnan(ref)
+    g, r = got[keep].astype(np.float64), ref[keep].astype(np.float64)
+    return float(np.max(np.where(g == r, 0, np.abs(g - r) / np.spacing(np.abs(ref[keep])).astype(np.float64))))
+
+
+def test_inverse_trig_formulas_within_ulps_of_numpy():
+    """math.asin/acos/atan (@lower `y[i..] = asin(x[i..])`) compile to arithmetic, sqrt and
+    selects; numpy's float32 arcsin/arccos/arctan are the oracle (NaN outside [-1, 1])."""
+    x, t = trig_inputs()
+    m = import_nnef(TRIG.format(n=x.size, m=t.size))
+    assert not {"math.asin", "math.acos", "math.atan"} & {o.name for o in m.walk()}
+    a, b, c = run(m, [x, t], entry="G")
+    with np.errstate(invalid="ignore"):
+        assert max_ulps(a, np.arcsin(x)) <= 4
+        assert max_ulps(b, np.arccos(x)) <= 4
+    assert max_ulps(c, np.arctan(t)) <= 3
+
+
+def test_inverse_trig_runs_natively(tmp_path):
+    from tosa_xdsl.tools import tosa_run
+    x, t = trig_inputs()
+    (tmp_path / "m.sknd").write_text(TRIG.format(n=x.size, m=t.size))
+    np.save(tmp_path / "x.npy", x)
+    np.save(tmp_path / "t.npy", t)
+    args = [str(tmp_path / "m.sknd"), "--entry", "G", "-i", str(tmp_path / "x.npy"), "-i", str(tmp_path / "t.npy")]
+    for backend in ("interp", "jit"):
+        outs = [v for k in range(3) for v in ("-o", str(tmp_path / f"{backend}{k}.npy"))]
+        assert tosa_run.main(args + outs + ["--backend", backend, "--no-cache"]) == 0
+    for k, ref in enumerate((np.arcsin, np.arccos, np.arctan)):
+        got = np.load(tmp_path / f"jit{k}.npy")
+        with np.errstate(invalid="ignore"):
+            assert max_ulps(got, ref(t if k == 2 else x)) <= 4
+        np.testing.assert_allclose(got, np.load(tmp_path / f"interp{k}.npy"), rtol=3e-7, atol=0)

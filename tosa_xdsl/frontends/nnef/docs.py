@@ -102,7 +102,10 @@ Pieces: `lexer.py`, `parser.py`, `ast.py` (the grammar of 2.16 with located erro
   result lists `[a, b..(n)]` bind packed results. Reductions over the items of an input pack
   (`math.sum_n`'s `y[i..] += xs[k][i..], k < n`) accumulate item by item; an item chosen at
   run time (`math.argmax_n`'s `xs[y[i..]][i..]`) reads the pack stacked along a new axis.
-  `sinh`, `cosh`, `asinh`, `acosh`, `atanh` are exp/log/sqrt compositions; `%` is the modulo
+  `sinh`, `cosh`, `asinh`, `acosh`, `atanh` are exp/log/sqrt compositions; `atan` is Cephes'
+  range-reduced polynomial (selects), `asin(x) = atan(x / sqrt((1 - x)(1 + x)))`,
+  `acos(x) = 2 atan(sqrt((1 - x) / (1 + x)))` (within 4 float32 ulps of numpy; atan(-0) is
+  +0); `%` is the modulo
   of the rounding-down `/` (the divisor's sign), as the compile-time evaluation.
   Data-dependent output extents (`index: int[d, k|(s * ..)]`, `to_linalg/counted.py`): scf
   loops carrying the upper-bound buffer and the counter `k`, then a `tensor.extract_slice` of
@@ -188,8 +191,7 @@ OUTRO = """
   expressions, draft 3.1). `image.cubic_resize` (road 1 maps it), the ROI pools, `image._cubic_grid_sample`,
   `algo.top_k` and `algo.nonmax_suppress` have no `@lower` (nor `@compose`) in the draft, so
   road 2 has no formulas to compile; `image.linear_upsample` is garbled in the draft's
-  text beyond repair (`stdlib/UNPARSED.txt`). `asin`, `acos`, `atan` in formulas are located
-  errors: our interpreter runs no math.asin/acos/atan (nor math.atan2) to compile them to.
+  text beyond repair (`stdlib/UNPARSED.txt`).
 - Road 1 has no mapping for `gather_nd`/`scatter_nd`, linear grid sampling, grouped and dilated
   deconvolution (road 2 runs them), RESIZE parameters beyond its ERROR_IF ranges (e.g. CEIL
   rounding needing a border >= scale_n); TOSA SCATTER requires distinct indices where the
