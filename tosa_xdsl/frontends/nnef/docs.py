@@ -109,7 +109,8 @@ Pieces: `lexer.py`, `parser.py`, `ast.py` (the grammar of 2.16 with located erro
   of the rounding-down `/` (the divisor's sign), as the compile-time evaluation.
   Data-dependent output extents (`index: int[d, k|(s * ..)]`, `to_linalg/counted.py`): scf
   loops carrying the upper-bound buffer and the counter `k`, then a `tensor.extract_slice` of
-  dynamic size: the output type has a `?` extent (layout.nonzero, the draft's `where_true`).
+  dynamic size: the output type has a `?` extent (layout.nonzero, the draft's `where_true`),
+  run by the interpreter and natively (a subview with a dynamic size, `test_nnef_gaps.py`).
 - **Quantization** (2.14) as **integer TOSA** (`to_tosa/integer.py`), as the TFLite
   legalization builds it: a tensor with a `quant.zero_point_linear_quantize` entry (signed
   8/16/32 bits or unsigned 8 bits, one zero point, per-tensor or per-channel scales) is held
@@ -183,9 +184,7 @@ OUTRO = """
 ## Not done
 
 - Road 2 does not compile a conditional packed assignment to a pack whose items differ in
-  shape (it is compiled as one stacked tensor): a located error. Outputs with a
-  data-dependent extent run in the interpreter; the native (JIT) pipeline's bufferization
-  rejects the dynamic `tensor.extract_slice` (static shapes only). A tensor with a
+  shape (it is compiled as one stacked tensor): a located error. A tensor with a
   data-dependent (`?`) extent can only be a graph output: an
   operator taking one is a located error (instantiating its shapes would need run-time shape
   expressions, draft 3.1). `image.cubic_resize` (road 1 maps it), the ROI pools, `image._cubic_grid_sample`,
