@@ -152,3 +152,36 @@ def test_nonzero_runs_natively(tmp_path, shape, dtype):
         (yi,), (yj,) = run_both(tmp_path, src, [x])
         np.testing.assert_array_equal(yj, np.argwhere(x).T)
         np.testing.assert_array_equal(yi, yj)
+
+
+# ------------------------------------------------------------ consuming a data-dependent extent
+
+NZ = np.array([[1, 0, 2, 0], [0, 0, 3, 0], [4, 0, 0, 5]], np.float32)
+
+
+@pytest.mark.parametrize("tail,ref", [
+    ("y = math.exp(j);", lambda j: np.exp(j)),
+    ("y = math.sum_reduce{axes=[1]}(j);", lambda j: j.sum(axis=1, keepdims=True)),
+    ("y = math.max_reduce{axes=[0]}(j);", lambda j: j.max(axis=0, keepdims=True)),
+    ("y = math.sum_reduce{axes=[1], squeeze=true}(j);", lambda j: j.sum(axis=1)),
+])
+def test_elementwise_and_reductions_take_a_dynamic_extent(tmp_path, tail, ref):
+    """layout.nonzero's `?` extent flows through road 1's element-wise, cast and reduction
+    mappings (TOSA with a `?` dim); interpreter and JIT against numpy."""
+    src = graph("x: real[3,4];", "i = layout.nonzero(x); j = layout.cast<real>(i); " + tail, "layout; import math")
+    (yi,), (yj,) = run_both(tmp_path, src, [NZ])
+    want = ref(np.argwhere(NZ).T.astype(np.float32))
+    np.testing.assert_allclose(yi, want, rtol=1e-6)
+    np.testing.assert_allclose(yj, want, rtol=1e-6)
+
+
+@pytest.mark.parametrize("body,lower_all", [
+    ("i = layout.nonzero(x); y = layout.transpose{perm=[1, 0]}(i);", False),     # not element-wise
+    ("i = layout.nonzero(x); y = math.add(i, i);", False),                       # two inputs
+    ("i = layout.nonzero(x); j = layout.cast<real>(i); y = math.sum_reduce{axes=[0], squeeze=true}(j);", False),
+    ("i = layout.nonzero(x); y = layout.cast<real>(i);", True),                  # road 2: static extents only
+])
+def test_other_consumers_of_a_dynamic_extent_are_located_errors(body, lower_all):
+    from tosa_xdsl.frontends.nnef.errors import NnefError
+    with pytest.raises(NnefError, match=r"^\S+:\d+:\d+: error: .*extent is data-dependent"):
+        import_nnef(graph("x: real[3,4];", body, "layout; import math"), lower_all=lower_all)

@@ -185,9 +185,11 @@ OUTRO = """
 
 - Road 2 does not compile a conditional packed assignment to a pack whose items differ in
   shape (it is compiled as one stacked tensor): a located error. A tensor with a
-  data-dependent (`?`) extent can only be a graph output: an
-  operator taking one is a located error (instantiating its shapes would need run-time shape
-  expressions, draft 3.1). `image.cubic_resize` (road 1 maps it), the ROI pools, `image._cubic_grid_sample`,
+  data-dependent (`?`) extent can be a graph output or the one input of a road-1 element-wise
+  operator, `layout.cast` or reduction keeping the reduced axes (or squeezing only the `?`
+  one), where the `?` just propagates (`test_nnef_gaps.py`); any other operator taking one
+  (several inputs, layout operators, road 2's formulas, whose loop bounds are static) is a
+  located error (instantiating its shapes would need run-time shape expressions, draft 3.1). `image.cubic_resize` (road 1 maps it), the ROI pools, `image._cubic_grid_sample`,
   `algo.top_k` and `algo.nonmax_suppress` have no `@lower` (nor `@compose`) in the draft, so
   road 2 has no formulas to compile; `image.linear_upsample` is garbled in the draft's
   text beyond repair (`stdlib/UNPARSED.txt`).
