@@ -103,6 +103,8 @@ def test_inverse_trig_formulas_within_ulps_of_numpy():
         assert max_ulps(a, np.arcsin(x)) <= 4
         assert max_ulps(b, np.arccos(x)) <= 4
     assert max_ulps(c, np.arctan(t)) <= 3
+    zeros = run(import_nnef(TRIG.format(n=2, m=2)), [np.array([0.0, -0.0], np.float32)] * 2, entry="G")
+    assert np.signbit(zeros[0]).tolist() == [False, True] and np.signbit(zeros[2]).tolist() == [False, True]
 
 
 def test_inverse_trig_runs_natively(tmp_path):

@@ -104,8 +104,8 @@ Pieces: `lexer.py`, `parser.py`, `ast.py` (the grammar of 2.16 with located erro
   run time (`math.argmax_n`'s `xs[y[i..]][i..]`) reads the pack stacked along a new axis.
   `sinh`, `cosh`, `asinh`, `acosh`, `atanh` are exp/log/sqrt compositions; `atan` is Cephes'
   range-reduced polynomial (selects), `asin(x) = atan(x / sqrt((1 - x)(1 + x)))`,
-  `acos(x) = 2 atan(sqrt((1 - x) / (1 + x)))` (within 4 float32 ulps of numpy; atan(-0) is
-  +0); `%` is the modulo
+  `acos(x) = 2 atan(sqrt((1 - x) / (1 + x)))` (within 4 float32 ulps of numpy, signed
+  zeros kept); `%` is the modulo
   of the rounding-down `/` (the divisor's sign), as the compile-time evaluation.
   Data-dependent output extents (`index: int[d, k|(s * ..)]`, `to_linalg/counted.py`): scf
   loops carrying the upper-bound buffer and the counter `k`, then a `tensor.extract_slice` of

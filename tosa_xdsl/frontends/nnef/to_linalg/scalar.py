@@ -409,7 +409,9 @@ class Body:
             p = b("*", b("+", p, c), z)
         p = b("+", p, -3.33329491539e-1)
         y = b("+", b("+", b("*", b("*", p, z), r), r), y0)
-        return self.select(b("<", x, 0.0)[0], b("-", 0.0, y), y)
+        # the sign of x, -0 included (1 / -0 = -inf): atan(-0) = -0
+        neg = b("||", b("<", x, 0.0), b("<", b("/", 1.0, x), 0.0))
+        return self.select(neg[0], b("*", y, -1.0), y)
 
     def select(self, cond: str, a, b):
         r = self.fresh()
