@@ -57,10 +57,13 @@ TENSOR_TYPES = ("real", "int", "bool")
 
 
 class Composer:
-    def __init__(self, lib: Library, keep: callable):
+    def __init__(self, lib: Library, keep: callable, dynamic_ok: callable | None = None):
         self.lib = lib
         self.quantize: dict[str, A.Quantization] = {}   # the current block's @quantize entries
         self.keep = keep     # keep(qualified_name, op, instance, arg types) -> True to keep the invocation whole
+        # dynamic_ok(qualified_name, instance, arg types) -> True when the invocation, whose one
+        # tensor input has a data-dependent extent, is kept whole and its mapping takes the `?`
+        self.dynamic_ok = dynamic_ok or (lambda name, inst, types: False)
         self.counter = 0
 
     def fresh(self, base: str) -> str:
@@ -462,12 +465,25 @@ class Composer:
         args = [self.arg(a, env, tensors, inv.loc) for a in inv.args]
         types = [a.type if isinstance(a, Tensor) else [x.type for x in a] if isinstance(a, list) else None
                  for a in args]
-        for t in [x for a in types for x in (a if isinstance(a, list) else [a])]:
-            if t is not None and None in (t.shape or []):
-                raise NnefError(inv.loc, f"'{inv.name}' takes a tensor whose extent is data-dependent (shape "
-                                f"{['?' if d is None else d for d in t.shape]}): only graph outputs can have "
-                                "such shapes in the importer")
-        inst = instantiate(op, qname, attribs, types, inv.loc, inv.types)
+        flat = [t for a in types for t in (a if isinstance(a, list) else [a]) if t is not None]
+        dynamic = [t for t in flat if None in (t.shape or [])]
+
+        def dynamic_error():
+            t = dynamic[0]
+            return NnefError(inv.loc, f"'{inv.name}' takes a tensor whose extent is data-dependent (shape "
+                             f"{['?' if d is None else d for d in t.shape]}): the importer takes such shapes "
+                             "only as graph outputs or as the one input of an element-wise or reduction "
+                             "operator mapped to TOSA (road 1)")
+        if dynamic and len(flat) != 1:
+            raise dynamic_error()
+        try:
+            inst = instantiate(op, qname, attribs, types, inv.loc, inv.types)
+        except TypeError:
+            if not dynamic:
+                raise
+            raise dynamic_error() from None     # a shape expression computing with the `?`
+        if dynamic and not self.dynamic_ok(qname, inst, types):
+            raise dynamic_error()
         for p, t in zip(op.outputs, inst.outputs):
             for x in (t if isinstance(t, list) else [t]):
                 if x.dtype not in TENSOR_TYPES:

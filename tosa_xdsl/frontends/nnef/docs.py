@@ -78,7 +78,8 @@ Pieces: `lexer.py`, `parser.py`, `ast.py` (the grammar of 2.16 with located erro
   as selects/clamps of the indices and one GATHER of the flattened pixels, gather/scatter
   with the other axes folded into N,
   deconvolution as TRANSPOSE_CONV2D, pooling over any one or two axes, `layout.stack` as
-  RESHAPE + CONCAT, `layout.space_to_depth` as its RESHAPE/TRANSPOSE/RESHAPE composition,
+  RESHAPE + CONCAT, `layout.space_to_depth` and `layout.depth_to_space` (a one-item pack such as its `c`,
+  bound by `c..(ncx)`/`c..(!ncx)`, stands for its item in a list) as their RESHAPE/TRANSPOSE/RESHAPE compositions,
   fake quantization as CAST/CLAMP compositions, the normalizations as compositions of mappings. A mapping that
   declines an instance leaves a composite to its `@compose` expansion.
 - **Road 2 extras**: remapped bounds `|e <> lower : upper|` (layout.pad REFLECT/SYMMETRIC/
@@ -101,11 +102,15 @@ Pieces: `lexer.py`, `parser.py`, `ast.py` (the grammar of 2.16 with located erro
   result lists `[a, b..(n)]` bind packed results. Reductions over the items of an input pack
   (`math.sum_n`'s `y[i..] += xs[k][i..], k < n`) accumulate item by item; an item chosen at
   run time (`math.argmax_n`'s `xs[y[i..]][i..]`) reads the pack stacked along a new axis.
-  `sinh`, `cosh`, `asinh`, `acosh`, `atanh` are exp/log/sqrt compositions; `%` is the modulo
+  `sinh`, `cosh`, `asinh`, `acosh`, `atanh` are exp/log/sqrt compositions; `atan` is Cephes'
+  range-reduced polynomial (selects), `asin(x) = atan(x / sqrt((1 - x)(1 + x)))`,
+  `acos(x) = 2 atan(sqrt((1 - x) / (1 + x)))` (within 4 float32 ulps of numpy, signed
+  zeros kept); `%` is the modulo
   of the rounding-down `/` (the divisor's sign), as the compile-time evaluation.
   Data-dependent output extents (`index: int[d, k|(s * ..)]`, `to_linalg/counted.py`): scf
   loops carrying the upper-bound buffer and the counter `k`, then a `tensor.extract_slice` of
-  dynamic size: the output type has a `?` extent (layout.nonzero, the draft's `where_true`).
+  dynamic size: the output type has a `?` extent (layout.nonzero, the draft's `where_true`),
+  run by the interpreter and natively (a subview with a dynamic size, `test_nnef_gaps.py`).
 - **Quantization** (2.14) as **integer TOSA** (`to_tosa/integer.py`), as the TFLite
   legalization builds it: a tensor with a `quant.zero_point_linear_quantize` entry (signed
   8/16/32 bits or unsigned 8 bits, one zero point, per-tensor or per-channel scales) is held
@@ -179,16 +184,15 @@ OUTRO = """
 ## Not done
 
 - Road 2 does not compile a conditional packed assignment to a pack whose items differ in
-  shape (it is compiled as one stacked tensor): a located error. Outputs with a
-  data-dependent extent run in the interpreter; the native (JIT) pipeline's bufferization
-  rejects the dynamic `tensor.extract_slice` (static shapes only). A tensor with a
-  data-dependent (`?`) extent can only be a graph output: an
-  operator taking one is a located error (instantiating its shapes would need run-time shape
-  expressions, draft 3.1). `image.cubic_resize` (road 1 maps it), the ROI pools, `image._cubic_grid_sample`,
+  shape (it is compiled as one stacked tensor): a located error. A tensor with a
+  data-dependent (`?`) extent can be a graph output or the one input of a road-1 element-wise
+  operator, `layout.cast` or reduction keeping the reduced axes (or squeezing only the `?`
+  one), where the `?` just propagates (`test_nnef_gaps.py`); any other operator taking one
+  (several inputs, layout operators, road 2's formulas, whose loop bounds are static) is a
+  located error (instantiating its shapes would need run-time shape expressions, draft 3.1). `image.cubic_resize` (road 1 maps it), the ROI pools, `image._cubic_grid_sample`,
   `algo.top_k` and `algo.nonmax_suppress` have no `@lower` (nor `@compose`) in the draft, so
   road 2 has no formulas to compile; `image.linear_upsample` is garbled in the draft's
-  text beyond repair (`stdlib/UNPARSED.txt`). `asin`, `acos`, `atan` in formulas are located
-  errors: our interpreter runs no math.asin/acos/atan (nor math.atan2) to compile them to.
+  text beyond repair (`stdlib/UNPARSED.txt`).
 - Road 1 has no mapping for `gather_nd`/`scatter_nd`, linear grid sampling, grouped and dilated
   deconvolution (road 2 runs them), RESIZE parameters beyond its ERROR_IF ranges (e.g. CEIL
   rounding needing a border >= scale_n); TOSA SCATTER requires distinct indices where the
@@ -207,8 +211,7 @@ OUTRO = """
   export (TOSA -> NNEF) does not write integer graphs back as @quantize.
 - `@compose`: scan inputs/outputs of data-dependent loops, sub-graph invocations, `[a, b]`
   result lists: located "not supported by the importer yet". Graph inputs with dynamic
-  extents are imported at their upper bound. `layout.depth_to_space` does not bind (its
-  `c / (block_size * ..)` divides the pack `c` inside a list).
+  extents are imported at their upper bound.
 
 ## Tools
 

@@ -20,7 +20,7 @@ from tosa_xdsl.frontends.nnef.modules import Library
 from tosa_xdsl.frontends.nnef.parser import parse
 from tosa_xdsl.frontends.nnef.to_tosa.emit import Emitter, Value, ttype
 from tosa_xdsl.frontends.nnef.to_tosa.integer import Plan
-from tosa_xdsl.frontends.nnef.to_tosa.ops import MAPPINGS, Unsupported
+from tosa_xdsl.frontends.nnef.to_tosa.ops import DYNAMIC_CONSUMERS, MAPPINGS, Unsupported
 
 
 def load_document(path_or_text, file: str | None = None, root=None) -> tuple[A.Document, Library]:
@@ -57,7 +57,9 @@ def compose_graph(path_or_text, attribs: dict | None = None, graph: str | None =
         raise NnefError(None, f"no graph named '{graph}'", file=doc.file)
     keep = (lambda name, op, inst, types: op.lowerings and not op.compose) if lower_all else (
         lambda name, op, inst, types: not op.compose or _maps(name, inst, types))
-    return Composer(lib, keep).graph("main", g, dict(attribs or {}))
+    def dynamic_ok(name, inst, types):
+        return not lower_all and name in DYNAMIC_CONSUMERS and _maps(name, inst, types)
+    return Composer(lib, keep, dynamic_ok).graph("main", g, dict(attribs or {}))
 
 
 def _maps(name: str, inst, types) -> bool:

@@ -237,7 +237,12 @@ class Evaluator:
                 v = self.eval(item)
                 if v is None:
                     return None
-                if _is_pack(v):
+                if _is_pack(v) and len(v) == 1:
+                    # a one-item pack stands for its item: layout.depth_to_space's `c` is bound by
+                    # `c..(ncx)` and `c..(!ncx)` (exactly one has length 1) and used as the
+                    # channel count in `[block_size.., c / (block_size * ..)]`
+                    v = v[0]
+                elif _is_pack(v):
                     raise NnefError(item.loc, f"a pack in a list must be expanded: write '{unparse(item)}..'")
                 out.append(v)
             if len(out) > MAX_PACK:

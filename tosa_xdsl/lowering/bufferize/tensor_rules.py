@@ -140,8 +140,16 @@ def _dynamic_subview(c: Converter, op: Operation, base: SSAValue, offsets: list[
 
 def _extract_slice(c: Converter, op: tensor.ExtractSliceOp) -> None:
     offsets = _static_list(op, op.offsets, op.static_offsets, "offsets")
-    sizes = _static_list(op, op.sizes, op.static_sizes, "sizes")
     strides = _static_list(op, op.strides, op.static_strides, "strides")
+    if len(op.sizes):
+        # dynamic sizes with static offsets and strides (a data-dependent extent cut from its
+        # upper-bound buffer, NNEF's layout.nonzero): a subview with dynamic sizes
+        sizes = [int(v) if v != DYNAMIC_INDEX else -1 for v in op.static_sizes.get_values()]
+        view = _dynamic_subview(c, op, c.buf(op.source), offsets, sizes, strides, [c.vmap[v] for v in op.sizes])
+        c.vmap[op.result] = view
+        c.bind(op.result, c.roots[op.source])
+        return
+    sizes = _static_list(op, op.sizes, op.static_sizes, "sizes")
     src = op.source
     r = c.roots.get(src)
     if r is not None and r.empty:  # a slice of undefined contents: a buffer to view

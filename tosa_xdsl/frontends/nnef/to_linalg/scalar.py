@@ -361,6 +361,8 @@ class Body:
             return r, t
         if name in ("sinh", "cosh", "asinh", "acosh", "atanh") and t == "f32":
             return self.hyperbolic(e, name, v)
+        if name in ("asin", "acos", "atan") and t == "f32":
+            return self.inverse_trig(e, name, v)
         if name == "frac" and t == "f32":
             f, r = self.fresh(), self.fresh()
             self.lines += [f"      {f} = math.floor {s} : f32", f"      {r} = arith.subf {s}, {f} : f32"]
@@ -381,6 +383,35 @@ class Body:
             return f("log", self.binop(e, "+", x, root))
         ratio = self.binop(e, "/", self.binop(e, "+", 1.0, x), self.binop(e, "-", 1.0, x))
         return self.binop(e, "*", f("log", ratio), 0.5)
+
+    def inverse_trig(self, e: A.Call, name: str, x):
+        """asin, acos, atan from arithmetic, sqrt and selects (our interpreter and LLVM
+        lowering run no math.asin/acos/atan): atan as Cephes' atanf (range reduction by
+        tan(3pi/8) and tan(pi/8), a degree-9 odd polynomial; about 2 ulps in float32);
+        asin(x) = atan(x / sqrt((1 - x)(1 + x))), acos(x) = 2 atan(sqrt((1 - x) / (1 + x)))
+        (no cancellation near |x| = 1; |x| > 1 gives NaN through the sqrt, +-1 the infinities
+        atan maps to +-pi/2)."""
+        def b(op, p, q):
+            return self.binop(e, op, p, q)
+        if name == "asin":
+            return self.inverse_trig(e, "atan", b("/", x, self.apply(e, "sqrt", b("*", b("-", 1.0, x), b("+", 1.0, x)))))
+        if name == "acos":
+            half = self.inverse_trig(e, "atan", self.apply(e, "sqrt", b("/", b("-", 1.0, x), b("+", 1.0, x))))
+            return b("*", half, 2.0)
+        a = self.apply(e, "abs", x)
+        big, mid = b(">", a, 2.414213562373095), b(">", a, 0.4142135623730950)
+        r = self.select(big[0], b("/", -1.0, a), self.select(mid[0], b("/", b("-", a, 1.0), b("+", a, 1.0)), a))
+        y0 = self.select(big[0], self.const(math.pi / 2, "f32"),
+                         self.select(mid[0], self.const(math.pi / 4, "f32"), self.const(0.0, "f32")))
+        z = b("*", r, r)
+        p = b("*", z, 8.05374449538e-2)
+        for c in (-1.38776856032e-1, 1.99777106478e-1):
+            p = b("*", b("+", p, c), z)
+        p = b("+", p, -3.33329491539e-1)
+        y = b("+", b("+", b("*", b("*", p, z), r), r), y0)
+        # the sign of x, -0 included (1 / -0 = -inf): atan(-0) = -0
+        neg = b("||", b("<", x, 0.0), b("<", b("/", 1.0, x), 0.0))
+        return self.select(neg[0], b("*", y, -1.0), y)
 
     def select(self, cond: str, a, b):
         r = self.fresh()

@@ -168,12 +168,18 @@ def _reduce(name):
         for a in axes:
             shape[a] = 1
             x = em.op(REDUCE[name], [x], shape, x.dtype, f"axis = {a} : i32")
+        if None in outs[0].shape and list(outs[0].shape) != shape:
+            raise Unsupported("squeezing the reduced axes of a tensor with a data-dependent extent")
         return [em.reshape(x, outs[0].shape)]
     return f
 
 
 for _n in REDUCE:
     mapping(_n, how=REDUCE[_n].replace("tosa.", "TOSA ") + " per axis (+reshape to squeeze)")(_reduce(_n))
+
+# mappings that take a tensor with a data-dependent (`?`) extent as their one input (the
+# extent only propagates: element-wise, casts, reductions keeping the reduced axes)
+DYNAMIC_CONSUMERS = frozenset(UNARY) | frozenset(REDUCE) | {"math.neg", "math.sqr", "math.sqrt", "layout.cast"}
 
 
 # ------------------------------------------------------------ linear algebra and nn
