@@ -145,7 +145,8 @@ EXPECT = {
     "CLZ": lambda a, b, s, t: _bits(_clz(a, t), t),
     "IDENTITY": lambda a, b, s, t: _bits(a, t),
     "NEGATE": lambda a, b, s, t: _bits(np.clip(-a, *_range(t)), t),  # saturating, as upstream's
-    "CLAMP": lambda a, b, s, t: _bits(np.clip(a, 0, 1), t),
+    # bounds 0 and `1 : t` (i1: true, which is -1: MLIR 22's lowering clips to true everywhere)
+    "CLAMP": lambda a, b, s, t: _bits(np.minimum(np.maximum(a, 0), -1 if t == "i1" else 1), t),
     "SELECT": lambda a, b, s, t: _bits(np.where(np.array([True, False, True]), a, b), t),
     "REDUCE_ALL": lambda a, b, s, t: _bits((a != 0).all(0, keepdims=True), t),  # the spec's &&: 1 or 0
     "REDUCE_ANY": lambda a, b, s, t: _bits((a != 0).any(0, keepdims=True), t),
