@@ -170,6 +170,8 @@ EXPECT = {
         np.clip(a.astype(np.float32).astype(np.float64), *_range(t)).astype(np.int64), t),
     "CONST": lambda a, b, s, t: _bits(np.zeros((4, 3), np.int64), t),
     "MUL:wide": lambda a, b, s, t: _bits(a * b, "i32").astype(np.int32),  # the values' product, low 32 bits
+    # upstream's linalg.matmul: the inputs' values (i1: true is -1) cast to i32, sums modulo 2^32
+    "MATMUL": lambda a, b, s, t: _bits(a.reshape(1, 4, 3) @ b.reshape(1, 3, 4), "i32").astype(np.int32),
     "MAX_POOL2D": lambda a, b, s, t: _bits(np.maximum.reduce(
         [a[i:i + 3, j:j + 2] for i in (0, 1) for j in (0, 1)]).reshape(1, 3, 2, 1), t),
 }

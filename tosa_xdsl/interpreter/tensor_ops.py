@@ -357,6 +357,10 @@ def transpose_conv2d(x, w, bias, input_zp, weight_zp, out_pad, stride, *, in_t: 
 # --------------------------------------------------------------------------------------
 
 
+# the spec's integer MATMUL rows (in_t, out_t): the accumulator must not overflow (REQUIRE)
+_MATMUL_INT_ROWS = frozenset({("i8", "i32"), ("i16", "i48")})
+
+
 def matmul(a, b, a_zp, b_zp, *, in_t: str, out_t: str,
            out_shape: Sequence[int] | None = None) -> np.ndarray:
     """MATMUL (spec 2.3.7): A [N,H,C] x B [N,C,W] -> [N,H,W], accumulated in out_t.
@@ -376,6 +380,11 @@ def matmul(a, b, a_zp, b_zp, *, in_t: str, out_t: str,
     bv = _values(b, in_t) - _zp_value(b_zp, in_t)
     X = av.transpose(1, 2, 0)  # [H, C, N]: p = h, k = c, g = n
     Wm = bv.transpose(1, 0, 2)  # [C, N, W]
+    if not fp and (in_t, out_t) not in _MATMUL_INT_ROWS:
+        # upstream's rows beyond the spec (i1/i4/i16/i32/i48/i64/unsigned -> i32): its
+        # linalg.matmul casts each value to i32 and sums modulo 2^32 (int64 products and sums
+        # wrap modulo 2^64, which keeps them right modulo 2^32)
+        return nx.truncate(np.einsum("nhc,ncw->nhw", av.astype(np.int64), bv.astype(np.int64)), out_t)
     acc = _dot(X, Wm, None, out_t, fp).transpose(1, 0, 2)  # [N, H, W]
     if fp:
         return acc
