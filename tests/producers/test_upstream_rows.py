@@ -252,12 +252,50 @@ def test_expectations_are_upstreams_values(t):
     src, ops = _batch(t, skip=("REDUCE_ALL", "REDUCE_ANY") + (("SCATTER",) if t == "i1" else ()))
     xs = _inputs(t)
     want = _expected(t, ops, xs)
-    # every TOSA conversion upstream has (data layout in tosa-to-linalg-named / -tensor, SCATTER
-    # in tosa-to-scf)
-    pipeline = UPSTREAM.replace("func.func(tosa-to-linalg),", "func.func(tosa-to-scf),func.func(tosa-to-linalg-named),"
-                                "func.func(tosa-to-linalg),func.func(tosa-to-tensor),").replace(
-        "expand-strided-metadata,", "expand-strided-metadata,lower-affine,")  # the slices' index maps
-    assert_same(_upstream_native(src, xs, want, pipeline), want, f"{t} MLIR 22")
+    assert_same(_upstream_native(src, xs, want, FULL_UPSTREAM), want, f"{t} MLIR 22")
+
+
+# every TOSA conversion upstream has (data layout in tosa-to-linalg-named / -tensor, SCATTER
+# in tosa-to-scf)
+FULL_UPSTREAM = UPSTREAM.replace("func.func(tosa-to-linalg),", "func.func(tosa-to-scf),func.func(tosa-to-linalg-named),"
+                                 "func.func(tosa-to-linalg),func.func(tosa-to-tensor),").replace(
+    "expand-strided-metadata,", "expand-strided-metadata,lower-affine,")  # the slices' index maps
+
+
+def _conv_module(t: str) -> str:
+    """CONV2D on t with i32 accumulator: a as a 1x4x3x1 image, b as three 2x2 filters, a bias."""
+    ty = f"tensor<4x3x{t}>"
+    return f"""func.func @main(%a: {ty}, %b: {ty}) -> tensor<1x3x2x3xi32> {{
+  %s5 = tosa.const_shape {{values = dense<[1, 4, 3, 1]> : tensor<4xindex>}} : () -> !tosa.shape<4>
+  %sw = tosa.const_shape {{values = dense<[3, 2, 2, 1]> : tensor<4xindex>}} : () -> !tosa.shape<4>
+  %v = tosa.reshape %a, %s5 : ({ty}, !tosa.shape<4>) -> tensor<1x4x3x1x{t}>
+  %w = tosa.reshape %b, %sw : ({ty}, !tosa.shape<4>) -> tensor<3x2x2x1x{t}>
+  %z = "tosa.const"() <{{values = dense<0> : tensor<1x{t}>}}> : () -> tensor<1x{t}>
+  %bias = "tosa.const"() <{{values = dense<[1, 2, -3]> : tensor<3xi32>}}> : () -> tensor<3xi32>
+  %r = tosa.conv2d %v, %w, %bias, %z, %z {{acc_type = i32, dilation = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>}} : (tensor<1x4x3x1x{t}>, tensor<3x2x2x1x{t}>, tensor<3xi32>, tensor<1x{t}>, tensor<1x{t}>) -> tensor<1x3x2x3xi32>
+  return %r : tensor<1x3x2x3xi32>
+}}
+"""
+
+
+@pytest.mark.parametrize("t", ("i1", "i4", "i32", "i48", "i64", "ui32"))
+def test_conv2d_values(t):
+    """CONV2D on upstream's rows (T input and weights, i32 accumulator): upstream's
+    linalg.conv_2d_nhwc_fhwc casts each value to i32 (signless: sign-extended, i1 true is -1;
+    unsigned: zero-extended; i48/i64: the low 32 bits) and sums modulo 2^32, then adds the bias
+    (arith.addi, modulo 2^32). i32 also against MLIR 22 run natively."""
+    src = _conv_module(t)
+    xs = _inputs(t)[:2]
+    x, k = (_meaning(v, t) for v in xs)
+    k = k.reshape(3, 2, 2)
+    acc = np.array([[[(x[i:i + 2, j:j + 2] * k[o]).sum() for o in range(3)] for j in range(2)] for i in range(3)])
+    want = [_bits(acc + np.array([1, 2, -3]), "i32").astype(np.int32)[None]]
+    assert_same(run(parse(src), xs), want, f"{t} interpreter")
+    for stage in STAGES:
+        assert_same(run(lower(src, stage), xs), want, f"{t} {stage}")
+    assert_same(NativeModule(parse(src), pipeline="tosa-to-llvm{validation=false}").call(xs), want, f"{t} jit")
+    if t == "i32" and (BIN / "mlir-opt").exists():
+        assert_same(_upstream_native(src, xs, want, FULL_UPSTREAM), want, f"{t} MLIR 22")
 
 
 @pytest.mark.parametrize("op, t", [("MAXIMUM", "i8"), ("GREATER", "ui16")])

@@ -143,9 +143,10 @@ def _pad_spatial(x: np.ndarray, pads: Sequence[tuple[int, int]], fill) -> tuple[
 
 
 def _dot(X: np.ndarray, W: np.ndarray, mask: np.ndarray | Callable[[], np.ndarray] | None, acc_t: str,
-         fp: bool) -> np.ndarray:
+         fp: bool, wrap: bool = False) -> np.ndarray:
     """acc[p, g, o] = sum_k X[p, k, g] * W[k, g, o] over valid (p, k), as the spec's
-    accumulation loop in acc_t.
+    accumulation loop in acc_t (wrap: upstream's rows beyond the spec, summed modulo 2^acc
+    width as its linalg named ops do, no REQUIRE; int64 wraps modulo 2^64, which keeps that).
 
     X, W hold static_cast<acc_t>(value) - zp (int64 or float64); X is 0 where mask is False.
     Returns int64 values within acc_t (integers) or acc_t storage (floats)."""
@@ -170,6 +171,8 @@ def _dot(X: np.ndarray, W: np.ndarray, mask: np.ndarray | Callable[[], np.ndarra
                 # in k order. optimize=False skips the path search.
                 acc = np.einsum("pkg,kgo->pgo", X, W, optimize=False)
         return nx.round_to_nearest_float(acc, acc_t)
+    if wrap:
+        return nx.sign_extend(np.einsum("pkg,kgo->pgo", X.astype(np.int64), W.astype(np.int64)), acc_t)
     lo, hi = nx.minimum_s(acc_t), nx.maximum_s(acc_t)
     acc = np.einsum("pkg,kgo->pgo", X, W)
     if acc.size and np.einsum("pkg,kgo->pgo", np.abs(X), np.abs(W)).max() > hi:
@@ -187,8 +190,19 @@ def _dot(X: np.ndarray, W: np.ndarray, mask: np.ndarray | Callable[[], np.ndarra
     return acc
 
 
-def _finish(acc: np.ndarray, bias, bias_index: np.ndarray, acc_t: str, out_t: str) -> np.ndarray:
-    """out = static_cast<out_t>(acc); out = apply_add_s<out_t>(out, bias[BC == 1 ? 0 : i])."""
+# the spec's integer convolution rows (in_t, weight_t, acc_t): their accumulator must not
+# overflow (REQUIRE); upstream's other rows (i1/i4/i32/i48/i64/unsigned inputs -> i32) wrap
+_CONV_INT_ROWS = frozenset({("i8", "i8", "i32"), ("i8", "i4", "i32"), ("i16", "i8", "i48")})
+
+
+def _wraps(in_t: str, w_t: str, acc_t: str) -> bool:
+    return not _is_fp(in_t) and (in_t, w_t, acc_t) not in _CONV_INT_ROWS
+
+
+def _finish(acc: np.ndarray, bias, bias_index: np.ndarray, acc_t: str, out_t: str,
+            wrap: bool = False) -> np.ndarray:
+    """out = static_cast<out_t>(acc); out = apply_add_s<out_t>(out, bias[BC == 1 ? 0 : i])
+    (wrap: the bias added modulo 2^width, as upstream's arith.addi)."""
     bias = np.asarray(bias).reshape(-1)
     if bias.size == bias_index.size and bias.size != 1:
         b = bias  # bias_index is arange(OC)
@@ -200,6 +214,8 @@ def _finish(acc: np.ndarray, bias, bias_index: np.ndarray, acc_t: str, out_t: st
         out = acc if same else nx.round_to_nearest_float(acc, out_t)
         return nx.apply_add_s(out, b, out_t)
     out = nx.static_cast(acc, acc_t, out_t) if acc_t != out_t else acc
+    if wrap:
+        return nx.truncate(np.asarray(out, np.int64) + np.asarray(b, np.int64), out_t)
     return nx.apply_add_s(out, b, out_t)
 
 
@@ -232,6 +248,7 @@ def conv(x, w, bias, input_zp, weight_zp, pad, stride, dilation, *, in_t: str, w
               for i in range(nd)]
     _check_out_shape(out_shape, [x.shape[0], *out_sp, oc], "output shape != computed [N,O...,OC]")
     fp = _is_fp(in_t)
+    wrap = _wraps(in_t, w_t, acc_t)
     xv = _values(x, in_t) - _zp_value(input_zp, in_t)
     wv = _values(w, w_t) - _zp_value(weight_zp, w_t)
     n = x.shape[0]
@@ -242,8 +259,8 @@ def conv(x, w, bias, input_zp, weight_zp, pad, stride, dilation, *, in_t: str, w
         # 1x1 kernel, stride 1, no padding: every patch is one input pixel (no padding, so
         # no mask), the patches are the input itself
         X = xv.reshape(-1, K, 1)
-        acc = _dot(X, Wm, None, acc_t, fp).reshape(n, *out_sp, oc)
-        return _finish(acc, bias, np.arange(oc), acc_t, out_t)
+        acc = _dot(X, Wm, None, acc_t, fp, wrap).reshape(n, *out_sp, oc)
+        return _finish(acc, bias, np.arange(oc), acc_t, out_t, wrap)
     xp, valid = _pad_spatial(xv, pads, 0)
     P, M = _patches(xp, valid, kernel, stride, dilation)
     X = P.reshape(-1, K, 1)  # spec order (k..., ic)
@@ -252,8 +269,8 @@ def conv(x, w, bias, input_zp, weight_zp, pad, stride, dilation, *, in_t: str, w
         return np.broadcast_to(M.reshape(1, -1, K // x.shape[-1], 1),
                                (n, int(np.prod(out_sp)), K // x.shape[-1], x.shape[-1])).reshape(-1, K)
 
-    acc = _dot(X, Wm, mask, acc_t, fp).reshape(n, *out_sp, oc)
-    return _finish(acc, bias, np.arange(oc), acc_t, out_t)
+    acc = _dot(X, Wm, mask, acc_t, fp, wrap).reshape(n, *out_sp, oc)
+    return _finish(acc, bias, np.arange(oc), acc_t, out_t, wrap)
 
 
 def depthwise_conv2d(x, w, bias, input_zp, weight_zp, pad, stride, dilation, *, in_t: str,
