@@ -172,6 +172,12 @@ EXPECT = {
     "MUL:wide": lambda a, b, s, t: _bits(a * b, "i32").astype(np.int32),  # the values' product, low 32 bits
     # upstream's linalg.matmul: the inputs' values (i1: true is -1) cast to i32, sums modulo 2^32
     "MATMUL": lambda a, b, s, t: _bits(a.reshape(1, 4, 3) @ b.reshape(1, 3, 4), "i32").astype(np.int32),
+    # upstream's pooling sum: values cast to i32, summed modulo 2^32 (read signed), then the
+    # spec's apply_scale_32 with reciprocal_scale(4) (multiplier 2^30 + 1, shift 32, single
+    # rounding) and the clip to the type's range
+    "AVG_POOL2D": lambda a, b, s, t: _bits(np.clip((_bits(sum(
+        a[i:i + 3, j:j + 2] for i in (0, 1) for j in (0, 1)), "i32").astype(np.int64) * ((1 << 30) + 1)
+        + (1 << 31)) >> 32, *_range(t)).reshape(1, 3, 2, 1), t),
     "MAX_POOL2D": lambda a, b, s, t: _bits(np.maximum.reduce(
         [a[i:i + 3, j:j + 2] for i in (0, 1) for j in (0, 1)]).reshape(1, 3, 2, 1), t),
 }
@@ -258,7 +264,8 @@ def test_expectations_are_upstreams_values(t):
 # every TOSA conversion upstream has (data layout in tosa-to-linalg-named / -tensor, SCATTER
 # in tosa-to-scf)
 FULL_UPSTREAM = UPSTREAM.replace("func.func(tosa-to-linalg),", "func.func(tosa-to-scf),func.func(tosa-to-linalg-named),"
-                                 "func.func(tosa-to-linalg),func.func(tosa-to-tensor),").replace(
+                                 "func.func(tosa-to-linalg),func.func(tosa-to-tensor),"
+                                 "func.func(tosa-to-arith{include-apply-rescale=true}),").replace(
     "expand-strided-metadata,", "expand-strided-metadata,lower-affine,")  # the slices' index maps
 
 

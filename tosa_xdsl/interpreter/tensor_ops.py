@@ -429,6 +429,11 @@ def _pool_checks(x, kernel, stride, pad, out_shape):
     return (ky, kx), (sy, sx), [(pt, pb), (pl, pr)]
 
 
+# the spec's integer AVG_POOL2D rows and their unsigned widening (in_out_t, acc_t): the
+# accumulator must not overflow (REQUIRE)
+_POOL_INT_ROWS = frozenset({("i8", "i32"), ("i16", "i32"), ("ui8", "i32"), ("ui16", "i32")})
+
+
 def avg_pool2d(x, input_zp, output_zp, kernel, stride, pad, *, in_t: str, acc_t: str,
                out_shape: Sequence[int] | None = None) -> np.ndarray:
     """AVG_POOL2D (spec 2.3.2)."""
@@ -448,13 +453,20 @@ def avg_pool2d(x, input_zp, output_zp, kernel, stride, pad, *, in_t: str, acc_t:
     n, oh, ow, _, _, c = P.shape
     acc = P.sum(axis=(3, 4))
     lo, hi = nx.minimum_s(acc_t), nx.maximum_s(acc_t)
-    if acc.size and np.abs(P).sum(axis=(3, 4)).max() > hi:
+    if (in_t, acc_t) not in _POOL_INT_ROWS:
+        # upstream's rows beyond the spec (i1/i4/i32/i48/i64/ui32 -> i32 accumulator): its
+        # linalg.pooling_nhwc_sum casts each value to i32 (wider: the low 32 bits) and sums
+        # modulo 2^32; the sum is then read as a signed i32 (int64 sums wrap modulo 2^64)
+        acc = nx.sign_extend(P.astype(np.int64).sum(axis=(3, 4)), acc_t)
+    elif acc.size and np.abs(P).sum(axis=(3, 4)).max() > hi:
         prefix = np.cumsum(P.reshape(n, oh, ow, -1, c), axis=3)
         nx.require((prefix >= lo) & (prefix <= hi), f"apply_add_s<{acc_t}>: accumulator overflow")
     mult, shift = nx.reciprocal_scale(count)
     scaled = nx.apply_scale_32(acc, mult[None, :, :, None], shift[None, :, :, None], False)
     out = nx.apply_add_s(scaled, _zp_value(output_zp, in_t), acc_t)
     lo, hi = (0, (1 << nx.bit_width(in_t)) - 1) if in_t.startswith("ui") else (nx.minimum_s(in_t), nx.maximum_s(in_t))
+    if (in_t, acc_t) not in _POOL_INT_ROWS and not in_t.startswith("ui"):
+        lo = -(1 << (nx.bit_width(in_t) - 1))  # upstream clips to the full range (i4: -8)
     out = np.clip(nx.sign_extend(out, acc_t), lo, hi)
     return nx.static_cast(out, acc_t, in_t)
 
