@@ -380,3 +380,61 @@ def test_integer_pow_negative_exponents():
     assert_same(NativeModule(parse(src), pipeline="tosa-to-llvm{validation=false}").call(xs), want, "jit")
     with pytest.raises(Exception, match="unpredictable"):
         run(parse(src), [np.array([0] * 6, np.int8), xs[1]])
+
+
+def _conv_form_module(form: str, t: str) -> tuple[str, str]:
+    """DEPTHWISE_CONV2D, TRANSPOSE_CONV2D or CONV3D on t with an i32 accumulator: a as the
+    image, b as the 12 weights, bias [1, 2, -3]: (module, result type)."""
+    ty = f"tensor<4x3x{t}>"
+    image, weights, out, op, attrs = {
+        "DEPTHWISE_CONV2D": ("1, 4, 3, 1", "2, 2, 1, 3", "1x3x2x3", "depthwise_conv2d",
+                             "dilation = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>"),
+        "TRANSPOSE_CONV2D": ("1, 4, 3, 1", "3, 2, 2, 1", "1x5x4x3", "transpose_conv2d",
+                             "out_pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>"),
+        "CONV3D": ("1, 1, 4, 3, 1", "3, 1, 2, 2, 1", "1x1x3x2x3", "conv3d", "dilation = array<i64: 1, 1, 1>, "
+                   "pad = array<i64: 0, 0, 0, 0, 0, 0>, stride = array<i64: 1, 1, 1>"),
+    }[form]
+    it, wt, rt = (f"tensor<{s.replace(', ', 'x')}x{t}>" for s in (image, weights, "x"))
+    rt = f"tensor<{out}xi32>"
+    n_i, n_w = image.count(",") + 1, weights.count(",") + 1
+    return f"""func.func @main(%a: {ty}, %b: {ty}) -> {rt} {{
+  %si = tosa.const_shape {{values = dense<[{image}]> : tensor<{n_i}xindex>}} : () -> !tosa.shape<{n_i}>
+  %sw = tosa.const_shape {{values = dense<[{weights}]> : tensor<{n_w}xindex>}} : () -> !tosa.shape<{n_w}>
+  %v = tosa.reshape %a, %si : ({ty}, !tosa.shape<{n_i}>) -> {it}
+  %w = tosa.reshape %b, %sw : ({ty}, !tosa.shape<{n_w}>) -> {wt}
+  %z = "tosa.const"() <{{values = dense<0> : tensor<1x{t}>}}> : () -> tensor<1x{t}>
+  %bias = "tosa.const"() <{{values = dense<[1, 2, -3]> : tensor<3xi32>}}> : () -> tensor<3xi32>
+  %r = tosa.{op} %v, %w, %bias, %z, %z {{acc_type = i32, {attrs}}} : ({it}, {wt}, tensor<3xi32>, tensor<1x{t}>, tensor<1x{t}>) -> {rt}
+  return %r : {rt}
+}}
+""", rt
+
+
+def _conv_form_expected(form: str, x: np.ndarray, k: np.ndarray) -> np.ndarray:
+    """The spec's accumulation loops on the values (x 4x3 image, k the 12 weights), int64."""
+    if form == "TRANSPOSE_CONV2D":  # out[iy + ky, ix + kx, oc] += x[iy, ix] * w[oc, ky, kx]
+        w = k.reshape(3, 2, 2)
+        acc = np.zeros((5, 4, 3), np.int64)
+        for ky in range(2):
+            for kx in range(2):
+                acc[ky:ky + 4, kx:kx + 3] += x[:, :, None] * w[:, ky, kx]
+        return acc[None]
+    w = k.reshape(2, 2, 3) if form == "DEPTHWISE_CONV2D" else np.moveaxis(k.reshape(3, 2, 2), 0, -1)
+    acc = np.array([[[(x[i:i + 2, j:j + 2] * w[:, :, o]).sum() for o in range(3)] for j in range(2)]
+                    for i in range(3)])
+    return acc[None, None] if form == "CONV3D" else acc[None]
+
+
+@pytest.mark.parametrize("form", ("DEPTHWISE_CONV2D", "TRANSPOSE_CONV2D", "CONV3D"))
+@pytest.mark.parametrize("t", ("i1", "i4", "i32", "i48", "ui32"))
+def test_conv_forms_values(form, t):
+    """The other convolutions on upstream's rows: as CONV2D (test_conv2d_values), each value
+    cast to i32 and summed modulo 2^32, bias added modulo 2^32."""
+    src, _ = _conv_form_module(form, t)
+    xs = _inputs(t)[:2]
+    x, k = (_meaning(v, t) for v in xs)
+    want = [_bits(_conv_form_expected(form, x, k) + np.array([1, 2, -3]), "i32").astype(np.int32)]
+    assert_same(run(parse(src), xs), want, f"{form} {t} interpreter")
+    for stage in STAGES:
+        assert_same(run(lower(src, stage), xs), want, f"{form} {t} {stage}")
+    assert_same(NativeModule(parse(src), pipeline="tosa-to-llvm{validation=false}").call(xs), want, f"{form} {t} jit")

@@ -286,6 +286,7 @@ def depthwise_conv2d(x, w, bias, input_zp, weight_zp, pad, stride, dilation, *, 
     n = x.shape[0]
     _check_out_shape(out_shape, [n, oh, ow, c * m], "output shape != [N,OH,OW,C*M]")
     fp = _is_fp(in_t)
+    wrap = _wraps(in_t, w_t, acc_t)
     xv = _values(x, in_t) - _zp_value(input_zp, in_t)
     wv = _values(w, w_t) - _zp_value(weight_zp, w_t)
     padded = any(p for pair in pads for p in pair)
@@ -309,7 +310,7 @@ def depthwise_conv2d(x, w, bias, input_zp, weight_zp, pad, stride, dilation, *, 
                         np.multiply(tap, wv[ky, kx, :, mi], out=term)
                         acc[mi] += term
         acc = nx.round_to_nearest_float(np.moveaxis(acc, 0, -1), acc_t).reshape(n, oh, ow, c * m)
-        return _finish(acc, bias, np.arange(c * m), acc_t, out_t)
+        return _finish(acc, bias, np.arange(c * m), acc_t, out_t, wrap)
     if valid is None:
         valid = np.ones(xp.shape[1:3], bool)
     P, Mk = _patches(xp, valid, (kh, kw), stride, dilation)  # [N,OH,OW,KH,KW,C]
@@ -319,8 +320,8 @@ def depthwise_conv2d(x, w, bias, input_zp, weight_zp, pad, stride, dilation, *, 
     def mask():
         return np.broadcast_to(Mk.reshape(1, oh * ow, kh * kw), (n, oh * ow, kh * kw)).reshape(-1, kh * kw)
 
-    acc = _dot(X, Wm, mask, acc_t, fp).reshape(n, oh, ow, c * m)
-    return _finish(acc, bias, np.arange(c * m), acc_t, out_t)
+    acc = _dot(X, Wm, mask, acc_t, fp, wrap).reshape(n, oh, ow, c * m)
+    return _finish(acc, bias, np.arange(c * m), acc_t, out_t, wrap)
 
 
 def transpose_conv2d(x, w, bias, input_zp, weight_zp, out_pad, stride, *, in_t: str, w_t: str,
@@ -346,6 +347,7 @@ def transpose_conv2d(x, w, bias, input_zp, weight_zp, out_pad, stride, *, in_t: 
     bc = np.asarray(bias).size
     nx.error_if(bc != oc and bc != 1, "BC != OC && BC != 1")
     fp = _is_fp(in_t)
+    wrap = _wraps(in_t, w_t, acc_t)
     xv = _values(x, in_t) - _zp_value(input_zp, in_t)
     wv = _values(w, w_t) - _zp_value(weight_zp, w_t)
     zh, zw = (ih - 1) * sy + 1, (iw - 1) * sx + 1
@@ -365,8 +367,8 @@ def transpose_conv2d(x, w, bias, input_zp, weight_zp, out_pad, stride, *, in_t: 
     X = P.reshape(n * oh * ow, K, 1)
     Wm = np.moveaxis(wv, 0, -1).reshape(K, 1, oc)
     mask = np.broadcast_to(Mk.reshape(1, oh * ow, kh * kw, 1), (n, oh * ow, kh * kw, ic)).reshape(-1, K)
-    acc = _dot(X, Wm, mask, acc_t, fp).reshape(n, oh, ow, oc)
-    return _finish(acc, bias, np.arange(oc), acc_t, out_t)
+    acc = _dot(X, Wm, mask, acc_t, fp, wrap).reshape(n, oh, ow, oc)
+    return _finish(acc, bias, np.arange(oc), acc_t, out_t, wrap)
 
 
 # --------------------------------------------------------------------------------------

@@ -56,10 +56,11 @@ WRAPPING_TYPES = ("i1", "i4", "i8", "i16", "i48", "ui8", "ui16", "ui32")
 # rejects those upstream rejects (INTDIV on ui32); the widening stays for its other rows.
 _UPSTREAM_ROWS = Path(__file__).with_name("upstream_rows.json")
 
-# Rows upstream's verifier accepts that we keep rejecting, by the table's operator form: their
-# meaning is not implemented in the interpreter and the lowering yet (docs/producers.md)
+# Rows upstream's verifier accepts that we keep rejecting, by the table's operator form
+# (docs/producers.md)
 NOT_YET: dict[str, tuple[str, ...]] = {
-    # TABLE, AVG_POOL2D, CONV2D beyond the spec's rows and their unsigned widening
+    # TABLE (T, T[256]) -> T beyond i8/ui8: MLIR 22's lowering fails to legalize them (it has
+    # i8 -> i8 and i16 -> i32 only), so there is no upstream meaning to give them
     "TABLE": ("i1", "i4", "i16", "i32", "i48", "i64", "ui16", "ui32"),
 }
 
