@@ -601,7 +601,9 @@ def rescale(x, multiplier, shift, input_zp, output_zp, *, in_t: str, out_t: str,
         result = np.clip(result.astype(np.int64), minimum_u(out_t), maximum_u(out_t))
         return truncate(result, "ui8" if bit_width(out_t) == 8 else "ui16")
     result = _checked(result + sign_extend(out_zp, out_t), "i32", "RESCALE output_zp add")
-    result = np.clip(result.astype(np.int64), minimum_s(out_t), maximum_s(out_t))
+    # i4 (upstream's rows; the spec has no i4 RESCALE): upstream clips to the full range, -8
+    low = -8 if out_t == "i4" else minimum_s(out_t)
+    result = np.clip(result.astype(np.int64), low, maximum_s(out_t))
     return truncate(result, out_t)
 
 

@@ -143,9 +143,10 @@ def _pad_spatial(x: np.ndarray, pads: Sequence[tuple[int, int]], fill) -> tuple[
 
 
 def _dot(X: np.ndarray, W: np.ndarray, mask: np.ndarray | Callable[[], np.ndarray] | None, acc_t: str,
-         fp: bool) -> np.ndarray:
+         fp: bool, wrap: bool = False) -> np.ndarray:
     """acc[p, g, o] = sum_k X[p, k, g] * W[k, g, o] over valid (p, k), as the spec's
-    accumulation loop in acc_t.
+    accumulation loop in acc_t (wrap: upstream's rows beyond the spec, summed modulo 2^acc
+    width as its linalg named ops do, no REQUIRE; int64 wraps modulo 2^64, which keeps that).
 
     X, W hold static_cast<acc_t>(value) - zp (int64 or float64); X is 0 where mask is False.
     Returns int64 values within acc_t (integers) or acc_t storage (floats)."""
@@ -170,6 +171,8 @@ def _dot(X: np.ndarray, W: np.ndarray, mask: np.ndarray | Callable[[], np.ndarra
                 # in k order. optimize=False skips the path search.
                 acc = np.einsum("pkg,kgo->pgo", X, W, optimize=False)
         return nx.round_to_nearest_float(acc, acc_t)
+    if wrap:
+        return nx.sign_extend(np.einsum("pkg,kgo->pgo", X.astype(np.int64), W.astype(np.int64)), acc_t)
     lo, hi = nx.minimum_s(acc_t), nx.maximum_s(acc_t)
     acc = np.einsum("pkg,kgo->pgo", X, W)
     if acc.size and np.einsum("pkg,kgo->pgo", np.abs(X), np.abs(W)).max() > hi:
@@ -187,8 +190,19 @@ def _dot(X: np.ndarray, W: np.ndarray, mask: np.ndarray | Callable[[], np.ndarra
     return acc
 
 
-def _finish(acc: np.ndarray, bias, bias_index: np.ndarray, acc_t: str, out_t: str) -> np.ndarray:
-    """out = static_cast<out_t>(acc); out = apply_add_s<out_t>(out, bias[BC == 1 ? 0 : i])."""
+# the spec's integer convolution rows (in_t, weight_t, acc_t): their accumulator must not
+# overflow (REQUIRE); upstream's other rows (i1/i4/i32/i48/i64/unsigned inputs -> i32) wrap
+_CONV_INT_ROWS = frozenset({("i8", "i8", "i32"), ("i8", "i4", "i32"), ("i16", "i8", "i48")})
+
+
+def _wraps(in_t: str, w_t: str, acc_t: str) -> bool:
+    return not _is_fp(in_t) and (in_t, w_t, acc_t) not in _CONV_INT_ROWS
+
+
+def _finish(acc: np.ndarray, bias, bias_index: np.ndarray, acc_t: str, out_t: str,
+            wrap: bool = False) -> np.ndarray:
+    """out = static_cast<out_t>(acc); out = apply_add_s<out_t>(out, bias[BC == 1 ? 0 : i])
+    (wrap: the bias added modulo 2^width, as upstream's arith.addi)."""
     bias = np.asarray(bias).reshape(-1)
     if bias.size == bias_index.size and bias.size != 1:
         b = bias  # bias_index is arange(OC)
@@ -200,6 +214,8 @@ def _finish(acc: np.ndarray, bias, bias_index: np.ndarray, acc_t: str, out_t: st
         out = acc if same else nx.round_to_nearest_float(acc, out_t)
         return nx.apply_add_s(out, b, out_t)
     out = nx.static_cast(acc, acc_t, out_t) if acc_t != out_t else acc
+    if wrap:
+        return nx.truncate(np.asarray(out, np.int64) + np.asarray(b, np.int64), out_t)
     return nx.apply_add_s(out, b, out_t)
 
 
@@ -232,6 +248,7 @@ def conv(x, w, bias, input_zp, weight_zp, pad, stride, dilation, *, in_t: str, w
               for i in range(nd)]
     _check_out_shape(out_shape, [x.shape[0], *out_sp, oc], "output shape != computed [N,O...,OC]")
     fp = _is_fp(in_t)
+    wrap = _wraps(in_t, w_t, acc_t)
     xv = _values(x, in_t) - _zp_value(input_zp, in_t)
     wv = _values(w, w_t) - _zp_value(weight_zp, w_t)
     n = x.shape[0]
@@ -242,8 +259,8 @@ def conv(x, w, bias, input_zp, weight_zp, pad, stride, dilation, *, in_t: str, w
         # 1x1 kernel, stride 1, no padding: every patch is one input pixel (no padding, so
         # no mask), the patches are the input itself
         X = xv.reshape(-1, K, 1)
-        acc = _dot(X, Wm, None, acc_t, fp).reshape(n, *out_sp, oc)
-        return _finish(acc, bias, np.arange(oc), acc_t, out_t)
+        acc = _dot(X, Wm, None, acc_t, fp, wrap).reshape(n, *out_sp, oc)
+        return _finish(acc, bias, np.arange(oc), acc_t, out_t, wrap)
     xp, valid = _pad_spatial(xv, pads, 0)
     P, M = _patches(xp, valid, kernel, stride, dilation)
     X = P.reshape(-1, K, 1)  # spec order (k..., ic)
@@ -252,8 +269,8 @@ def conv(x, w, bias, input_zp, weight_zp, pad, stride, dilation, *, in_t: str, w
         return np.broadcast_to(M.reshape(1, -1, K // x.shape[-1], 1),
                                (n, int(np.prod(out_sp)), K // x.shape[-1], x.shape[-1])).reshape(-1, K)
 
-    acc = _dot(X, Wm, mask, acc_t, fp).reshape(n, *out_sp, oc)
-    return _finish(acc, bias, np.arange(oc), acc_t, out_t)
+    acc = _dot(X, Wm, mask, acc_t, fp, wrap).reshape(n, *out_sp, oc)
+    return _finish(acc, bias, np.arange(oc), acc_t, out_t, wrap)
 
 
 def depthwise_conv2d(x, w, bias, input_zp, weight_zp, pad, stride, dilation, *, in_t: str,
@@ -269,6 +286,7 @@ def depthwise_conv2d(x, w, bias, input_zp, weight_zp, pad, stride, dilation, *, 
     n = x.shape[0]
     _check_out_shape(out_shape, [n, oh, ow, c * m], "output shape != [N,OH,OW,C*M]")
     fp = _is_fp(in_t)
+    wrap = _wraps(in_t, w_t, acc_t)
     xv = _values(x, in_t) - _zp_value(input_zp, in_t)
     wv = _values(w, w_t) - _zp_value(weight_zp, w_t)
     padded = any(p for pair in pads for p in pair)
@@ -292,7 +310,7 @@ def depthwise_conv2d(x, w, bias, input_zp, weight_zp, pad, stride, dilation, *, 
                         np.multiply(tap, wv[ky, kx, :, mi], out=term)
                         acc[mi] += term
         acc = nx.round_to_nearest_float(np.moveaxis(acc, 0, -1), acc_t).reshape(n, oh, ow, c * m)
-        return _finish(acc, bias, np.arange(c * m), acc_t, out_t)
+        return _finish(acc, bias, np.arange(c * m), acc_t, out_t, wrap)
     if valid is None:
         valid = np.ones(xp.shape[1:3], bool)
     P, Mk = _patches(xp, valid, (kh, kw), stride, dilation)  # [N,OH,OW,KH,KW,C]
@@ -302,8 +320,8 @@ def depthwise_conv2d(x, w, bias, input_zp, weight_zp, pad, stride, dilation, *, 
     def mask():
         return np.broadcast_to(Mk.reshape(1, oh * ow, kh * kw), (n, oh * ow, kh * kw)).reshape(-1, kh * kw)
 
-    acc = _dot(X, Wm, mask, acc_t, fp).reshape(n, oh, ow, c * m)
-    return _finish(acc, bias, np.arange(c * m), acc_t, out_t)
+    acc = _dot(X, Wm, mask, acc_t, fp, wrap).reshape(n, oh, ow, c * m)
+    return _finish(acc, bias, np.arange(c * m), acc_t, out_t, wrap)
 
 
 def transpose_conv2d(x, w, bias, input_zp, weight_zp, out_pad, stride, *, in_t: str, w_t: str,
@@ -329,6 +347,7 @@ def transpose_conv2d(x, w, bias, input_zp, weight_zp, out_pad, stride, *, in_t: 
     bc = np.asarray(bias).size
     nx.error_if(bc != oc and bc != 1, "BC != OC && BC != 1")
     fp = _is_fp(in_t)
+    wrap = _wraps(in_t, w_t, acc_t)
     xv = _values(x, in_t) - _zp_value(input_zp, in_t)
     wv = _values(w, w_t) - _zp_value(weight_zp, w_t)
     zh, zw = (ih - 1) * sy + 1, (iw - 1) * sx + 1
@@ -348,13 +367,17 @@ def transpose_conv2d(x, w, bias, input_zp, weight_zp, out_pad, stride, *, in_t: 
     X = P.reshape(n * oh * ow, K, 1)
     Wm = np.moveaxis(wv, 0, -1).reshape(K, 1, oc)
     mask = np.broadcast_to(Mk.reshape(1, oh * ow, kh * kw, 1), (n, oh * ow, kh * kw, ic)).reshape(-1, K)
-    acc = _dot(X, Wm, mask, acc_t, fp).reshape(n, oh, ow, oc)
-    return _finish(acc, bias, np.arange(oc), acc_t, out_t)
+    acc = _dot(X, Wm, mask, acc_t, fp, wrap).reshape(n, oh, ow, oc)
+    return _finish(acc, bias, np.arange(oc), acc_t, out_t, wrap)
 
 
 # --------------------------------------------------------------------------------------
 # 2.3.7 MATMUL
 # --------------------------------------------------------------------------------------
+
+
+# the spec's integer MATMUL rows (in_t, out_t): the accumulator must not overflow (REQUIRE)
+_MATMUL_INT_ROWS = frozenset({("i8", "i32"), ("i16", "i48")})
 
 
 def matmul(a, b, a_zp, b_zp, *, in_t: str, out_t: str,
@@ -376,6 +399,11 @@ def matmul(a, b, a_zp, b_zp, *, in_t: str, out_t: str,
     bv = _values(b, in_t) - _zp_value(b_zp, in_t)
     X = av.transpose(1, 2, 0)  # [H, C, N]: p = h, k = c, g = n
     Wm = bv.transpose(1, 0, 2)  # [C, N, W]
+    if not fp and (in_t, out_t) not in _MATMUL_INT_ROWS:
+        # upstream's rows beyond the spec (i1/i4/i16/i32/i48/i64/unsigned -> i32): its
+        # linalg.matmul casts each value to i32 and sums modulo 2^32 (int64 products and sums
+        # wrap modulo 2^64, which keeps them right modulo 2^32)
+        return nx.truncate(np.einsum("nhc,ncw->nhw", av.astype(np.int64), bv.astype(np.int64)), out_t)
     acc = _dot(X, Wm, None, out_t, fp).transpose(1, 0, 2)  # [N, H, W]
     if fp:
         return acc
@@ -403,6 +431,11 @@ def _pool_checks(x, kernel, stride, pad, out_shape):
     return (ky, kx), (sy, sx), [(pt, pb), (pl, pr)]
 
 
+# the spec's integer AVG_POOL2D rows and their unsigned widening (in_out_t, acc_t): the
+# accumulator must not overflow (REQUIRE)
+_POOL_INT_ROWS = frozenset({("i8", "i32"), ("i16", "i32"), ("ui8", "i32"), ("ui16", "i32")})
+
+
 def avg_pool2d(x, input_zp, output_zp, kernel, stride, pad, *, in_t: str, acc_t: str,
                out_shape: Sequence[int] | None = None) -> np.ndarray:
     """AVG_POOL2D (spec 2.3.2)."""
@@ -422,13 +455,20 @@ def avg_pool2d(x, input_zp, output_zp, kernel, stride, pad, *, in_t: str, acc_t:
     n, oh, ow, _, _, c = P.shape
     acc = P.sum(axis=(3, 4))
     lo, hi = nx.minimum_s(acc_t), nx.maximum_s(acc_t)
-    if acc.size and np.abs(P).sum(axis=(3, 4)).max() > hi:
+    if (in_t, acc_t) not in _POOL_INT_ROWS:
+        # upstream's rows beyond the spec (i1/i4/i32/i48/i64/ui32 -> i32 accumulator): its
+        # linalg.pooling_nhwc_sum casts each value to i32 (wider: the low 32 bits) and sums
+        # modulo 2^32; the sum is then read as a signed i32 (int64 sums wrap modulo 2^64)
+        acc = nx.sign_extend(P.astype(np.int64).sum(axis=(3, 4)), acc_t)
+    elif acc.size and np.abs(P).sum(axis=(3, 4)).max() > hi:
         prefix = np.cumsum(P.reshape(n, oh, ow, -1, c), axis=3)
         nx.require((prefix >= lo) & (prefix <= hi), f"apply_add_s<{acc_t}>: accumulator overflow")
     mult, shift = nx.reciprocal_scale(count)
     scaled = nx.apply_scale_32(acc, mult[None, :, :, None], shift[None, :, :, None], False)
     out = nx.apply_add_s(scaled, _zp_value(output_zp, in_t), acc_t)
     lo, hi = (0, (1 << nx.bit_width(in_t)) - 1) if in_t.startswith("ui") else (nx.minimum_s(in_t), nx.maximum_s(in_t))
+    if (in_t, acc_t) not in _POOL_INT_ROWS and not in_t.startswith("ui"):
+        lo = -(1 << (nx.bit_width(in_t) - 1))  # upstream clips to the full range (i4: -8)
     out = np.clip(nx.sign_extend(out, acc_t), lo, hi)
     return nx.static_cast(out, acc_t, in_t)
 

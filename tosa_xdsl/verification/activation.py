@@ -14,12 +14,16 @@ from tosa_xdsl.verification.registry import spec_check
 
 
 def _attr_value(attr) -> int | float | None:
-    """The number of a typed attribute; signless integers read as signed (two's complement)."""
+    """The number of a typed attribute; signless integers read as signed (two's complement), but
+    i1 as false < true: MLIR 22's ClampOp::verify accepts min_val = false, max_val = true and
+    rejects the reverse (tests/producers/test_upstream_rows.py)."""
     if isinstance(attr, FloatAttr):
         return attr.value.data
     if isinstance(attr, IntegerAttr):
         v = attr.value.data
         t = attr.type
+        if isinstance(t, IntegerType) and t.width.data == 1:
+            return v & 1
         if isinstance(t, IntegerType) and t.width.data > 1 and not t.signedness.data.name == "UNSIGNED":
             w = t.width.data
             if v >= 1 << (w - 1):

@@ -355,9 +355,42 @@ def lower_mul(op: eb.MulOp) -> None:
 
 
 def lower_pow(op: eb.PowOp) -> None:
-    if not _kind(op, op.input1, op.input2):
-        raise fail(op, "integer element types are not supported")
+    if _is_unsigned(op.input1) or not _kind(op, op.input1, op.input2):
+        _emit(op, [op.input1, op.input2], _ipow_body(_is_unsigned(op.input1)))
+        return
     _emit(op, [op.input1, op.input2], lambda b, a: _ins(b, math.PowFOp(a[0], a[1])))
+
+
+def _ipow_body(unsigned: bool) -> Body:
+    """Integer POW (upstream's rows; its lowering has none): math.ipowi's definition, as the
+    interpreter's int_pow: square and multiply over the exponent's bits (unrolled, one step
+    per bit), modulo 2^width; a negative exponent gives 1 for base 1, +-1 for base -1 and 0
+    otherwise (0 to a negative power is unpredictable: 0 here)."""
+
+    def body(b: Builder, a: Sequence[SSAValue]) -> SSAValue:
+        x, e = a
+        t = x.type
+        w = nir.width(x)
+        one, zero = nir.const(b, 1, t), nir.const(b, 0, t)
+        result, base = one, x
+        for i in range(w):
+            bit = _ins(b, arith.AndIOp(_ins(b, arith.ShRUIOp(e, nir.const(b, i, t))), one)) if w > 1 else e
+            take = _ins(b, arith.CmpiOp(bit, zero, "ne"))
+            result = _ins(b, arith.SelectOp(take, _ins(b, arith.MuliOp(result, base)), result))
+            if i + 1 < w:
+                base = _ins(b, arith.MuliOp(base, base))
+        if unsigned:
+            return result
+        minus_one = nir.const(b, -1, t)
+        odd = _ins(b, arith.CmpiOp(_ins(b, arith.AndIOp(e, one)) if w > 1 else e, zero, "ne"))
+        special = _ins(b, arith.SelectOp(_ins(b, arith.CmpiOp(x, minus_one, "eq")),
+                                         _ins(b, arith.SelectOp(odd, minus_one, one)), zero))
+        if w > 1:
+            special = _ins(b, arith.SelectOp(_ins(b, arith.CmpiOp(x, one, "eq")), one, special))
+        negative = _ins(b, arith.CmpiOp(e, zero, "slt"))
+        return _ins(b, arith.SelectOp(negative, special, result))
+
+    return body
 
 
 # ------------------------------------------------------------------ comparison, select

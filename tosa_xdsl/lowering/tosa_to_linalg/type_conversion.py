@@ -10,7 +10,7 @@ from collections.abc import Callable
 
 from xdsl.builder import Builder
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import IntegerType, i32, i64
+from xdsl.dialects.builtin import IntegerType, UnrealizedConversionCastOp, i32, i64
 from xdsl.ir import Operation, SSAValue
 from xdsl.ir.affine import AffineConstantExpr
 from xdsl.rewriter import Rewriter
@@ -43,8 +43,11 @@ def lower_rescale(op: RescaleOp) -> None:
     x = op.input
     shape = lb.dims_of(x)
     rank = len(shape)
-    in_t = signless_int(op, lb.element_type(x), "input")
-    out_t = signless_int(op, lb.element_type(op.output), "output")
+    # unsigned tensors (upstream's rows): their bits, as upstream's
+    # tosa-convert-integer-type-to-signless leaves them; input_unsigned / output_unsigned say
+    # how the bits read, as for signless tensors
+    in_t = signless_int(op, _signless(lb.element_type(x)), "input")
+    out_t = signless_int(op, _signless(lb.element_type(op.output)), "output")
     scale32 = bool(prop(op, "scale32", False))
     per_channel = bool(prop(op, "per_channel", False))
     rounding = prop(op, "rounding_mode", "SINGLE_ROUND")
@@ -117,6 +120,11 @@ def lower_rescale(op: RescaleOp) -> None:
         return [nir.saturate_s(b, result, out_t, unsigned=out_u)]
 
     ops: list[Operation] = []
+    for i, v in enumerate(inputs):
+        if _signless(lb.element_type(v)) != lb.element_type(v):
+            cast = UnrealizedConversionCastOp.get([v], [lb.tensor_type(_signless(lb.element_type(v)), lb.dims_of(v))])
+            ops.append(cast)
+            inputs[i] = cast.results[0]
     if any(d < 0 for d in shape):  # upstream's form: tensor.empty(tensor.dim of the input)
         init_v = lb.dynamic_empty(shape, out_t, lambda d: lb.dim(x, d, ops), ops)
     else:
@@ -124,7 +132,16 @@ def lower_rescale(op: RescaleOp) -> None:
         ops.append(init)
         init_v = init.tensor
     gen = lb.generic(inputs, [init_v], maps + [lb.identity(rank)], lb.parallel(rank), body)
-    Rewriter.replace_op(op, [*ops, gen], [gen.res[0]])
+    if out_t == lb.element_type(op.output):
+        Rewriter.replace_op(op, [*ops, gen], [gen.res[0]])
+        return
+    back = UnrealizedConversionCastOp.get([gen.res[0]], [op.output.type])
+    Rewriter.replace_op(op, [*ops, gen, back], [back.results[0]])
+
+
+def _signless(t):
+    """The signless integer type of the same width (others unchanged)."""
+    return IntegerType(t.width.data) if isinstance(t, IntegerType) else t
 
 
 LOWERINGS: dict[type[Operation], Callable[[Operation], None]] = {RescaleOp: lower_rescale}

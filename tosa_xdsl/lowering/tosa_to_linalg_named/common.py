@@ -204,6 +204,10 @@ def zero_extended(v: SSAValue, to: IntegerType, new_ops: list[Operation]) -> SSA
     dims = dims_of(v)
     cast = UnrealizedConversionCastOp.get([v], [tensor_type(IntegerType(element_type(v).width.data), dims)])
     new_ops.append(cast)
+    if element_type(v).width.data >= to.width.data:
+        # ui32 -> i32 (or wider -> narrower): the named op's cast keeps the low bits, which
+        # are the same for the unsigned and the signless reading
+        return cast.results[0]
     ops, res = elementwise([cast.results[0]], dims, to, lambda b, a: [b.insert(arith.ExtUIOp(a[0], to)).result])
     new_ops += ops
     return res

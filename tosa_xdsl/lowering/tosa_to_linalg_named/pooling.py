@@ -199,6 +199,11 @@ def lower_avg_pool2d(op: AvgPool2DOp) -> None:
         if acc_t != i32:
             raise fail(op, f"integer acc_type must be i32, got {acc_t}")
         lo, hi = (0, (1 << in_t.width.data) - 1) if unsigned else (nx.minimum_s(_tname(in_t)), nx.maximum_s(_tname(in_t)))
+        if in_t.width.data not in (8, 16):
+            # upstream's rows beyond the spec (i1/i4/i32/i48/i64/ui32): the type's full range
+            # (i4: -8), as far as the i32 accumulator reaches (the interpreter's avg_pool2d)
+            lo = 0 if unsigned else -(1 << (in_t.width.data - 1))
+            lo, hi = max(lo, -(1 << 31)), min(hi, (1 << 31) - 1)
 
         def body(b: Builder, args: Sequence[SSAValue]) -> list[SSAValue]:
             count = _count_ops(b, kernel, stride, pad, (ih, iw))
