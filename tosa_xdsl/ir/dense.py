@@ -756,24 +756,16 @@ def parse_dense(
         self.raise_error(f"dense elements of {elt} are not supported: tosa-xdsl stores "
                          f"integer elements of at most 64 bits", start, self.pos)
 
-    if prescanned is not None:
-        decoded = prescanned.decode()  # from the file (tosa_xdsl/formats/prescan.py)
-        if decoded is None:
-            self.raise_error("Hex string in denseAttr is invalid")
-        k, info = _hex_element_bytes(type)
-        raw = _raw_to_mlir_layout(decoded, k, info, n)
-        del decoded
-        if raw is None:
-            self.raise_error(
-                f"elements hex data size is invalid for provided type: '{type}'",
-                start,
-                self.pos,
-            )
-        data = _from_mlir_bytes(raw, elt, n) if supported else raw
-        return DenseIntOrFPElementsAttr(type, BytesAttr(data))
-
-    if hex_text is not None:
-        raw = _hex_to_mlir_layout(self, hex_text, type, n)
+    if prescanned is not None or hex_text is not None:
+        if prescanned is not None:
+            decoded = prescanned.decode()  # from the file (tosa_xdsl/formats/prescan.py)
+            if decoded is None:
+                self.raise_error("Hex string in denseAttr is invalid")
+            k, info = _hex_element_bytes(type)
+            raw = _raw_to_mlir_layout(decoded, k, info, n)
+            del decoded
+        else:
+            raw = _hex_to_mlir_layout(self, hex_text, type, n)
         if raw is None:
             self.raise_error(
                 f"elements hex data size is invalid for provided type: '{type}'",
