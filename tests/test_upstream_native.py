@@ -6,19 +6,16 @@ upstream as to us, and our own LLVM stage (tosa_xdsl/jit.py) is not the only jud
 
 from __future__ import annotations
 
-import ctypes
-import subprocess
 from pathlib import Path
 
 import numpy as np
 import pytest
 from lowering_harness import assert_same, lower, parse
+from mlir22_native import BIN, run_main
 
 from tosa_xdsl.interpreter import run
 from tosa_xdsl.printing import print_ir
 
-BIN = Path("/usr/lib/llvm-22/bin")
-RUNNER_UTILS = Path("/usr/lib/llvm-22/lib/libmlir_c_runner_utils.so.22.1")
 UPSTREAM_TO_LLVM = ["--lower-affine", "--convert-scf-to-cf", "--expand-strided-metadata",
                     "--finalize-memref-to-llvm", "--convert-func-to-llvm=use-bare-ptr-memref-call-conv",
                     "--convert-to-llvm", "--reconcile-unrealized-casts"]
@@ -79,27 +76,10 @@ def _inputs(specs, seed):
 
 
 def upstream_native(src: str, inputs: list, tmp_path: Path) -> list[np.ndarray]:
-    import llvmlite.binding as llvm
-
     loops = print_ir(lower(src, "tosa-to-loops{validation=false}"), style="generic")
-    opt = subprocess.run([str(BIN / "mlir-opt"), *UPSTREAM_TO_LLVM], input=loops, capture_output=True, text=True)
-    assert opt.returncode == 0, opt.stderr[:2000]
-    ll = subprocess.run([str(BIN / "mlir-translate"), "--mlir-to-llvmir"], input=opt.stdout,
-                        capture_output=True, text=True)
-    assert ll.returncode == 0, ll.stderr[:2000]
-    llvm.initialize_native_target()
-    llvm.initialize_native_asmprinter()
-    if RUNNER_UTILS.exists():  # memrefCopy, for copies MLIR does not turn into memcpy
-        llvm.load_library_permanently(str(RUNNER_UTILS))
-    module = llvm.parse_assembly(ll.stdout)
-    engine = llvm.create_mcjit_compiler(module, llvm.Target.from_default_triple().create_target_machine())
-    engine.finalize_object()
     fn_type = parse(src).body.block.first_op.function_type
     outs = [np.zeros(tuple(t.get_shape()), _dtype(t)) for t in fn_type.outputs.data]
-    args = [np.ascontiguousarray(x) for x in inputs] + outs
-    main = ctypes.CFUNCTYPE(None, *[ctypes.c_void_p] * len(args))(engine.get_function_address("main"))
-    main(*[a.ctypes.data for a in args])
-    return outs
+    return run_main(loops, UPSTREAM_TO_LLVM, inputs, outs)
 
 
 def _dtype(t):

@@ -17,7 +17,6 @@ The oracle is upstream MLIR 22 itself:
 from __future__ import annotations
 
 import contextlib
-import ctypes
 import io
 import re
 import subprocess
@@ -26,13 +25,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 from lowering_harness import assert_same, lower, parse
+from mlir22_native import BIN, run_main
 
 from tosa_xdsl.interpreter import run
 from tosa_xdsl.interpreter.values import dtype_of
 from tosa_xdsl.jit import NativeModule
 from tosa_xdsl.tools.tosa_opt import main as tosa_opt
 
-BIN = Path("/usr/lib/llvm-22/bin")
 pytestmark = pytest.mark.skipif(not (BIN / "mlir-opt").exists(), reason="MLIR 22 not installed")
 
 UPSTREAM = ("builtin.module(func.func(tosa-convert-integer-type-to-signless),func.func(tosa-to-linalg),"
@@ -74,24 +73,8 @@ def _inputs(t: str, seed: int) -> list[np.ndarray]:
 def _upstream_native(src: str, inputs: list[np.ndarray], like: list[np.ndarray] | None = None,
                      pipeline: str = UPSTREAM) -> list[np.ndarray]:
     """The results of `main` (shaped as `like`, default: three of the first input's)."""
-    import llvmlite.binding as llvm
-
-    opt = subprocess.run([str(BIN / "mlir-opt"), f"--pass-pipeline={pipeline}"], input=src,
-                         capture_output=True, text=True)
-    assert opt.returncode == 0, opt.stderr[:2000]
-    ll = subprocess.run([str(BIN / "mlir-translate"), "--mlir-to-llvmir"], input=opt.stdout,
-                        capture_output=True, text=True)
-    assert ll.returncode == 0, ll.stderr[:2000]
-    llvm.initialize_native_target()
-    llvm.initialize_native_asmprinter()
-    engine = llvm.create_mcjit_compiler(llvm.parse_assembly(ll.stdout),
-                                        llvm.Target.from_default_triple().create_target_machine())
-    engine.finalize_object()
     outs = [np.zeros_like(x) for x in like] if like is not None else [np.zeros_like(inputs[0]) for _ in range(3)]
-    args = [np.ascontiguousarray(x) for x in inputs] + outs
-    main = ctypes.CFUNCTYPE(None, *[ctypes.c_void_p] * len(args))(engine.get_function_address("main"))
-    main(*[a.ctypes.data for a in args])
-    return outs
+    return run_main(src, [f"--pass-pipeline={pipeline}"], inputs, outs)
 
 
 @pytest.mark.parametrize("t", TYPES)
