@@ -84,13 +84,8 @@ def signature(op: Operation) -> tuple[tuple, list] | None:
         if owner is not None and not owner._operands and owner.properties:  # pyright: ignore[reportPrivateUsage]
             append(type(owner))
             keep(type(owner))
-            for name, attr in owner.properties.items():
-                if not _small(attr):
-                    return None
-                append(name)
-                append(id(attr))
-                keep(name)
-                keep(attr)
+            if not _add_named(owner.properties, append, keep, small_only=True):
+                return None
         else:
             append(None)
             keep(None)
@@ -102,21 +97,25 @@ def signature(op: Operation) -> tuple[tuple, list] | None:
         keep(t)
     append(-2)
     keep(-2)
-    for name, attr in op.properties.items():
-        if not _small(attr):
-            return None
-        append(name)
-        append(id(attr))
-        keep(name)
-        keep(attr)
+    if not _add_named(op.properties, append, keep, small_only=True):
+        return None
     append(-3)
     keep(-3)
-    for name, attr in op.attributes.items():
+    _add_named(op.attributes, append, keep, small_only=False)
+    return tuple(key), objects
+
+
+def _add_named(attrs: dict, append: Callable, keep: Callable, small_only: bool) -> bool:
+    """Each (name, attribute) into the key (the attribute by id) and the kept objects; False
+    (nothing cacheable) at a large dense attribute when `small_only`."""
+    for name, attr in attrs.items():
+        if small_only and not _small(attr):
+            return False
         append(name)
         append(id(attr))
         keep(name)
         keep(attr)
-    return tuple(key), objects
+    return True
 
 
 def cached_verify(cls: type[Operation]) -> Callable[[Operation], None] | None:
