@@ -259,3 +259,59 @@ graph G {{
   }}
 }}
 """
+
+
+def test_quantize_block_fuzz_gives_located_errors_only(tmp_path):
+    """Seeded mutations of the real models' @quantize entries (zero points, scales, bits,
+    signedness, channel axes, per-channel lengths) through the integer import: each import
+    succeeds (and then verifies) or raises NnefError with a location; nothing else escapes."""
+    import random
+    import re
+    import shutil
+    import time
+
+    from tosa_xdsl.frontends.nnef.errors import NnefError
+
+    rng = random.Random(7)
+    models = ["conv_2d.int8", "add.int8", "average_pool_2d.int8", "fully_connected.int8", "conv_2d.uint8io",
+              "mean.int8", "concatenation.int8"]
+    values = ["0", "-1", "255", "-129", "2147483648", "0.0", "-0.5", "1e-45", "1e38", "inf", "[]", "[1, 2]",
+              "[0, 0, 0, 0, 0, 0, 0, 0, 0]", "true", "false", "3", "33", "64", "-2", "x"]
+    deadline = time.monotonic() + 6.0
+    runs = 0
+    while time.monotonic() < deadline:
+        model = rng.choice(models)
+        folder = tmp_path / f"{runs}"
+        shutil.copytree(HERE / "models" / model, folder)
+        text = (folder / "main.sknd").read_text()
+        block = text.index("@quantize")
+        spots = list(re.finditer(r"(?<==)(\[[^\]]*\]|[^,}\s]+)", text[block:]))
+        for _ in range(rng.randint(1, 3)):
+            m = rng.choice(spots)
+            a, b = block + m.start(), block + m.end()
+            text = text[:a] + rng.choice(values) + text[b:]
+            spots = list(re.finditer(r"(?<==)(\[[^\]]*\]|[^,}\s]+)", text[block:]))
+        (folder / "main.sknd").write_text(text)
+        try:
+            import_nnef(folder).verify()
+        except NnefError as err:
+            assert re.search(r"error: ", str(err)), str(err)
+        runs += 1
+    assert runs > 5
+
+
+def test_zero_point_beyond_int32_is_an_nnef_error(tmp_path):
+    """A @quantize zero point of 2^31 (found by the fuzz above) was an OverflowError from numpy."""
+    import re
+    import shutil
+
+    from tosa_xdsl.frontends.nnef.errors import NnefError
+
+    folder = tmp_path / "m"
+    shutil.copytree(HERE / "models" / "add.int8", folder)
+    text = (folder / "main.sknd").read_text()
+    block = text.index("@quantize")
+    (folder / "main.sknd").write_text(text[:block] + re.sub(r"zero_point=-?\d+", "zero_point=2147483648",
+                                                            text[block:], count=1))
+    with pytest.raises(NnefError, match="does not fit"):
+        import_nnef(folder)

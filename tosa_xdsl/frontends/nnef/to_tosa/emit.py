@@ -82,7 +82,10 @@ class Emitter:
         if math.prod(shape) > MAX_CONST_ELEMENTS:
             raise NnefError(None, f"a constant of shape {list(shape)} is too large to materialize "
                             f"(limit {MAX_CONST_ELEMENTS} elements)")
-        arr = np.asarray(values, dtype=NUMPY[dtype])
+        try:
+            arr = np.asarray(values, dtype=NUMPY[dtype])
+        except (OverflowError, ValueError, TypeError):  # e.g. an attribute's 2^31 as an int32 zero point
+            raise NnefError(None, f"value {values!r} does not fit a '{dtype}' tensor") from None
         arr = np.full(shape, arr.reshape(-1)[0], dtype=arr.dtype) if arr.size == 1 else arr.reshape(shape)
         ssa = self.fresh()
         t = ttype(shape, dtype)
