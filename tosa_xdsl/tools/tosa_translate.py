@@ -166,7 +166,9 @@ def _print(module: Any, args: argparse.Namespace) -> bytes:
 
 def _one_line(name: str, err: BaseException) -> str:
     text = " ".join(str(err).split()) or type(err).__name__
-    return text if text.startswith(f"{name}:") else f"{name}: error: {text}"
+    if text.startswith(f"{name}:"):
+        return text
+    return f"{name}: error: {text.removeprefix('error: ')}"  # an unlocated diagnostic says "error:" itself
 
 
 def translate(t: Translation, data: bytes, name: str, args: argparse.Namespace) -> bytes:

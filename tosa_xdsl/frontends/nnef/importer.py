@@ -135,30 +135,40 @@ def graph_to_mlir(g: Graph, variables: dict | None = None, lower_all: bool = Fal
 
     def emit_nodes(nodes, values):
         for node in nodes:
-            if node.branches is not None:
-                emit_cond_if(node, values)
-                continue
-            if node.loop is not None:
-                emit_while(node, values)
-                continue
-            if plan.integer and plan.emit(em, node, values, get):
-                continue
-            ins = [plan.real(em, get(t, values)) for t in node.inputs]
-            outs = None
-            packed = any(isinstance(t, list) for t in node.outputs)
-            f = None if lower_all or packed else MAPPINGS.get(node.op)
-            if f is not None:
-                try:
-                    outs = f(em, node.instance.env.values, ins, [t.type for t in node.outputs])
-                except Unsupported:
-                    outs = None
-            if outs is None:
-                outs = lower_node(em, node, ins)
-            for t, v in zip(_flat(node.outputs), _flat(outs)):
-                if v.shape != t.type.shape:
-                    raise NnefError(node.loc, f"internal: '{node.op}' produced shape {v.shape}, "
-                                    f"expected {t.type.shape}")
-                values[id(t)] = v
+            try:
+                emit_node(node, values)
+            except NnefError as err:
+                if err.loc is not None or node.loc is None:
+                    raise
+                # an emitter check (a constant that does not fit its type, ...) knows no place:
+                # the invocation is where it came from
+                raise NnefError(node.loc, err.message) from None
+
+    def emit_node(node, values):
+        if node.branches is not None:
+            emit_cond_if(node, values)
+            return
+        if node.loop is not None:
+            emit_while(node, values)
+            return
+        if plan.integer and plan.emit(em, node, values, get):
+            return
+        ins = [plan.real(em, get(t, values)) for t in node.inputs]
+        outs = None
+        packed = any(isinstance(t, list) for t in node.outputs)
+        f = None if lower_all or packed else MAPPINGS.get(node.op)
+        if f is not None:
+            try:
+                outs = f(em, node.instance.env.values, ins, [t.type for t in node.outputs])
+            except Unsupported:
+                outs = None
+        if outs is None:
+            outs = lower_node(em, node, ins)
+        for t, v in zip(_flat(node.outputs), _flat(outs)):
+            if v.shape != t.type.shape:
+                raise NnefError(node.loc, f"internal: '{node.op}' produced shape {v.shape}, "
+                                f"expected {t.type.shape}")
+            values[id(t)] = v
 
     def emit_cond_if(node, values):
         """A branch on a tensor condition: tosa.cond_if, its regions taking the outer tensors
