@@ -21,7 +21,9 @@ import pytest
 from tosa_xdsl.formats import prescan
 from tosa_xdsl.formats.prescan import prescan_file
 from tosa_xdsl.interpreter.runner import Session
-from tosa_xdsl.tools import tosa_run
+from tosa_xdsl.formats.loader import LoadError
+from tosa_xdsl.formats.loader import load as load_any
+from tosa_xdsl.tools import tosa_opt, tosa_run
 
 K = 40  # 40x40 float32 weights: 6400 bytes, 12800 hex digits (> MIN below)
 MIN = 4096  # literals from this many digits are left in the file (the CLI's is larger)
@@ -153,7 +155,7 @@ def test_fuzz_prescan_against_the_in_memory_parse(tmp_path):
 def test_tosa_run_prescans_large_text_files(tmp_path, monkeypatch, capsys):
     path = tmp_path / "m.mlir"
     path.write_text(model("hex"))
-    monkeypatch.setattr(tosa_run, "PRESCAN_BYTES", 1)
+    monkeypatch.setattr(prescan, "PRESCAN_BYTES", 1)
     monkeypatch.setattr(prescan, "MIN_LITERAL", MIN)
     seen = []
     real = prescan.prescan_file
@@ -164,3 +166,73 @@ def test_tosa_run_prescans_large_text_files(tmp_path, monkeypatch, capsys):
     assert seen
     expected = np.ones((1, 1, K)) @ weights(0)[0].astype(np.float64) @ weights(1)[0].astype(np.float64)
     np.testing.assert_allclose(np.load(tmp_path / "y.npy"), expected, rtol=1e-5, atol=1e-6)
+
+
+def spy_prescans(monkeypatch) -> list:
+    """Every tool pre-scans from one byte: the calls of prescan_file, recorded."""
+    monkeypatch.setattr(prescan, "PRESCAN_BYTES", 1)
+    monkeypatch.setattr(prescan, "MIN_LITERAL", MIN)
+    seen: list = []
+    real = prescan.prescan_file
+    monkeypatch.setattr(prescan, "prescan_file", lambda *a, **k: seen.append(a) or real(*a, **k))
+    return seen
+
+
+def tosa_opt_output(path: Path, out: Path, capsys) -> tuple[int, str, str]:
+    code = tosa_opt.main([str(path), "-o", str(out)])
+    return code, out.read_text() if out.exists() else "", capsys.readouterr().err
+
+
+@pytest.mark.parametrize("kind", ["hex", "resource"])
+def test_tosa_opt_prescans_large_text_files(tmp_path, monkeypatch, capsys, kind):
+    # oracle: the in-memory parse of the same file prints the same module
+    path = tmp_path / "m.mlir"
+    path.write_text(model(kind))
+    expected = tosa_opt_output(path, tmp_path / "a.mlir", capsys)
+    seen = spy_prescans(monkeypatch)
+    got = tosa_opt_output(path, tmp_path / "b.mlir", capsys)
+    assert seen and got == expected and expected[0] == 0
+
+
+def test_tosa_opt_locates_errors_in_a_prescanned_file(tmp_path, monkeypatch, capsys):
+    path = tmp_path / "m.mlir"
+    path.write_text(model("hex").replace(f"() -> tensor<1x{K}x{K}xf32>\n    %y0",
+                                         f"() -> tensor<1x{K}x{K}xf99>\n    %y0", 1))
+    expected = tosa_opt_output(path, tmp_path / "a.mlir", capsys)
+    seen = spy_prescans(monkeypatch)
+    got = tosa_opt_output(path, tmp_path / "b.mlir", capsys)
+    assert seen and got[0] == expected[0] == 1
+    assert got[2].splitlines()[0] == expected[2].splitlines()[0]
+    assert expected[2].startswith(f"{path}:4:")
+
+
+def test_tosa_opt_split_input_reads_the_whole_text(tmp_path, monkeypatch, capsys):
+    path = tmp_path / "m.mlir"
+    path.write_text(model("hex") + "// -----\n" + model("hex"))
+    seen = spy_prescans(monkeypatch)
+    assert tosa_opt.main([str(path), "--split-input-file", "-o", str(tmp_path / "o.mlir")]) == 0
+    assert not seen
+
+
+def test_load_prescans_large_text_files(tmp_path, monkeypatch):
+    path = tmp_path / "m.mlir"
+    path.write_text(model("hex"))
+    x = np.random.default_rng(4).standard_normal((1, 1, K)).astype(np.float32)
+    expected = Session(load_any(path)).call([x], "main")[0]  # in memory: the oracle
+    seen = spy_prescans(monkeypatch)
+    got = Session(load_any(path)).call([x], "main")[0]
+    assert seen
+    np.testing.assert_array_equal(got, expected)
+
+
+def test_load_locates_errors_in_a_prescanned_file(tmp_path, monkeypatch):
+    path = tmp_path / "m.mlir"
+    path.write_text(model("hex").replace(f"() -> tensor<1x{K}x{K}xf32>\n    %y0",
+                                         f"() -> tensor<1x{K}x{K}xf99>\n    %y0", 1))
+    with pytest.raises(LoadError) as in_memory:
+        load_any(path)
+    spy_prescans(monkeypatch)
+    with pytest.raises(LoadError) as prescanned:
+        load_any(path)
+    assert str(prescanned.value) == str(in_memory.value)
+    assert str(in_memory.value).startswith(f"{path}:4:")  # after the digits on line 4

@@ -147,15 +147,25 @@ def load_binary(data: bytes, ctx: Any, filename: str) -> Any:
         raise LoadError(f"{filename}: error: {text}") from None
 
 
-def _parse_text(text: str, ctx: Any, filename: str) -> Any:
+def _parse_text(text: str, ctx: Any, filename: str, source: Any = None) -> Any:
+    """`source`: the PrescannedSource `text` comes from (tosa_xdsl/formats/prescan.py): the
+    dense-literal parsers read its large literals from the file, and its line:column are the
+    file's (the text's columns are shifted by the placeholders)."""
     from xdsl.parser import Parser
     from xdsl.utils.exceptions import ParseError
 
     try:
-        return Parser(ctx, text, filename).parse_module()
+        parser = Parser(ctx, text, filename)
+        if source is not None:
+            parser._source = source  # pyright: ignore[reportAttributeAccessIssue]  (ir/dense.py prescanned_literal)
+        return parser.parse_module()
     except ParseError as err:
-        loc = err.span.get_location()
-        raise LoadError(f"{filename}:{loc.line}:{loc.col}: error: {err.msg}") from None
+        if source is not None:
+            line, col = source.line_col(err.span.start)
+        else:
+            loc = err.span.get_location()
+            line, col = loc.line, loc.col
+        raise LoadError(f"{filename}:{line}:{col}: error: {err.msg}") from None
     except RecursionError:
         raise LoadError(f"{filename}: error: input nested too deeply") from None
 
@@ -167,18 +177,25 @@ def load(source: str | Path | bytes | bytearray | memoryview, ctx: Any = None,
     Raises LoadError with a one-line diagnostic."""
     from tosa_xdsl.context import make_context
 
+    prescanned = None
     if isinstance(source, (bytes, bytearray, memoryview)):
         data, name = bytes(source), filename or "<input>"
     else:
+        from tosa_xdsl.formats.prescan import prescan_if_large
+
         name = filename or str(source)
-        try:
-            data = Path(source).read_bytes()
+        try:  # a large text model: its weights are decoded from the file, not held as text
+            prescanned = prescan_if_large(str(source))
+            data = b"" if prescanned is not None else Path(source).read_bytes()
         except OSError as err:
             raise LoadError(f"{name}: error: cannot open: {err.strerror or err}") from None
     ctx = ctx if ctx is not None else make_context()
-    module = load_binary(data, ctx, name)
-    if module is None:
-        module = _parse_text(data.decode("utf-8", errors="replace"), ctx, name)
+    if prescanned is not None:
+        module = _parse_text(prescanned.text, ctx, name, prescanned)
+    else:
+        module = load_binary(data, ctx, name)
+        if module is None:
+            module = _parse_text(data.decode("utf-8", errors="replace"), ctx, name)
     if verify:
         try:
             module.verify()

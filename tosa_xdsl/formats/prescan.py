@@ -39,6 +39,7 @@ from typing import Any
 from tosa_xdsl.diagnostics import SourceFile
 
 MIN_LITERAL = 1 << 16  # characters between the quotes: above SourceFile.MAX_ECHO (4096)
+PRESCAN_BYTES = 1 << 20  # the tools pre-scan text files from this size (prescan_if_large)
 BLOCK = 1 << 22  # bytes read (and hex digits decoded) per step
 PLACEHOLDER = '"0x"'
 _CONTEXT = 64  # bytes before a literal kept to judge where it is
@@ -215,3 +216,22 @@ def _hex_end(fd: int, at: int, size: int) -> int | None:
             return at + j if block[j:j + 1] == b'"' else None
         at += len(block)
     return None
+
+
+def prescan_if_large(path: str) -> PrescannedSource | None:
+    """The PrescannedSource of a large MLIR text file (PRESCAN_BYTES or more), what tosa-run,
+    tosa-opt and tosa_xdsl.load read such a file as; None for a small file, a binary format
+    (MLIR bytecode, a TOSA flatbuffer, ...: the loader reads those) or something that is not a
+    regular file (a pipe is read whole). OSError when the file cannot be read."""
+    import stat
+
+    from tosa_xdsl.formats.loader import detect, is_text
+
+    st = os.stat(path)
+    if not stat.S_ISREG(st.st_mode) or st.st_size < PRESCAN_BYTES:
+        return None
+    with open(path, "rb") as f:
+        head = f.read(4096)
+    if detect(head) is not None or not is_text(head):
+        return None
+    return prescan_file(path)

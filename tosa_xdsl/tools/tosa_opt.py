@@ -191,7 +191,8 @@ class OptRun:
             out.write(text_out)
         return 1 if self.failed or text_out is None else 0
 
-    def run(self, data: bytes, out: TextIO) -> int:
+    def run(self, data: bytes, out: TextIO, source: SourceFile | None = None) -> int:
+        """`source`: a pre-scanned large text file (then `data` is unused)."""
         from tosa_xdsl.diagnostics import (
             ExpectationError,
             SourceFile,
@@ -200,15 +201,18 @@ class OptRun:
         )
         from tosa_xdsl.formats.loader import LoadError
 
-        try:  # binary inputs (MLIR bytecode, .tosa, ...) are recognised by their bytes
-            module = self.driver.read_binary(self.name, data)
-        except LoadError as err:
-            sys.stderr.write(f"{err}\n")
-            return 1
-        if module is not None:
-            return self.run_binary(module, out)
-        text = data.decode("utf-8", errors="replace")
-        src = SourceFile(self.name, text)
+        if source is not None:
+            src, text = source, source.text
+        else:
+            try:  # binary inputs (MLIR bytecode, .tosa, ...) are recognised by their bytes
+                module = self.driver.read_binary(self.name, data)
+            except LoadError as err:
+                sys.stderr.write(f"{err}\n")
+                return 1
+            if module is not None:
+                return self.run_binary(module, out)
+            text = data.decode("utf-8", errors="replace")
+            src = SourceFile(self.name, text)
         sources = self.driver.sources
         sources[self.name] = src
         if self.args.verify_diagnostics:
@@ -260,12 +264,22 @@ def _pipeline_spec(args: argparse.Namespace, pass_flags: list[str]) -> str:
     return ",".join(p for p in parts if p.strip())
 
 
-def _read_input(path: str) -> bytes:
+def _read_input(args: argparse.Namespace) -> tuple[bytes, SourceFile | None]:
+    """The input's bytes, or for a large MLIR text file its pre-scanned source (the weights'
+    hex digits left in the file: tosa_xdsl/formats/prescan.py) and no bytes. Split inputs and
+    --verify-diagnostics read the whole text (their chunks and expectations index into it)."""
+    path = args.input_file
     if path == "-":
-        return sys.stdin.buffer.read()
+        return sys.stdin.buffer.read(), None
     try:
+        if not (args.split_input_file or args.verify_diagnostics):
+            from tosa_xdsl.formats.prescan import prescan_if_large
+
+            source = prescan_if_large(path)
+            if source is not None:
+                return b"", source
         with open(path, "rb") as f:
-            return f.read()
+            return f.read(), None
     except OSError as err:
         raise CommandLineError(f"cannot open input file '{path}': {err.strerror or err}") from err
 
@@ -303,7 +317,7 @@ def main(argv: list[str] | None = None) -> int:
 
             print("\n".join(sorted(all_passes())))
             return 0
-        data = _read_input(args.input_file)
+        data, source = _read_input(args)
         passes = _build_pipeline(spec)
         if args.emit_bytecode and (args.split_input_file or args.verify_diagnostics):
             raise CommandLineError("--emit-bytecode writes one module: not with --split-input-file "
@@ -322,7 +336,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         with quiet_emit_error(), progress.reporting(PROG, enabled=not args.quiet):
             ctx = make_context(allow_unregistered=args.allow_unregistered_dialect)
-            code = OptRun(args, passes, ctx).run(data, out)
+            code = OptRun(args, passes, ctx).run(data, out, source)
             out.flush()
         if out is not sys.stdout:
             out.close()

@@ -301,28 +301,6 @@ def _as_text_if_text(data: bytes) -> str | bytes:
     return data
 
 
-PRESCAN_BYTES = 1 << 20  # text files from this size are pre-scanned (tosa_xdsl/formats/prescan.py)
-
-
-def _prescanned(name: str):
-    """A PrescannedSource of a large MLIR text file (weights left in the file, decoded into
-    their buffers when the parser reaches them), else None (small, binary or not a file)."""
-    import stat
-
-    st = os.stat(name)
-    if not stat.S_ISREG(st.st_mode) or st.st_size < PRESCAN_BYTES:
-        return None
-    from tosa_xdsl.formats.loader import detect, is_text
-
-    with open(name, "rb") as f:
-        head = f.read(4096)
-    if detect(head) is not None or not is_text(head):
-        return None
-    from tosa_xdsl.formats.prescan import prescan_file
-
-    return prescan_file(name)
-
-
 def load_module(name: str, data: str | bytes, passes: list[Any], source: Any = None) -> Loaded | None:
     """Read (MLIR text, or any binary format the loader knows), verify and transform; located
     diagnostics go to stderr. None on failure. `source`: a pre-scanned text's SourceFile."""
@@ -383,6 +361,8 @@ def _run(args, cli: bool = False) -> int:
         raise UsageError("--threads applies to native code: add --backend jit")
 
     # the module
+    from tosa_xdsl.formats.prescan import prescan_if_large
+
     if args.input_file == "-":
         data = sys.stdin.buffer.read()
         name = "<stdin>"
@@ -390,7 +370,7 @@ def _run(args, cli: bool = False) -> int:
     else:
         name = args.input_file
         try:
-            source = _prescanned(name)  # a large text model: its weights stay in the file
+            source = prescan_if_large(name)  # a large text model: its weights stay in the file
             if source is None:
                 with open(name, "rb") as f:
                     data = f.read()
