@@ -7,6 +7,7 @@ from tosa_xdsl.frontends.nnef import ast as A
 from tosa_xdsl.frontends.nnef.errors import NnefError
 from tosa_xdsl.frontends.nnef.semantics import TensorType
 from tosa_xdsl.frontends.nnef.to_linalg.generic import _formula
+from tosa_xdsl.frontends.nnef.to_linalg.intrinsics import INTRINSICS
 from tosa_xdsl.frontends.nnef.to_linalg.packs import atomic_packs, instances, stack, stacked_formula
 from tosa_xdsl.frontends.nnef.to_tosa.emit import Emitter, Value
 
@@ -15,6 +16,8 @@ def lower_node(em: Emitter, node, ins) -> list[Value]:
     op = node.definition
     env = node.instance.env
     if not op.lowerings:
+        if node.op in INTRINSICS:     # no formulas in the draft: a hand-written lowering
+            return INTRINSICS[node.op](em, node, ins)
         raise NnefError(node.loc, f"'{node.op}' has no TOSA mapping for these attributes and no @lower formulas")
     tensors = {}
     for p, v in zip(op.inputs, list(ins) + [None] * (len(op.inputs) - len(ins))):
