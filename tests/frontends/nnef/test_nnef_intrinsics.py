@@ -2,7 +2,7 @@
 to_linalg/intrinsics.py): algo.top_k, algo.nonmax_suppress, the ROI pools and
 image._cubic_grid_sample, imported by the default import (road 2), run by the interpreter and
 natively (tosa-run --backend jit), against onnxruntime's TopK, NonMaxSuppression, MaxRoiPool and
-GridSample (cubic) and numpy written from the semantics the lowerings document."""
+GridSample (bicubic) and numpy written from the semantics the lowerings document."""
 
 from __future__ import annotations
 
@@ -26,7 +26,7 @@ def graph(imports: str, inputs: str, outputs: str, body: str) -> str:
 
 
 def ort(op_type: str, inputs: dict, out_dtypes=(np.float32,), **attrs):
-    """One ONNX node run by onnxruntime (opset 18; GridSample's cubic mode exists since 16)."""
+    """One ONNX node run by onnxruntime (opset 18)."""
     pytest.importorskip("onnx")
     rt = pytest.importorskip("onnxruntime")
     from onnx import TensorProto, helper
@@ -129,3 +129,134 @@ def test_nonmax_suppress_default_and_natively(tmp_path):
     want = ort_nms(boxes, scores, 6, 0.25, None, False)
     np.testing.assert_array_equal(gi, want)
     np.testing.assert_array_equal(gj, want)
+
+
+# ------------------------------------------------------------ image.max_roi_pool / avg_roi_pool
+
+def roi_src(kind, xshape, n, sizes):
+    d = len(xshape) - 2
+    dims = ",".join(map(str, xshape))
+    return graph("image", f"x: real[{dims}]; rois: real[{n},{2 * d}]; index: int[{n}];", "y: real;",
+                 f"y = image.{kind}_roi_pool{{output_size=[{', '.join(map(str, sizes))}]}}(x, rois, index);")
+
+
+def roi_pool_ref(x, rois, index, sizes, kind):
+    """numpy from roi_pool's documented semantics (Caffe's ROI pooling, spatial scale 1)."""
+    n, d = rois.shape[0], len(sizes)
+    out = np.zeros((n, x.shape[1], *sizes), np.float32)
+    for r in range(n):
+        start = np.sign(rois[r, :d]) * np.floor(np.abs(rois[r, :d]) + 0.5)       # half away from zero
+        end = np.sign(rois[r, d:]) * np.floor(np.abs(rois[r, d:]) + 0.5)
+        ext = np.maximum(end - start + 1, 1).astype(np.float32)
+        bins = ext / np.array(sizes, np.float32)
+        for p in np.ndindex(*sizes):
+            lo = np.clip(np.floor(np.array(p, np.float32) * bins) + start, 0, x.shape[2:]).astype(int)
+            hi = np.clip(np.ceil((np.array(p, np.float32) + 1) * bins) + start, 0, x.shape[2:]).astype(int)
+            if np.any(hi <= lo):
+                continue
+            win = x[min(max(index[r], 0), x.shape[0] - 1), :, *[slice(a, b) for a, b in zip(lo, hi)]]
+            flat = win.reshape(x.shape[1], -1)
+            out[(r, slice(None), *p)] = flat.max(axis=1) if kind == "max" else flat.mean(axis=1)
+    return out
+
+
+ROIS = np.array([[0, 0, 5, 6], [1.5, 0.4, 3.5, 7.6], [2, 3, 2, 3], [-3, -2, 9, 10], [4, 5, 1, 2], [0.5, 2.5, 6.49, 4.5]],
+                np.float32)
+ROI_INDEX = np.array([0, 1, 1, 0, 1, 2], np.int32)        # 2: past the batch, clamped
+
+
+def test_max_roi_pool_matches_onnxruntime():
+    """ONNX MaxRoiPool (spatial_scale 1, rois [batch, x1, y1, x2, y2]) on ROIs inside, across
+    and beyond the border, of one pixel, inverted (end before start: one pixel), with .5
+    coordinates (rounded away from zero)."""
+    x = RNG.standard_normal((2, 3, 6, 8)).astype(np.float32)
+    idx = np.minimum(ROI_INDEX, 1)
+    y = run(import_nnef(roi_src("max", x.shape, len(ROIS), [2, 3])), [x, ROIS, idx], entry="G")[0]
+    onnx_rois = np.concatenate([idx[:, None].astype(np.float32), ROIS[:, [1, 0, 3, 2]]], axis=1)
+    (want,) = ort("MaxRoiPool", {"x": x, "rois": onnx_rois}, pooled_shape=[2, 3])
+    np.testing.assert_array_equal(y, want)
+    np.testing.assert_array_equal(y, roi_pool_ref(x, ROIS, idx, [2, 3], "max"))
+
+
+@pytest.mark.parametrize("kind", ["max", "avg"])
+def test_roi_pools_against_numpy(tmp_path, kind):
+    """Both pools with more bins than ROI pixels (empty bins give 0) and a batch index past
+    the batch (clamped), interpreter and JIT; and one spatial axis."""
+    x = RNG.standard_normal((2, 2, 6, 8)).astype(np.float32)
+    (yi,), (yj,) = run_both(tmp_path, roi_src(kind, x.shape, len(ROIS), [4, 3]), [x, ROIS, ROI_INDEX])
+    want = roi_pool_ref(x, ROIS, ROI_INDEX, [4, 3], kind)
+    np.testing.assert_allclose(yi, want, rtol=1e-6, atol=1e-7)
+    np.testing.assert_allclose(yj, want, rtol=1e-6, atol=1e-7)
+    x1 = RNG.standard_normal((1, 2, 9)).astype(np.float32)
+    rois1 = np.array([[1, 7], [3.5, 3.5], [-1, 20]], np.float32)
+    idx1 = np.zeros(3, np.int32)
+    y1 = run(import_nnef(roi_src(kind, x1.shape, 3, [2])), [x1, rois1, idx1], entry="G")[0]
+    np.testing.assert_allclose(y1, roi_pool_ref(x1, rois1, idx1, [2], kind), rtol=1e-6, atol=1e-7)
+
+
+# ------------------------------------------------------------ image._cubic_grid_sample
+
+def cubic_src(xshape, gshape, padding, aligned):
+    return graph("image", f"x: real[{','.join(map(str, xshape))}]; g: real[{','.join(map(str, gshape))}];", "y: real;",
+                 f"y = image.grid_sample{{mode='CUBIC', padding='{padding}', aligned={'true' if aligned else 'false'}}}(x, g);")
+
+
+def keys(u, a=-0.75):
+    u = abs(u)
+    return (a + 2) * u ** 3 - (a + 3) * u ** 2 + 1 if u <= 1 else a * (u ** 3 - 5 * u ** 2 + 8 * u - 4) if u < 2 else 0.0
+
+
+def cubic_ref(x, grid, padding, aligned):
+    """numpy (float64) from _cubic_grid_sample's documented semantics: the draft's
+    _linear_grid_sample coordinates and paddings with Keys' 4 taps per axis."""
+    n, c, *s = x.shape
+    d = len(s)
+    out = np.zeros((n, c) + grid.shape[1:-1])
+    for b in range(n):
+        for zi in np.ndindex(*grid.shape[1:-1]):
+            g = (grid[(b, *zi)][::-1].astype(np.float64) + 1.0) * 0.5
+            pos = g * (np.array(s) - 1) if aligned else g * np.array(s) - 0.5
+            base = np.floor(pos).astype(int) - 1
+            for k in np.ndindex(*[4] * d):
+                i = base + np.array(k)
+                w = np.prod([keys(pos[a] - i[a]) for a in range(d)])
+                if padding == "ZEROS" and np.any((i < 0) | (i >= s)):
+                    continue
+                if padding == "REFLECT":
+                    i = np.where(i < 0, -i, i)
+                    i = np.where(i >= s, 2 * (np.array(s) - 1) - i, i)
+                i = np.clip(i, 0, np.array(s) - 1)
+                out[(b, slice(None), *zi)] += w * x[(b, slice(None), *i)]
+    return out
+
+
+@pytest.mark.parametrize("padding", ["ZEROS", "REPLICATE", "REFLECT"])
+@pytest.mark.parametrize("aligned", [False, True])
+def test_cubic_grid_sample_matches_onnxruntime(padding, aligned):
+    """image.grid_sample CUBIC (its @compose calls _cubic_grid_sample) against onnxruntime's
+    GridSample mode=bicubic (opset 16..19; A = -0.75), grid points inside and up to 1.2 beyond [-1, 1]; REFLECT
+    unaligned against numpy only (ONNX reflects about the image edges, the draft's linear and
+    nearest formulas about the border pixels' centres, which this follows)."""
+    x = RNG.standard_normal((2, 2, 5, 6)).astype(np.float32)
+    g = RNG.uniform(-1.2, 1.2, (2, 3, 4, 2)).astype(np.float32)
+    y = run(import_nnef(cubic_src(x.shape, g.shape, padding, aligned)), [x, g], entry="G")[0]
+    np.testing.assert_allclose(y, cubic_ref(x, g, padding, aligned), rtol=1e-5, atol=1e-5)
+    if padding == "REFLECT" and not aligned:
+        return
+    onnx_padding = {"ZEROS": "zeros", "REPLICATE": "border", "REFLECT": "reflection"}[padding]
+    (want,) = ort("GridSample", {"x": x, "g": g}, mode="bicubic", padding_mode=onnx_padding, align_corners=int(aligned))
+    np.testing.assert_allclose(y, want, rtol=1e-5, atol=1e-5)
+
+
+def test_cubic_grid_sample_runs_natively(tmp_path):
+    """Interpreter and JIT, 2-d and 1-d (a 1-d grid: numpy only, ONNX samples images)."""
+    x = RNG.standard_normal((1, 3, 4, 5)).astype(np.float32)
+    g = RNG.uniform(-1.1, 1.1, (1, 2, 3, 2)).astype(np.float32)
+    (yi,), (yj,) = run_both(tmp_path, cubic_src(x.shape, g.shape, "ZEROS", False), [x, g])
+    want = cubic_ref(x, g, "ZEROS", False)
+    np.testing.assert_allclose(yi, want, rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(yj, want, rtol=1e-5, atol=1e-5)
+    x1 = RNG.standard_normal((2, 2, 7)).astype(np.float32)
+    g1 = RNG.uniform(-1, 1, (2, 5, 1)).astype(np.float32)
+    y1 = run(import_nnef(cubic_src(x1.shape, g1.shape, "REPLICATE", True)), [x1, g1], entry="G")[0]
+    np.testing.assert_allclose(y1, cubic_ref(x1, g1, "REPLICATE", True), rtol=1e-5, atol=1e-5)
