@@ -260,3 +260,63 @@ def test_cubic_grid_sample_runs_natively(tmp_path):
     g1 = RNG.uniform(-1, 1, (2, 5, 1)).astype(np.float32)
     y1 = run(import_nnef(cubic_src(x1.shape, g1.shape, "REPLICATE", True)), [x1, g1], entry="G")[0]
     np.testing.assert_allclose(y1, cubic_ref(x1, g1, "REPLICATE", True), rtol=1e-5, atol=1e-5)
+
+
+# ------------------------------------------------------------ edge cases and bad attributes
+
+@pytest.mark.parametrize("inputs,body,out,shape", [
+    ("x: real[1,2,4,4]; r: real[2,4]; i: int[2];", "y = image.max_roi_pool{output_size=[0, 2]}(x, r, i);", "real",
+     (2, 2, 0, 2)),
+    ("b: real[1,3,4]; s: real[1,2,3];", "y = algo.nonmax_suppress{max_outputs_per_class=0}(b, s);", "int", (0, 3)),
+    ("b: real[1,0,4]; s: real[1,2,0];", "y = algo.nonmax_suppress(b, s);", "int", (0, 3)),
+])
+def test_empty_extents(inputs, body, out, shape):
+    src = graph("image; import algo", inputs, f"y: {out};", body)
+    args = [np.zeros([int(v) for v in a.split("[")[1].rstrip("];").split(",")], np.int32 if "int" in a else np.float32)
+            for a in inputs.split("; ")]
+    assert run(import_nnef(src), args, entry="G")[0].shape == shape
+
+
+@pytest.mark.parametrize("inputs,body,out,message", [
+    ("x: real[1,2]; r: real[2,0]; i: int[2];", "y = image.avg_roi_pool{output_size=[]}(x, r, i);", "real",
+     "at least one spatial axis"),
+    ("x: real[1,2]; g: real[1,0];", "y = image.grid_sample{mode='CUBIC'}(x, g);", "real", "1 to 3 spatial axes"),
+    ("x: real[1,1,2,2,2,2]; g: real[1,1,1,1,1,4];", "y = image.grid_sample{mode='CUBIC'}(x, g);", "real",
+     "1 to 3 spatial axes"),
+    ("b: real[1,3,4]; s: real[1,2,3];", "y = algo.nonmax_suppress{max_outputs_per_class=1000000000}(b, s);", "int",
+     "too large"),
+    ("x: real[1,2,4,4]; r: real[2,4]; i: int[2];", "y = image.avg_roi_pool{output_size=[100000, 100000]}(x, r, i);",
+     "real", "too large"),
+])
+def test_unlowerable_instances_are_located_errors(inputs, body, out, message):
+    from tosa_xdsl.frontends.nnef.errors import NnefError
+    with pytest.raises(NnefError, match=rf"^\S+:\d+:\d+: error: .*{message}"):
+        import_nnef(graph("image; import algo", inputs, f"y: {out};", body))
+
+
+def test_random_attributes_import_or_fail_located():
+    """Seeded random shapes and attribute values: each import gives a module or a located
+    NnefError, never another exception."""
+    from tosa_xdsl.frontends.nnef.errors import NnefError
+    rng = np.random.default_rng(7)
+    for _ in range(40):
+        kind = rng.integers(4)
+        dims = [int(v) for v in rng.integers(0, 4, rng.integers(1, 5))]
+        d = ",".join(map(str, dims))
+        if kind == 0:
+            src = graph("algo", f"x: real[{d}];", "v: real; i: int;",
+                        f"v, i = algo.top_k{{k={rng.integers(-2, 6)}, axis={rng.integers(-5, 5)}}}(x);")
+        elif kind == 1:
+            src = graph("algo", f"b: real[{d}]; s: real[{d}];", "i: int;",
+                        f"i = algo.nonmax_suppress{{max_outputs_per_class={rng.integers(-2, 5)}, "
+                        f"iou_threshold={rng.uniform(-0.5, 1.5):.2f}}}(b, s);")
+        elif kind == 2:
+            src = graph("image", f"x: real[{d}]; r: real[{rng.integers(0, 3)},{rng.integers(0, 5)}]; i: int[2];",
+                        "y: real;", f"y = image.max_roi_pool{{output_size=[{rng.integers(-1, 3)}, 2]}}(x, r, i);")
+        else:
+            src = graph("image", f"x: real[{d}]; g: real[{d}];", "y: real;",
+                        f"y = image.grid_sample{{mode='CUBIC', padding='{rng.choice(['ZEROS', 'X'])}'}}(x, g);")
+        try:
+            import_nnef(src)
+        except NnefError:
+            pass

@@ -28,11 +28,11 @@ def top_k(em: Emitter, node, ins) -> list[Value]:
     outer, inner = math.prod(x.shape[:axis]), math.prod(x.shape[axis + 1:])
     x3 = em.reshape(x, [outer, m, inner])
     vtype, itype = ttype([outer, kk, inner], "real"), ttype([outer, kk, inner], "int")
-    v0, i0 = em.const([0.0], [outer, kk, inner], "real"), em.const([0], [outer, kk, inner], "int")
     t = Text(em)
+    v0, i0 = t.zeros([outer, kk, inner], "real"), t.zeros([outer, kk, inner], "int")
     n_out, n_in, n_k, n_m = t.index(outer), t.index(inner), t.index(kk), t.index(m)
     inf, ninf, minus1 = t.f32(math.inf), t.f32(-math.inf), t.index(-1)
-    with t.loop(t.c0, n_out, [(v0.ssa, vtype), (i0.ssa, itype)]) as lo:
+    with t.loop(t.c0, n_out, [(v0, vtype), (i0, itype)]) as lo:
         with t.loop(t.c0, n_in, [(lo.args[0], vtype), (lo.args[1], itype)]) as li:
             with t.loop(t.c0, n_k, [(li.args[0], vtype), (li.args[1], itype), (inf, "f32"), (minus1, "index")]) as lr:
                 prev_key, prev_j = lr.args[2], lr.args[3]
@@ -80,10 +80,9 @@ def nonmax_suppress(em: Emitter, node, ins) -> list[Value]:
         raise NnefError(node.loc, f"the output's upper bound [{bound}, 3] is too large")
     rounds = min(max_out, n)
     otype = ttype([bound, 3], "int")
-    out0 = em.const([0], [bound, 3], "int")
     rtype = ttype([n], "bool")
-    removed0 = em.const([False], [n], "bool")
     t = Text(em)
+    out0, removed0 = t.zeros([bound, 3], "int"), t.zeros([n], "bool")
     center = env["box_format"] == "CENTER"
     half = t.f32(0.5)
 
@@ -111,10 +110,10 @@ def nonmax_suppress(em: Emitter, node, ins) -> list[Value]:
         iou = t.bin("divf", inter, union, "f32")
         return t.and_(ok, t.cmpf("ogt", iou, t.f32(iou_thr)))
 
-    with t.loop(t.c0, t.index(b), [(out0.ssa, otype), (t.c0, "index")]) as lb:
+    with t.loop(t.c0, t.index(b), [(out0, otype), (t.c0, "index")]) as lb:
         with t.loop(t.c0, t.index(c), [(lb.args[0], otype), (lb.args[1], "index")]) as lc:
             with t.loop(t.c0, t.index(rounds), [(lc.args[0], otype), (lc.args[1], "index"),
-                                                (removed0.ssa, rtype)]) as lr:
+                                                (removed0, rtype)]) as lr:
                 out, count, removed = lr.args
                 with t.loop(t.c0, t.index(n), [(t.i1(False), "i1"), (t.f32(-math.inf), "f32"),
                                                (t.c0, "index")]) as lj:

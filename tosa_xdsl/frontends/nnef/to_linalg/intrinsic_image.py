@@ -45,10 +45,12 @@ def roi_pool(em: Emitter, node, ins, kind: str) -> list[Value]:
     sizes = list(node.instance.env.values["output_size"])
     b, c, *s = x.shape
     n, d = rois.shape[0], len(s)
+    if d == 0:
+        raise NnefError(node.loc, f"'{node.op}' needs at least one spatial axis")
     out_shape = [n, c, *sizes]
     otype = ttype(out_shape, "real")
-    out0 = em.const([0.0], out_shape, "real")
     t = Text(em)
+    out0 = t.zeros(out_shape, "real")
     zero = t.f32(0.0)
 
     def per_roi(ivs, args):
@@ -89,7 +91,7 @@ def roi_pool(em: Emitter, node, ins, kind: str) -> list[Value]:
             return [t.insert(v, args[0], otype, [r, ch, *ps])]
         return _nest(t, [(t.c0, t.index(c))] + [(t.c0, t.index(z)) for z in sizes], [(args[0], otype)], per_bin)
 
-    res = _nest(t, [(t.c0, t.index(n))], [(out0.ssa, otype)], per_roi)[0]
+    res = _nest(t, [(t.c0, t.index(n))], [(out0, otype)], per_roi)[0]
     return [Value(res, out_shape, "real")]
 
 
@@ -110,13 +112,13 @@ def cubic_grid_sample(em: Emitter, node, ins) -> list[Value]:
     n, c, *s = x.shape
     d = len(s)
     z = grid.shape[1:-1]
-    if d > 3:
+    if not 1 <= d <= 3:
         raise NnefError(node.loc, f"'{node.op}' is lowered for 1 to 3 spatial axes, not {d} (4^d taps unrolled)")
     padding, aligned = env["padding"], env["aligned"]
     out_shape = [n, c, *z]
     otype = ttype(out_shape, "real")
-    out0 = em.const([0.0], out_shape, "real")
     t = Text(em)
+    out0 = t.zeros(out_shape, "real")
     one, half, zero, A = t.f32(1.0), t.f32(0.5), t.f32(0.0), t.f32(A_CUBIC)
 
     def f(op, a, b):
@@ -171,5 +173,5 @@ def cubic_grid_sample(em: Emitter, node, ins) -> list[Value]:
             return [t.insert(acc, args[0], otype, [ni, ivs[0], *zs])]
         return _nest(t, [(t.c0, t.index(c))], [(args[0], otype)], per_channel)
 
-    res = _nest(t, [(t.c0, t.index(n))] + [(t.c0, t.index(e)) for e in z], [(out0.ssa, otype)], per_point)[0]
+    res = _nest(t, [(t.c0, t.index(n))] + [(t.c0, t.index(e)) for e in z], [(out0, otype)], per_point)[0]
     return [Value(res, out_shape, "real")]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from tosa_xdsl.frontends.nnef import ast as A
 from tosa_xdsl.frontends.nnef.errors import NnefError
-from tosa_xdsl.frontends.nnef.semantics import TensorType
+from tosa_xdsl.frontends.nnef.semantics import TensorType, constant_value, eval_shape
 from tosa_xdsl.frontends.nnef.to_linalg.generic import _formula
 from tosa_xdsl.frontends.nnef.to_linalg.intrinsics import INTRINSICS
 from tosa_xdsl.frontends.nnef.to_linalg.packs import atomic_packs, instances, stack, stacked_formula
@@ -22,6 +22,9 @@ def lower_node(em: Emitter, node, ins) -> list[Value]:
     tensors = {}
     for p, v in zip(op.inputs, list(ins) + [None] * (len(op.inputs) - len(ins))):
         tensors[p.name] = v
+    for p in op.constants:      # compile-time tensors (image.linear_upsample's filter)
+        shape = eval_shape(env, p.type.shape, p.loc) if p.type.shape is not None else []
+        tensors[p.name] = em.const(constant_value(env, p, shape), shape, p.type.name)
     results: dict[tuple, Value] = {}       # (output, pack item or None) -> value
     out_types = {p.name: ([x.type for x in t] if isinstance(t, list) else t.type)
                  for p, t in zip(op.outputs, node.outputs)}

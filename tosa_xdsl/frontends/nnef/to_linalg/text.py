@@ -4,10 +4,11 @@ and the scalar ops they need by their MLIR names."""
 
 from __future__ import annotations
 
+import math
 import struct
 from contextlib import contextmanager
 
-from tosa_xdsl.frontends.nnef.to_tosa.emit import Emitter, Value
+from tosa_xdsl.frontends.nnef.to_tosa.emit import Emitter, Value, ttype
 
 
 def f32_text(x: float) -> str:
@@ -62,6 +63,15 @@ class Text:
 
     def i1(self, b: bool) -> str:
         return self._const("true" if b else "false", "i1")
+
+    def zeros(self, shape: list[int], dtype: str) -> str:
+        """A zero-filled tensor to write into (`tensor.empty` when it has no elements: a dense
+        constant cannot spell one)."""
+        if math.prod(shape):
+            return self.em.const([0], shape, dtype).ssa
+        v = self.em.fresh()
+        self.em.lines.append(f"    {v} = tensor.empty() : {ttype(shape, dtype)}")
+        return v
 
     # ---- ops
     def bin(self, op: str, a: str, b: str, t: str) -> str:
