@@ -159,6 +159,8 @@ ROAD2_TESTS: dict[str, str] = {
     "linalg.outer": "road 2 vs numpy (`test_nnef_road2.py`)",
     "image.linear_upsample": "road 2 (interpreter and JIT) vs onnxruntime Resize linear + numpy "
                              "(`test_nnef_linear_upsample.py`)",
+    "image.cubic_resize": "road 2 (`--nnef-lower-all`; interpreter and JIT) vs onnxruntime Resize cubic + numpy "
+                          "(`test_nnef_intrinsics.py`)",
     "algo.top_k": "road 2 (interpreter and JIT) vs onnxruntime TopK + numpy (`test_nnef_intrinsics.py`)",
     "algo.nonmax_suppress": "road 2 (dynamic extent; interpreter and JIT) vs onnxruntime NonMaxSuppression "
                             "(`test_nnef_intrinsics.py`)",

@@ -135,7 +135,8 @@ Pieces: `lexer.py`, `parser.py`, `ast.py` (the grammar of 2.16 with located erro
   `image._cubic_grid_sample` with Keys' kernel A = -0.75 (ONNX/PyTorch; the draft gives no
   coefficient) on the draft's linear grid-sample coordinates and paddings (REFLECT about the
   border pixels' centres, as the draft's linear and nearest formulas; ONNX's unaligned
-  reflection is about the image edges), 1 to 3 spatial axes.
+  reflection is about the image edges), 1 to 3 spatial axes; `image.cubic_resize` (mapped
+  by road 1) under `--nnef-lower-all` by road 1's taps and weights per resized axis.
 - **Quantization** (2.14) as **integer TOSA** (`to_tosa/integer.py`), as the TFLite
   legalization builds it: a tensor with a `quant.zero_point_linear_quantize` entry (signed
   8/16/32 bits or unsigned 8 bits, one zero point, per-tensor or per-channel scales) is held
@@ -217,8 +218,6 @@ OUTRO = """
   one), where the `?` just propagates (`test_nnef_gaps.py`); any other operator taking one
   (several inputs, layout operators, road 2's formulas, whose loop bounds are static) is a
   located error (instantiating its shapes would need run-time shape expressions, draft 3.1).
-  `image.cubic_resize` has no `@lower` in the draft and no hand-written lowering, so
-  `--nnef-lower-all` reports it (the default import maps it, road 1).
 - Road 1 has no mapping for `gather_nd`/`scatter_nd`, linear grid sampling, grouped and dilated
   deconvolution (road 2 runs them), RESIZE parameters beyond its ERROR_IF ranges (e.g. CEIL
   rounding needing a border >= scale_n); TOSA SCATTER requires distinct indices where the

@@ -1,14 +1,18 @@
 """image.max_roi_pool, image.avg_roi_pool (draft 4.5.3, "intrinsic operators": attributes
-and shapes only) and image._cubic_grid_sample (4.5.4, no body)."""
+and shapes only), image._cubic_grid_sample (4.5.4, no body) and image.cubic_resize (4.5.2,
+no formulas)."""
 
 from __future__ import annotations
 
 import itertools
 import math
 
+import numpy as np
+
 from tosa_xdsl.frontends.nnef.errors import NnefError
 from tosa_xdsl.frontends.nnef.to_linalg.text import Text
 from tosa_xdsl.frontends.nnef.to_tosa.emit import Emitter, Value, ttype
+from tosa_xdsl.frontends.nnef.to_tosa.image import cubic_weights
 
 
 def _nest(t: Text, bounds, carried, body):
@@ -175,3 +179,50 @@ def cubic_grid_sample(em: Emitter, node, ins) -> list[Value]:
 
     res = _nest(t, [(t.c0, t.index(n))] + [(t.c0, t.index(e)) for e in z], [(out0, otype)], per_point)[0]
     return [Value(res, out_shape, "real")]
+
+
+def cubic_resize(em: Emitter, node, ins) -> list[Value]:
+    """Road 2 for cubic_resize: per resized axis, each output position sums its (at most 4)
+    taps of the input times Keys' weights, the taps and weights compile-time tables from
+    road 1's `cubic_weights` (one scheme for both roads: linear_resize's coordinates, taps
+    clamped into the input, `coeff_a`)."""
+    env = node.instance.env.values
+    x = ins[0]
+    d = len(x.shape)
+    for a, size in zip(env["axes"], env["size"]):
+        a = a + d if a < 0 else a
+        if size != x.shape[a] and x.shape[a] != 0:
+            w = cubic_weights(x.shape[a], size, env["coordinate_transform"], float(env["coeff_a"]))
+            x = _resample_axis(em, x, a, w)
+    if x is ins[0]:
+        x = em.op("tosa.identity", [x], x.shape, x.dtype)
+    return [x]
+
+
+def _resample_axis(em: Emitter, x: Value, a: int, w: np.ndarray) -> Value:
+    """x with axis `a` replaced by w @ (that axis), w [size, s] having at most 4 non-zero
+    weights per row: scf loops reading the taps from compile-time tables."""
+    size, s = w.shape
+    taps = np.zeros((size, 4), np.int32)
+    weights = np.zeros((size, 4), np.float32)
+    for o in range(size):
+        cols = np.nonzero(w[o])[0][:4]
+        taps[o, :len(cols)], weights[o, :len(cols)] = cols, w[o, cols]
+    outer, inner = math.prod(x.shape[:a]), math.prod(x.shape[a + 1:])
+    x3 = em.reshape(x, [outer, s, inner])
+    tap_t, weight_t = em.const(taps, [size, 4], "int"), em.const(weights, [size, 4], "real")
+    otype = ttype([outer, size, inner], "real")
+    t = Text(em)
+    out0 = t.zeros([outer, size, inner], "real")
+
+    def point(ivs, args):
+        acc = t.f32(0.0)
+        for k in range(4):
+            i = t.cast("index_cast", t.extract(tap_t, [ivs[1], t.index(k)]), "i32", "index")
+            v = t.extract(x3, [ivs[0], i, ivs[2]])
+            acc = t.bin("addf", acc, t.bin("mulf", t.extract(weight_t, [ivs[1], t.index(k)]), v, "f32"), "f32")
+        return [t.insert(acc, args[0], otype, ivs)]
+    res = _nest(t, [(t.c0, t.index(n)) for n in (outer, size, inner)], [(out0, otype)], point)[0]
+    shape = list(x.shape)
+    shape[a] = size
+    return em.reshape(Value(res, [outer, size, inner], "real"), shape)

@@ -12,9 +12,9 @@ from tosa_xdsl.frontends.nnef.to_tosa.emit import Emitter, Value, ttype
 
 
 def f32_text(x: float) -> str:
-    """An f32 literal arith.constant reads exactly (hex for infinities)."""
-    if x != x or x in (float("inf"), float("-inf")):
-        return "0x%08X" % struct.unpack("<I", struct.pack("<f", x))[0]
+    """An f32 literal arith.constant reads exactly (hex for infinities and NaN)."""
+    if not math.isfinite(x):
+        return f"0x{struct.unpack('<I', struct.pack('<f', x))[0]:08X}"
     return repr(float(x))
 
 
