@@ -157,4 +157,15 @@ ROAD2_TESTS: dict[str, str] = {
     "linalg.dot": "road 2 vs numpy (`test_nnef_road2.py`)",
     "linalg.matvec": "road 2 vs numpy (`test_nnef_road2.py`)",
     "linalg.outer": "road 2 vs numpy (`test_nnef_road2.py`)",
+    "image.linear_upsample": "road 2 (interpreter and JIT) vs onnxruntime Resize linear + numpy "
+                             "(`test_nnef_linear_upsample.py`)",
+    "image.cubic_resize": "road 2 (`--nnef-lower-all`; interpreter and JIT) vs onnxruntime Resize cubic + numpy "
+                          "(`test_nnef_intrinsics.py`)",
+    "algo.top_k": "road 2 (interpreter and JIT) vs onnxruntime TopK + numpy (`test_nnef_intrinsics.py`)",
+    "algo.nonmax_suppress": "road 2 (dynamic extent; interpreter and JIT) vs onnxruntime NonMaxSuppression "
+                            "(`test_nnef_intrinsics.py`)",
+    "image.max_roi_pool": "road 2 (interpreter and JIT) vs onnxruntime MaxRoiPool + numpy (`test_nnef_intrinsics.py`)",
+    "image.avg_roi_pool": "road 2 (interpreter and JIT) vs numpy (`test_nnef_intrinsics.py`)",
+    "image._cubic_grid_sample": "road 2 (interpreter and JIT) vs onnxruntime GridSample bicubic + numpy "
+                                "(`test_nnef_intrinsics.py`)",
 }

@@ -16,6 +16,7 @@ from tosa_xdsl.frontends.nnef.semantics import (
     Instance,
     TensorType,
     Unknown,
+    constant_value,
     eval_shape,
     fmt_value,
     instantiate,
@@ -88,6 +89,7 @@ class Composer:
             raise NnefError(op.loc, f"graph '{op.name}' has no attribute '{sorted(unknown)[0]}'")
         tensors: dict[str, object] = {}
         g = Graph(op.name, [], [], [])
+        self.main = g       # where invoked sub-graphs put their variables
         self.quantize = self.quantize_entries(op)
         for p in op.inputs:
             t = Tensor(p.name, self.param_type(env, p))
@@ -101,10 +103,7 @@ class Composer:
             self.quantized(doc_module, p.name, env, tensors, g)
         for p in op.constants:
             t = Tensor(p.name, self.param_type(env, p))
-            try:
-                t.value = env.eval(p.default) if p.default is not None else None
-            except Unknown as u:
-                raise NnefError(p.loc, f"undefined identifier '{u.name}'") from None
+            t.value = constant_value(env, p, t.type.shape)
             tensors[p.name] = t
         self.components(doc_module, op.compose, env, tensors, g)
         for p in op.outputs:
@@ -383,6 +382,25 @@ class Composer:
                             loop=(placeholders, cond_nodes, cond_val, body_nodes, list(body_vals), counter)))
         return outs[:k]
 
+    def sub_graph_variables(self, op: A.Operator, inv: A.Invocation, env: Env, inner: dict):
+        """An invoked graph's variables (2.11: a graph is its own name scope, rooted at its name
+        or at the invocation's explicit label) are variables of the main graph named
+        `<scope>.<name>` (data file `main.<Graph>.<scope>.<name>.dat`); invocations in the same
+        scope share them."""
+        scope = inv.label or op.name
+        known = {t.name: t for t in self.main.variables}
+        for p in op.variables:
+            name = f"{scope}.{p.name}"
+            t = known.get(name)
+            ty = self.param_type(env, p)
+            if t is None:
+                t = Tensor(name, ty)
+                self.main.variables.append(t)
+            elif (t.type.dtype, t.type.shape) != (ty.dtype, ty.shape):
+                raise NnefError(inv.loc, f"variable '{name}' has type {ty.dtype}{ty.shape} here and "
+                                f"{t.type.dtype}{t.type.shape} in another invocation of its scope")
+            inner[p.name] = t
+
     def callable_values(self, module, value, env, tensors, g, names) -> list:
         if isinstance(value, A.Region):
             if value.components:
@@ -454,8 +472,8 @@ class Composer:
         if len(g.nodes) > MAX_NODES:
             raise NnefError(inv.loc, "graph too large")
         qname, op = self.lib.lookup(inv.name, module, inv.loc)
-        if op.is_graph:
-            raise NnefError(inv.loc, "invoking graphs (sub-graphs) is not supported by the importer yet")
+        if op.is_graph and op.compose is None:
+            raise NnefError(inv.loc, f"the invoked graph '{qname}' has no @compose block")
         attribs = {}
         for k, e in inv.attribs:
             try:
@@ -489,7 +507,7 @@ class Composer:
                 if x.dtype not in TENSOR_TYPES:
                     raise NnefError(inv.loc, f"output '{p.name}' of '{qname}' has type '{x.dtype}' "
                                     f"(unknown or not a tensor type: {', '.join(TENSOR_TYPES)})")
-        if self.keep(qname, op, inst, types) or op.compose is None:
+        if not op.is_graph and (self.keep(qname, op, inst, types) or op.compose is None):
             outs = []
             for i, t in enumerate(inst.outputs):
                 base = names[i] if i < len(names) and names[i] else op.outputs[i].name
@@ -506,8 +524,10 @@ class Composer:
             inner[p.name] = a
         for p in op.constants:
             t = Tensor(self.fresh(p.name), self.param_type(inner_env, p))
-            t.value = inner_env.eval(p.default) if p.default is not None else None
+            t.value = constant_value(inner_env, p, t.type.shape)
             inner[p.name] = t
+        if op.is_graph:
+            self.sub_graph_variables(op, inv, inner_env, inner)
         mod = qname.rpartition(".")[0]
         outer_quantize, self.quantize = self.quantize, self.quantize_entries(op)
         for p in op.inputs:

@@ -45,8 +45,9 @@ Pieces: `lexer.py`, `parser.py`, `ast.py` (the grammar of 2.16 with located erro
   (`import a, b;`, `dynamic` attributes, `math.axpby` for the draft's `math.axpy`).
 - **Standard library**: chapter 4 extracted by `stdlib/extract.py`, which joins definitions
   broken over pages and applies a listed set of typesetting repairs (e.g. `shape[::-1]` in
-  `layout.flatten`, whose text `shape[:-1]` would give column-major strides). 150 of the 151
-  definitions parse; `stdlib/UNPARSED.txt` names the other one. The library is written in
+  `layout.flatten`, whose text `shape[:-1]` would give column-major strides). All 151
+  definitions parse (`image.linear_upsample` after two repairs read off Khronos' NNEF-Tools
+  v2.0 library, whose text is intact; `stdlib/UNPARSED.txt` lists any that do not). The library is written in
   canonical spelling (`..` for expansion, `<>` in remapped bounds, the imports each module
   needs), so Khronos' reference parser reads it: `linalg` and `quant` whole; in the others it
   rejects what the draft allows and the v2.0 implementation does not (non-`static` attribute
@@ -60,7 +61,11 @@ Pieces: `lexer.py`, `parser.py`, `ast.py` (the grammar of 2.16 with located erro
   the assertion, e.g. `g.sknd:6:5: error: in 'nn.conv': 'stride' must be positive (stride = [0, 0])`.
 - **Composition**: composite operators without a TOSA mapping expand from their `@compose`
   (e.g. `nn.softmax`); static branches are decided at compile time, branches on a bool tensor
-  become `tosa.cond_if` (regions take the outer tensors they read as arguments); loops with a compile-time trip count (scans over packs,
+  become `tosa.cond_if` (regions take the outer tensors they read as arguments); an invoked
+  graph (a sub-graph) expands like a composite operator, its variables becoming the main
+  graph's, named in its scope (2.11: `<graph name or explicit label>.<name>`, data files
+  `main.<Graph>.<scope>.<name>.dat`; invocations in one scope share them,
+  `test_nnef_subgraphs.py`); result lists `[a, bs..(2), c]` bind a packed result's items; loops with a compile-time trip count (scans over packs,
   folding with loop-carried tensors, `..(i -> n)`) are unrolled, scan outputs become packs;
   data-dependent loops (`while` conditions, do-while, tensor trip counts) become
   `tosa.while_loop` carrying the loop variables, a counter and the outer tensors they read. The draft's AlexNet (2.1) composes with the shapes of
@@ -111,6 +116,27 @@ Pieces: `lexer.py`, `parser.py`, `ast.py` (the grammar of 2.16 with located erro
   loops carrying the upper-bound buffer and the counter `k`, then a `tensor.extract_slice` of
   dynamic size: the output type has a `?` extent (layout.nonzero, the draft's `where_true`),
   run by the interpreter and natively (a subview with a dynamic size, `test_nnef_gaps.py`).
+  `@constant` tensors defined per index (`I: real[n,n] = i == j ? 1.0 : 0.0, i < n, j < n`,
+  2.7) are evaluated at compile time (image.linear_upsample's filter).
+- **Operators the draft gives no formulas** ("intrinsic operators", 4.5.3 and 4.7, and
+  `image._cubic_grid_sample`'s empty body) are hand-written road-2 lowerings
+  (`to_linalg/intrinsics.py`: scf loops of `tensor.extract`/`insert`, run by the
+  interpreter and natively, `test_nnef_intrinsics.py`), with the meaning of the operators
+  Khronos' converters map onto them: `algo.top_k` as ONNX TopK (min(k, m) items by k
+  selection passes; ties: the lower index first; `sorted = false` gives the sorted order
+  too), `algo.nonmax_suppress` as ONNX NonMaxSuppression in onnxruntime (per batch item and
+  class: scores above `score_threshold` strictly, decreasing, ties to the lower box index,
+  kept unless IoU > `iou_threshold` with a kept box; CORNERS [y1, x1, y2, x2] in either
+  corner order, CENTER [x, y, w, h]; rows [batch, class, box], the `~` extent a `?` one),
+  `image.max_roi_pool` as ONNX MaxRoiPool (Caffe's bins; spatial scale 1, any number d of
+  spatial axes; a ROI row is [start_0..start_d-1, end_0..end_d-1] along the axes in order,
+  e.g. [y1, x1, y2, x2], where ONNX orders [x1, y1, x2, y2]; the batch index is clamped),
+  `image.avg_roi_pool` the same bins averaged (an empty bin gives 0),
+  `image._cubic_grid_sample` with Keys' kernel A = -0.75 (ONNX/PyTorch; the draft gives no
+  coefficient) on the draft's linear grid-sample coordinates and paddings (REFLECT about the
+  border pixels' centres, as the draft's linear and nearest formulas; ONNX's unaligned
+  reflection is about the image edges), 1 to 3 spatial axes; `image.cubic_resize` (mapped
+  by road 1) under `--nnef-lower-all` by road 1's taps and weights per resized axis.
 - **Quantization** (2.14) as **integer TOSA** (`to_tosa/integer.py`), as the TFLite
   legalization builds it: a tensor with a `quant.zero_point_linear_quantize` entry (signed
   8/16/32 bits or unsigned 8 bits, one zero point, per-tensor or per-channel scales) is held
@@ -172,7 +198,9 @@ only, and are compared with the composition of their parts' formulas. "road 1 vs
 gap)" = road 2 does not compile the formulas (a located error, the reason in
 `to_linalg/__init__.py`'s KNOWN_GAPS), so `test_nnef_road1_refs.py` checks the mapping against
 numpy written from the formulas; "road 1 vs numpy (no formulas)" = the draft gives the
-operator no formulas (image.cubic_resize), the same file checks the mapping against numpy.
+operator no formulas (image.cubic_resize), the same file checks the mapping against numpy;
+"hand-written lowering" = the draft gives no formulas and road 2 takes a lowering written
+for it (`to_linalg/intrinsics.py`).
 A mapping that declines an instance (an attribute value TOSA cannot express, e.g. a dilated
 deconvolution) leaves it to the composite's expansion or to road 2, which the default import
 takes for every operator without a TOSA mapping; operators with neither give a located
@@ -189,29 +217,30 @@ OUTRO = """
   operator, `layout.cast` or reduction keeping the reduced axes (or squeezing only the `?`
   one), where the `?` just propagates (`test_nnef_gaps.py`); any other operator taking one
   (several inputs, layout operators, road 2's formulas, whose loop bounds are static) is a
-  located error (instantiating its shapes would need run-time shape expressions, draft 3.1). `image.cubic_resize` (road 1 maps it), the ROI pools, `image._cubic_grid_sample`,
-  `algo.top_k` and `algo.nonmax_suppress` have no `@lower` (nor `@compose`) in the draft, so
-  road 2 has no formulas to compile; `image.linear_upsample` is garbled in the draft's
-  text beyond repair (`stdlib/UNPARSED.txt`).
+  located error (instantiating its shapes would need run-time shape expressions, draft 3.1).
 - Road 1 has no mapping for `gather_nd`/`scatter_nd`, linear grid sampling, grouped and dilated
   deconvolution (road 2 runs them), RESIZE parameters beyond its ERROR_IF ranges (e.g. CEIL
   rounding needing a border >= scale_n); TOSA SCATTER requires distinct indices where the
   definition's `:=` lets the last one win.
-- Operators with neither a short TOSA composition nor formulas in the draft, so the default
-  import (which sends every unmapped operator to road 2) gives a located error naming the
-  operator at its invocation: `algo.top_k` (TOSA has no sort; k rounds of ARGMAX + masking
-  are not short), `algo.nonmax_suppress` (a data-dependent output extent `~`),
-  `image.max_roi_pool` / `image.avg_roi_pool` (windows bounded by values read from `rois`),
-  `image._cubic_grid_sample`.
+- The operators without formulas (`to_linalg/intrinsics.py`) have no road-1 (TOSA) form:
+  TOSA has no sort, no data-dependent extents, no windows bounded by tensor values; they
+  import as scf loops. `algo.top_k`'s `k` and `nonmax_suppress`'s `max_outputs_per_class`
+  are compile-time attributes (Khronos' v2.0 library declares them `dynamic`, read from a
+  tensor at run time: not supported); `_cubic_grid_sample` with more than 3 spatial axes is
+  a located error (4^d taps are unrolled).
 - Integer quantization: no integer form yet for the other operators (pad, mean, softmax,
   sigmoid, leaky relu, resizes, ... compute in reals between quantized tensors),
   for 16-bit activations of conv/linear, per-channel activations, or entries naming tensors
   inside invoked operators (`label.tensor`); quantized values crossing into `cond_if` /
   `while_loop` regions are not handled (a located "not valid" diagnostic). The
   export (TOSA -> NNEF) does not write integer graphs back as @quantize.
-- `@compose`: scan inputs/outputs of data-dependent loops, sub-graph invocations, `[a, b]`
-  result lists: located "not supported by the importer yet". Graph inputs with dynamic
-  extents are imported at their upper bound.
+- `@compose`: scan inputs and scan outputs of data-dependent loops (a `while` condition or a
+  tensor trip count with `x : xs`, or a body yielding more values than loop variables):
+  located "not supported yet" (an input scan could be unrolled over the pack's compile-time
+  length with each step under a `tosa.cond_if`; an output pack would have a data-dependent
+  length, which packs cannot). Graph inputs with dynamic extents are imported at their
+  upper bound. A sub-graph's inputs must have shapes (the draft lets sub-graphs invoked by
+  control flow omit them).
 
 ## Tools
 
@@ -258,6 +287,7 @@ def _labels(table: str) -> dict[str, str]:
 def table() -> str:
     cases, composites, oracles = _cases(), _cases("COMPOSITES"), _labels("ROAD2_TESTS")
     from tosa_xdsl.frontends.nnef.to_linalg import KNOWN_GAPS
+    from tosa_xdsl.frontends.nnef.to_linalg.intrinsics import INTRINSICS
     not_compiled = set(KNOWN_GAPS) | _cases("ROAD2_PENDING")
     rows = ["| operator | TOSA mapping (road 1) | formulas (road 2) | tested |", "|---|---|---|---|"]
     for m in MODULES:
@@ -266,9 +296,11 @@ def table() -> str:
             name = f"{m}.{op.name}"
             f = MAPPINGS.get(name)
             tosa = getattr(f, "how", "") if f else "composite of mappings" if name in composites else "—"
-            if not (f or op.lowerings or op.compose):
+            if not (f or op.lowerings or op.compose or name in INTRINSICS):
                 tosa = "none: a located error at the invocation"
-            if op.lowerings:
+            if name in INTRINSICS:
+                road2 = "no formulas: hand-written lowering (`to_linalg/intrinsics.py`)"
+            elif op.lowerings:
                 road2 = "not compiled yet" if name in not_compiled else "@lower"
             elif op.compose:
                 road2 = "composite (@compose)"

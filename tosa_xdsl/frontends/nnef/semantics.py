@@ -6,6 +6,7 @@ output shapes. Errors are NnefError at the source location."""
 
 from __future__ import annotations
 
+import itertools
 import math
 from dataclasses import dataclass, field
 
@@ -641,6 +642,8 @@ def bind_shape(env: Env, p: A.Param, shape: list[int], loc: Loc):
             lengths.append(len(env.values[item.name]))
         elif count is not None and all(env.known(n) for n in identifiers(count)):
             c = env.eval(count)
+            if c is not None and int(c) < 0:    # e.g. top_k's `s..(axis + rank)` for an axis below -rank
+                raise NnefError(loc, f"input '{p.name}': a pack of its shape has negative length {int(c)}")
             lengths.append(int(c) if c is not None else 0)
         else:
             lengths.append(None)
@@ -894,6 +897,49 @@ def instantiate(op: A.Operator, opname: str, attribs: dict[str, object], inputs:
         else:
             inst.outputs.append(TensorType(dtype, shape))
     return inst
+
+
+MAX_INDEXED_CONSTANT = 1 << 16
+
+
+def constant_value(env: Env, p: A.Param, shape: list[int] | None):
+    """The value of a @constant (2.7): its expression, or with index symbols (`I: real[n,n] =
+    i == j ? 1.0 : 0.0, i < n, j < n`; a symbol bounded by a pack is a pack of indices) the
+    row-major array of the expression at each index, checked against the declared shape."""
+    if p.default is None:
+        return None
+    try:
+        if not p.bounds:
+            return env.eval(p.default)
+        extents, packed = [], []
+        for name, bound in p.bounds:
+            b = env.eval(bound)
+            packed.append(_is_pack(b))
+            extents.append(list(b) if packed[-1] else [b])
+    except Unknown as u:
+        raise NnefError(p.loc, f"undefined identifier '{u.name}'") from None
+    dims = [d for ext in extents for d in ext]
+    if not all(isinstance(d, int) and not isinstance(d, bool) and d >= 0 for d in dims):
+        raise NnefError(p.loc, f"the index bounds of constant '{p.name}' must be non-negative ints, got {dims}")
+    if shape is not None and dims != list(shape):
+        raise NnefError(p.loc, f"the index bounds {dims} of constant '{p.name}' differ from its shape {shape}")
+    if math.prod(dims) > MAX_INDEXED_CONSTANT:
+        raise NnefError(p.loc, f"constant '{p.name}' has {math.prod(dims)} elements to evaluate one by one "
+                        f"(limit {MAX_INDEXED_CONSTANT})")
+    inner = Env(env.dtypes)
+    inner.values = dict(env.values)
+    out = []
+    for idx in itertools.product(*[range(d) for d in dims]):
+        k = 0
+        for (name, _), ext, pack in zip(p.bounds, extents, packed):
+            part = list(idx[k:k + len(ext)])
+            k += len(ext)
+            inner.values[name] = part if pack else part[0]
+        try:
+            out.append(inner.eval(p.default))
+        except Unknown as u:
+            raise NnefError(p.loc, f"undefined identifier '{u.name}'") from None
+    return out
 
 
 def _pack_len(env, p):

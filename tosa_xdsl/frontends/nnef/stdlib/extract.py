@@ -78,6 +78,13 @@ FIXES: list[tuple[str, str, str]] = [
     ("math", "real(s[axes] * ...)", "real(s[axes] * ..)"),
     ("image", "real(factor * ...)", "real(factor * ..)"),
     ("layout", "T..(shape * ...)", "T..(shape * ..)"),
+    # image.linear_upsample (Khronos' NNEF-Tools v2.0 image.sknd has the intact text): the
+    # filter's product fold '..' and its ',' before the loop bound lost in a page-width break
+    # ("* \n...\n i < fs;"), and the target's substitution bracket misplaced ("output[i[axes]]
+    # <- |..|..": the '<-' belongs inside the brackets, as in the output type repaired above)
+    ("image", "/ real(factor)) *\n...\n            i < fs;", "/ real(factor)) * ..,\n            i < fs;"),
+    ("image", "output[i[axes]] <- |factor * i[axes] + j - padding|..\n",
+     "output[i[axes] <- |factor * i[axes] + j - padding|..]\n"),
 ]
 
 HEAD = re.compile(r"^\s*(public\s+)?(operator|graph)\s+\w+")

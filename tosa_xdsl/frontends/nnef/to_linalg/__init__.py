@@ -27,7 +27,10 @@ per item; an output with a data-dependent extent is written at its counter symbo
 Modules, one concern each: affine.py (index expressions -> affine maps), scalar.py (the
 right-hand side's ops), reads.py (tensor reads in a generic), computed.py (non-affine
 indices), generic.py (one formula -> linalg.generic), loops.py (-> scf loops), counted.py
-(data-dependent extents), packs.py (formulas over packs), lower.py (an operator instance).
+(data-dependent extents), packs.py (formulas over packs), lower.py (an operator instance);
+intrinsics.py (with text.py, intrinsic_algo.py, intrinsic_image.py): hand-written lowerings of
+the standard operators the draft gives no formulas (top_k, nonmax_suppress, the ROI pools,
+_cubic_grid_sample, cubic_resize).
 Not compiled (a located error): a conditional packed assignment to a pack whose items differ
 in shape."""
 

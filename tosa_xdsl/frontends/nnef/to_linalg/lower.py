@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from tosa_xdsl.frontends.nnef import ast as A
 from tosa_xdsl.frontends.nnef.errors import NnefError
-from tosa_xdsl.frontends.nnef.semantics import TensorType
+from tosa_xdsl.frontends.nnef.semantics import TensorType, constant_value, eval_shape
 from tosa_xdsl.frontends.nnef.to_linalg.generic import _formula
+from tosa_xdsl.frontends.nnef.to_linalg.intrinsics import INTRINSICS
 from tosa_xdsl.frontends.nnef.to_linalg.packs import atomic_packs, instances, stack, stacked_formula
 from tosa_xdsl.frontends.nnef.to_tosa.emit import Emitter, Value
 
@@ -15,10 +16,15 @@ def lower_node(em: Emitter, node, ins) -> list[Value]:
     op = node.definition
     env = node.instance.env
     if not op.lowerings:
+        if node.op in INTRINSICS:     # no formulas in the draft: a hand-written lowering
+            return INTRINSICS[node.op](em, node, ins)
         raise NnefError(node.loc, f"'{node.op}' has no TOSA mapping for these attributes and no @lower formulas")
     tensors = {}
     for p, v in zip(op.inputs, list(ins) + [None] * (len(op.inputs) - len(ins))):
         tensors[p.name] = v
+    for p in op.constants:      # compile-time tensors (image.linear_upsample's filter)
+        shape = eval_shape(env, p.type.shape, p.loc) if p.type.shape is not None else []
+        tensors[p.name] = em.const(constant_value(env, p, shape), shape, p.type.name)
     results: dict[tuple, Value] = {}       # (output, pack item or None) -> value
     out_types = {p.name: ([x.type for x in t] if isinstance(t, list) else t.type)
                  for p, t in zip(op.outputs, node.outputs)}
