@@ -187,3 +187,13 @@ def test_other_consumers_of_a_dynamic_extent_are_located_errors(body, lower_all)
     from tosa_xdsl.frontends.nnef.errors import NnefError
     with pytest.raises(NnefError, match=r"^\S+:\d+:\d+: error: .*extent is data-dependent"):
         import_nnef(graph("x: real[3,4];", body, "layout; import math"), lower_all=lower_all)
+
+
+def test_an_empty_constant_is_a_valid_tosa_const():
+    """A zero-element @constant becomes `dense<>` (MLIR's empty literal; `dense<[]>` only
+    fits shape [0]): concatenated with the input it leaves it unchanged, as numpy's concat."""
+    src = ("import layout;\ngraph G {\n @input { x: real[2,3]; }\n @output { y: real; }\n"
+           " @constant { c: real[0,3] = 1.0; }\n @compose { y = layout.concat{axis=0}([x, c]); }\n}\n")
+    x = RNG.standard_normal((2, 3)).astype(np.float32)
+    y = run(import_nnef(src), [x], entry="G")[0]
+    np.testing.assert_array_equal(y, np.concatenate([x, np.ones((0, 3), np.float32)]))

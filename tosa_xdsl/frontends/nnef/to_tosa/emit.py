@@ -25,6 +25,8 @@ def ttype(shape, dtype: str) -> str:
 
 
 def dense_text(arr: np.ndarray) -> str:
+    if arr.size == 0:  # MLIR's form of an empty literal (`dense<[]>` infers shape [0] only)
+        return ""
     flat = arr.reshape(-1)
     if arr.dtype == np.bool_:
         vals = ["true" if x else "false" for x in flat]
