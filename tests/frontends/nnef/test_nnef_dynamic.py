@@ -180,6 +180,13 @@ def test_input_shapes_fix_the_runtime_extents():
     src = graph("x: real[n|8, 3]; z: real[n, 3];", "y = math.add(x, z);")
     m = import_nnef(src, input_shapes={"x": [4, 3]})
     assert signature(m) == "(tensor<4x3xf32>, tensor<4x3xf32>) -> tensor<4x3xf32>"
+    both = graph("x: real[n|8, 3]; z: real[n|8, 3];", "y = math.add(x, z);")    # the bound given twice
+    assert signature(import_nnef(both, input_shapes={"x": [4, 3]})) == signature(m)
+    # only the input named is fixed: x keeps its run-time extent (TOSA checks the agreement)
+    assert signature(import_nnef(both, input_shapes={"z": [4, 3]})) == \
+        "(tensor<?x3xf32>, tensor<4x3xf32>) -> tensor<?x3xf32>"
+    with pytest.raises(NnefError, match=r"outside 0\.\.8"):
+        import_nnef(both, input_shapes={"z": [9, 3]})
     for shapes, msg in [({"x": [9, 3]}, r"outside 0\.\.8"), ({"x": [4, 3], "z": [5, 3]}, "differs"),
                         ({"x": [4]}, "rank"), ({"w": [1]}, "no input 'w'")]:
         with pytest.raises(NnefError, match=msg):
@@ -271,3 +278,29 @@ def test_fuzzed_runtime_shapes_never_crash():
             assert "ERROR_IF" in str(err) or "shape" in str(err).lower(), err
             continue
         np.testing.assert_allclose(y, ref(x, z), rtol=1e-6)
+
+
+MODELS = Path(__file__).parent / "models"
+
+
+@pytest.mark.parametrize("backend", ["interp", "jit"])
+def test_onnx_dynamic_batch_converted_by_khronos_matches_onnxruntime(tmp_path, backend):
+    """models/dyn_batch: an ONNX model with a `batch` dim_param (make_onnx_dynamic_model.py:
+    conv, relu, max pool, residual add, flatten, Gemm, softmax) converted by Khronos' onnx ->
+    sknd converter, which writes the batch as `x: real[~,2,8,8]`. One import, a `?` batch in the
+    signature; tosa-run at batch 1 and 3 against onnxruntime's committed outputs."""
+    from tosa_xdsl.tools import tosa_run
+
+    folder = MODELS / "dyn_batch"
+    m = import_nnef(folder)
+    assert signature(m) == "(tensor<?x2x8x8xf32>) -> tensor<?x5xf32>"
+    assert not any(o.name.startswith(("linalg.", "scf.")) for o in m.walk())      # road 1 throughout
+    for b in (1, 3):
+        out = tmp_path / f"o{b}.npy"
+        args = [str(folder / "main.sknd"), "-i", str(MODELS / f"dyn_batch.input_{b}.npy"), "--entry", "dyn_batch",
+                "-o", str(out), "--backend", backend, "--no-cache"]
+        assert tosa_run.main(args) == 0
+        ref = np.load(MODELS / f"dyn_batch.expected_{b}.npy")
+        got = np.load(out)
+        assert got.shape == ref.shape == (b, 5)
+        np.testing.assert_allclose(got, ref, rtol=1e-5, atol=1e-6)

@@ -67,6 +67,7 @@ class Composer:
         # graph input name -> a static shape for its run-time extents (else they stay `?`)
         self.input_shapes = dict(input_shapes or {})
         self.site: Loc | None = None     # the graph's invocation a composite is being expanded for
+        self.symbol_bounds: dict[str, int] = {}     # graph input symbol -> its upper bound
         self.counter = 0
 
     def fresh(self, base: str) -> str:
@@ -186,9 +187,15 @@ class Composer:
         for k, x in enumerate(spec.shape):
             symbol = x.expr.name if isinstance(x.expr, A.Ident) else None
             try:
-                if x.bound is None:
-                    if x.expr is None or isinstance(x.expr, A.Tilde):
-                        raise NnefError(x.loc, f"'{p.name}' has an extent without size or upper bound")
+                if x.bound is None and (x.expr is None or isinstance(x.expr, A.Tilde)):
+                    # `~` without a bound: the draft asks the main graph for one (2.6.1), Khronos'
+                    # v2.0 writer omits it (an ONNX dim_param); the import needs none
+                    d = Dyn(("input", f"{p.name}[{k}]"), None, "?")
+                    if given is not None:
+                        d = given[k]
+                        if not isinstance(d, int) or isinstance(d, bool) or d < 0:
+                            raise NnefError(p.loc, f"input '{p.name}': invalid extent {fmt_value(d)} (axis {k})")
+                elif x.bound is None:
                     d = env.eval(x.expr)
                 else:
                     bound = env.eval(x.bound)
@@ -197,7 +204,7 @@ class Composer:
                                         f"int, got {fmt_value(bound)}")
                     if symbol is not None and env.known(symbol):
                         d = env.values[symbol]
-                        have = d.bound if isinstance(d, Dyn) else d
+                        have = self.symbol_bounds.get(symbol)
                         if have is not None and have != bound:
                             raise NnefError(x.bound.loc, f"'{symbol}' has upper bound {fmt_value(have)} "
                                             f"elsewhere, {bound} here")
@@ -212,10 +219,15 @@ class Composer:
                                                 f"(axis {k}) is outside 0..{bound}")
                         if symbol is not None:
                             env.values[symbol] = d
+                            self.symbol_bounds[symbol] = bound
             except Unknown as u:
                 raise NnefError(p.loc, f"undefined identifier '{u.name}' in the shape of '{p.name}'") from None
             if given is not None and isinstance(d, Dyn):
                 d = given[k]        # a symbol another input left at run time: this one is fixed
+                limit = self.symbol_bounds.get(symbol or "")
+                if limit is not None and isinstance(d, int) and not 0 <= d <= limit:
+                    raise NnefError(p.loc, f"input '{p.name}': the given extent {fmt_value(d)} (axis {k}) is "
+                                    f"outside 0..{limit}")
             if given is not None and d != given[k]:
                 raise NnefError(p.loc, f"input '{p.name}': the given shape {fmt_value(list(given))} differs "
                                 f"from the declared one at axis {k} ({fmt_value(d)})")
@@ -260,6 +272,8 @@ class Composer:
             v = env.eval(e)
         except Unknown as u:
             raise NnefError(e.loc, f"undefined tensor or identifier '{u.name}'") from None
+        except RunTimeExtent as err:
+            raise NnefError(self.site or e.loc, f"'{unparse(e)}': {err}") from None
         if v is None:
             return None
         if isinstance(v, Dyn):
@@ -533,6 +547,8 @@ class Composer:
                 attribs[k] = env.eval(e)
             except Unknown as u:
                 raise NnefError(e.loc, f"undefined identifier '{u.name}' in attribute '{k}'") from None
+            except RunTimeExtent as err:
+                raise NnefError(self.site or e.loc, f"attribute '{k}' of '{inv.name}': {err}") from None
         args = [self.arg(a, env, tensors, inv.loc) for a in inv.args]
         types = [a.type if isinstance(a, Tensor) else [x.type for x in a] if isinstance(a, list) else None
                  for a in args]

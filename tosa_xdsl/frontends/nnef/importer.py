@@ -60,7 +60,10 @@ def compose_graph(path_or_text, attribs: dict | None = None, graph: str | None =
         raise NnefError(None, f"no graph named '{graph}'", file=doc.file)
     keep = (lambda name, op, inst, types: op.lowerings and not op.compose) if lower_all else (
         lambda name, op, inst, types: not op.compose or _maps(name, inst, types))
-    return Composer(lib, keep, input_shapes).graph("main", g, dict(attribs or {}))
+    try:
+        return Composer(lib, keep, input_shapes).graph("main", g, dict(attribs or {}))
+    except RunTimeExtent as err:      # a compile-time use of a run-time extent no site reported
+        raise NnefError(g.loc, str(err)) from None
 
 
 def _plain_types(types) -> list:

@@ -548,7 +548,7 @@ def _check_assert(env: Env, a: A.Assert, where: Loc, opname: str, checked: set, 
         return
     oks = ok if _is_pack(ok) else [ok]
     # RUNTIME: decided by the extents at run time (TOSA's own checks there), accepted here
-    if all(x is True or x is RUNTIME or (not isinstance(x, Dyn) and x == 1) for x in oks if x is not None):
+    if all(x is True or x is RUNTIME or isinstance(x, Dyn) or x == 1 for x in oks if x is not None):
         return
     message = env.eval(a.message) if a.message is not None else f"assertion failed: {unparse(a.cond)}"
     prints = []
