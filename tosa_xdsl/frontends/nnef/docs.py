@@ -143,7 +143,9 @@ Pieces: `lexer.py`, `parser.py`, `ast.py` (the grammar of 2.16 with located erro
   reductions, softmax, batch_norm, conv (a `?` batch), matmul, transpose. Interpreter and
   JIT at several shapes against numpy; Khronos' conversion of an ONNX model with a
   dynamic batch (`models/dyn_batch`, `make_onnx_dynamic_model.py`) against onnxruntime at
-  batch 1 and 3.
+  batch 1 and 3; integer TOSA too: the quantized `net_mobilenet.int8` declared with a `?`
+  batch equals LiteRT's kernels bit for bit on a batch of 3 (a per-tensor `@quantize`
+  parameter whose pack length is a run-time extent stays one uniform value).
 - **Quantization** (2.14) as **integer TOSA** (`to_tosa/integer.py`), as the TFLite
   legalization builds it: a tensor with a `quant.zero_point_linear_quantize` entry (signed
   8/16/32 bits or unsigned 8 bits, one zero point, per-tensor or per-channel scales) is held

@@ -879,6 +879,11 @@ def instantiate(op: A.Operator, opname: str, attribs: dict[str, object], inputs:
                 # of quant.* quantizing a scalar): the one value stays a uniform scalar
                 env.values[p.name] = v
                 continue
+            if isinstance(n, Dyn):
+                # a length known only at run time (a per-tensor `scale: real..(s[channel_axis])`
+                # along a run-time extent): the one value stays a uniform scalar
+                env.values[p.name] = v
+                continue
             if n is None:
                 raise NnefError(where, f"length of attribute pack '{p.name}' is unknown; give a list")
             env.values[p.name] = [v] * n
