@@ -93,6 +93,9 @@ CASES = {
         "x: real[n|5, 4];", "s = math.sum_reduce{axes=[0], squeeze=true}(x); m = math.max_reduce{axes=[1]}(x); "
         "a = math.mean_reduce{axes=[1]}(x); y = math.add(m, a);",
         lambda x: x.max(axis=1, keepdims=True) + x.mean(axis=1, keepdims=True), [[(1, 4)], [(5, 4)]]),
+    "gather_runtime_axis_and_index": (
+        "x: real[n|8, 3]; i: int[m|4];", "y = layout.gather{axis=0}(x, i);",
+        lambda x, i: x[i], [[(3, 3), (2,)], [(5, 3), (4,)]]),
     "batch_norm_clamp": (
         "x: real[n|4, 3, 2]; m: real[3]; v: real[3];",
         "a = nn.batch_norm{epsilon=0.001}(x, m, v); y = math.clamp(a, -1.0, 1.0);",
@@ -101,8 +104,17 @@ CASES = {
 }
 
 
-def _inputs(shapes):
-    return [np.abs(RNG.standard_normal(s)).astype(np.float32) + 0.1 for s in shapes]
+# cases whose input k is an index into axis 0 of input 0 (in range: TOSA GATHER requires it)
+INDEX_INPUTS = {"gather_runtime_axis_and_index": 1}
+
+
+def _inputs(shapes, name=None):
+    """Positive reals, and in-range int32 indices where INDEX_INPUTS says."""
+    xs = [np.abs(RNG.standard_normal(s)).astype(np.float32) + 0.1 for s in shapes]
+    k = INDEX_INPUTS.get(name)
+    if k is not None:
+        xs[k] = RNG.integers(0, shapes[0][0], shapes[k]).astype(np.int32)
+    return xs
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
@@ -112,12 +124,13 @@ def test_runtime_extents_interpreter(name):
     m = import_nnef(graph(ins, body))
     assert "?" in signature(m)
     for shapes in runs:
-        xs = _inputs(shapes)
+        xs = _inputs(shapes, name)
         y = run(m, xs, entry="G")[0]
         np.testing.assert_allclose(y, ref(*xs), rtol=2e-5, atol=1e-6)
 
 
 @pytest.mark.parametrize("name", ["broadcast_add_mul", "conv_spatial", "max_pool_spatial", "matmul_linear",
+                                  "gather_runtime_axis_and_index",
                                   "softmax_transpose_concat", "flatten_unflatten_pad_tile"])
 def test_runtime_extents_tosa_run_native(tmp_path, name):
     """tosa-run on the .sknd document: the shapes come from the .npy files; interpreter and JIT
@@ -125,7 +138,7 @@ def test_runtime_extents_tosa_run_native(tmp_path, name):
     ins, body, ref, runs = CASES[name]
     src = graph(ins, body)
     for shapes in runs:
-        xs = _inputs(shapes)
+        xs = _inputs(shapes, name)
         (yi,), (yj,) = run_both(tmp_path, src, xs)
         want = ref(*xs)
         np.testing.assert_allclose(yi, want, rtol=2e-5, atol=1e-6)
@@ -144,19 +157,20 @@ def test_runtime_extents_road2(name):
     m = import_nnef(graph(ins, body), lower_all=True)
     assert "tensor.dim" in str(m)
     for shapes in runs:
-        xs = _inputs(shapes)
+        xs = _inputs(shapes, name)
         np.testing.assert_allclose(run(m, xs, entry="G")[0], ref(*xs), rtol=2e-5, atol=1e-6)
 
 
 def test_runtime_extents_road2_native(tmp_path):
     from tosa_xdsl.tools import tosa_translate
-    ins, body, ref, runs = CASES["reductions"]
+    name = "reductions"
+    ins, body, ref, runs = CASES[name]
     (tmp_path / "m.sknd").write_text(graph(ins, body))
     out = tmp_path / "m.mlir"
     assert tosa_translate.main(["--import-nnef", str(tmp_path / "m.sknd"), "--nnef-lower-all", "-o", str(out)]) == 0
     from tosa_xdsl.tools import tosa_run
     for shapes in runs:
-        xs = _inputs(shapes)
+        xs = _inputs(shapes, name)
         args = [str(out), "--entry", "G"]
         for k, a in enumerate(xs):
             np.save(tmp_path / f"in{k}.npy", a)
@@ -211,9 +225,11 @@ def test_tosa_translate_input_shape_option(tmp_path, capsys):
     ("y = math.mean_reduce{axes=[0]}(x);", "run-time shape expression"),
     # a reshape to two run-time extents: RESHAPE takes one -1
     ("y = layout.unsqueeze{axes=[1]}(x);", "at most one run-time"),
+    # GATHER's index is tiled over the axes before 'axis' by a compile-time multiple
+    ("y = layout.gather{axis=1}(x, i);", "TILE's multiples are a compile-time shape"),
 ])
 def test_static_only_operators_are_located_errors(body, message):
-    inputs = "x: real[n|8, m|8];" if "unsqueeze" in body else "x: real[n|8, 4];"
+    inputs = "x: real[n|8, m|8];" if "unsqueeze" in body else "x: real[n|8, 4]; i: int[2];"
     with pytest.raises(NnefError, match=r"^<input>:\d+:\d+: error: .*" + message):
         import_nnef(graph(inputs, body))
 

@@ -135,7 +135,8 @@ Pieces: `lexer.py`, `parser.py`, `ast.py` (the grammar of 2.16 with located erro
   `nn.linear` with a `?` batch/rows, `nn.conv` and the pools with a `?` batch and `?`
   spatial extents at stride 1 (TOSA's idiv_check would ask an exact division the
   definition does not promise at larger strides), resizes with a `?` among the folded
-  axes, and the composites built of these (softmax, batch_norm, clamp, ...). Road 2 with
+  axes, `layout.gather` with a `?` at or after its axis or in the index, and the composites built
+  of these (softmax, batch_norm, clamp, ...). Road 2 with
   `?` dims: loops over a run-time extent take their range from the operands (linalg), the
   output's `tensor.empty` (and a reduction's `linalg.fill`) takes its size from the
   inputs' `tensor.dim`, with `arith` ops where the output extent is arithmetic on them
@@ -230,7 +231,8 @@ OUTRO = """
   than one `?` (RESHAPE resolves one `-1`), a run-time extent used as a tensor value
   (`math.mean_reduce` over a `?` axis divides by `real(s[axes] * ..)`, a run-time shape
   expression TOSA has no operator for), a `?:` or a range over one, `nn.conv`/pools with a
-  `?` spatial extent at stride > 1, `layout.gather` with a `?` among its folded axes.
+  `?` spatial extent at stride > 1, `layout.gather` with a `?` before its `axis` (the
+  index is tiled over those axes by TILE's compile-time multiples).
   Road 2 compiles formulas over run-time extents only where the loop ranges come from the
   operands: conditions or `|..|` guards comparing an index with a run-time extent
   (layout.pad), per-item offsets at run-time extents (layout.concat), a data-dependent
