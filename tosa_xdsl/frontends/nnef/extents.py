@@ -115,7 +115,6 @@ def _bound(v):
     return v.bound if isinstance(v, Dyn) else v if isinstance(v, int) and not isinstance(v, bool) else None
 
 
-ARITH = {"+", "-", "*", "/", "\\", "%", "**", "<?", ">?"}
 COMPARE = {"<", "<=", ">", ">=", "==", "!="}
 LOGIC = {"&&", "||", "^", "=>"}
 
