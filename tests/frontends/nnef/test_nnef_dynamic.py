@@ -202,9 +202,19 @@ def test_input_shapes_fix_the_runtime_extents():
     with pytest.raises(NnefError, match=r"outside 0\.\.8"):
         import_nnef(both, input_shapes={"z": [9, 3]})
     for shapes, msg in [({"x": [9, 3]}, r"outside 0\.\.8"), ({"x": [4, 3], "z": [5, 3]}, "differs"),
-                        ({"x": [4]}, "rank"), ({"w": [1]}, "no input 'w'")]:
+                        ({"x": [4]}, "rank"), ({"w": [1]}, "no input 'w'"), ({"x": ["a", 3]}, "outside"),
+                        ({"x": [-1, 3]}, "outside")]:
         with pytest.raises(NnefError, match=msg):
             import_nnef(src, input_shapes=shapes)
+
+
+def test_unbounded_input_extent_takes_any_given_int64():
+    """Khronos' `~` without a bound: any given extent that fits MLIR's int64 dims."""
+    src = graph("x: real[~, 3];", "y = math.exp(x);")
+    assert signature(import_nnef(src, input_shapes={"x": [6, 3]})) == "(tensor<6x3xf32>) -> tensor<6x3xf32>"
+    for bad in ([1 << 63, 3], [True, 3], ["2", 3]):
+        with pytest.raises(NnefError, match="invalid extent"):
+            import_nnef(src, input_shapes={"x": bad})
 
 
 def test_tosa_translate_input_shape_option(tmp_path, capsys):

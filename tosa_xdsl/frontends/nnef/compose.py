@@ -56,6 +56,7 @@ class Graph:
 
 
 MAX_NODES = 100_000
+MAX_EXTENT = (1 << 63) - 1      # a given input extent must fit MLIR's int64 dims
 TENSOR_TYPES = ("real", "int", "bool")
 
 
@@ -193,7 +194,7 @@ class Composer:
                     d = Dyn(("input", f"{p.name}[{k}]"), None, "?")
                     if given is not None:
                         d = given[k]
-                        if not isinstance(d, int) or isinstance(d, bool) or d < 0:
+                        if not isinstance(d, int) or isinstance(d, bool) or not 0 <= d <= MAX_EXTENT:
                             raise NnefError(p.loc, f"input '{p.name}': invalid extent {fmt_value(d)} (axis {k})")
                 elif x.bound is None:
                     d = env.eval(x.expr)
