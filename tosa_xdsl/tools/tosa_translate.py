@@ -112,7 +112,21 @@ def build_arg_parser() -> argparse.ArgumentParser:
     p.add_argument("--nnef-fake-quant", action="store_true",
                    help="with --import-nnef: import @quantize entries as the definitions' fake "
                         "quantization (real tensors) instead of integer TOSA")
+    p.add_argument("--nnef-input-shape", type=_input_shape, action="append", default=[], metavar="NAME=DxD..",
+                   help="with --import-nnef: a static shape for a graph input whose extents are known only "
+                        "at run time (`x: real[n|8, 3]`; default: `?` dims), e.g. x=4x3; repeatable")
     return p
+
+
+def _input_shape(text: str) -> tuple[str, list[int]]:
+    name, eq, dims = text.partition("=")
+    try:
+        shape = [int(d) for d in dims.split("x")] if dims else []
+    except ValueError:
+        shape = None
+    if not eq or not name or shape is None or any(d < 0 for d in shape):
+        raise argparse.ArgumentTypeError(f"expected NAME=DxD.. (e.g. x=1x3x224x224), got {text!r}")
+    return name, shape
 
 
 def _threads(text: str) -> int:
@@ -188,7 +202,12 @@ def translate(t: Translation, data: bytes, name: str, args: argparse.Namespace) 
                 importer = "tosa_xdsl.frontends.nnef:load_nnef_lower_all"
             elif t.format == "nnef" and args.nnef_fake_quant:
                 importer = "tosa_xdsl.frontends.nnef:load_nnef_fake_quant"
-            module = _function(importer)(data, ctx, name)
+            if t.format == "nnef" and args.nnef_input_shape:
+                from tosa_xdsl.frontends.nnef import load_nnef
+                module = load_nnef(data, ctx, name, lower_all=args.nnef_lower_all, fake_quant=args.nnef_fake_quant,
+                                   input_shapes=dict(args.nnef_input_shape))
+            else:
+                module = _function(importer)(data, ctx, name)
         except InputError:
             raise
         except (Exception, RecursionError) as err:

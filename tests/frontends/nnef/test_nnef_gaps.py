@@ -166,10 +166,18 @@ NZ = np.array([[1, 0, 2, 0], [0, 0, 3, 0], [4, 0, 0, 5]], np.float32)
     ("y = math.sum_reduce{axes=[1]}(j);", lambda j: j.sum(axis=1, keepdims=True)),
     ("y = math.max_reduce{axes=[0]}(j);", lambda j: j.max(axis=0, keepdims=True)),
     ("y = math.sum_reduce{axes=[1], squeeze=true}(j);", lambda j: j.sum(axis=1)),
+    ("y = math.sum_reduce{axes=[0], squeeze=true}(j);", lambda j: j.sum(axis=0)),
+    ("y = layout.transpose{perm=[1, 0]}(j);", lambda j: j.T),
+    ("y = math.add(j, j);", lambda j: j + j),
+    # the `?` outermost: a concat along a dynamic inner dim would need a view with run-time
+    # strides natively (docs/lowering.md)
+    ("t = layout.transpose{perm=[1, 0]}(j); k = layout.concat{axis=0}([t, t]); y = math.mul(k, 2.0);",
+     lambda j: np.concatenate([j.T, j.T]) * 2),
 ])
 def test_elementwise_and_reductions_take_a_dynamic_extent(tmp_path, tail, ref):
-    """layout.nonzero's `?` extent flows through road 1's element-wise, cast and reduction
-    mappings (TOSA with a `?` dim); interpreter and JIT against numpy."""
+    """layout.nonzero's data-dependent `?` extent flows through road 1's element-wise (one or
+    several inputs), cast, reduction and layout mappings (TOSA with a `?` dim); interpreter and
+    JIT against numpy."""
     src = graph("x: real[3,4];", "i = layout.nonzero(x); j = layout.cast<real>(i); " + tail, "layout; import math")
     (yi,), (yj,) = run_both(tmp_path, src, [NZ])
     want = ref(np.argwhere(NZ).T.astype(np.float32))
@@ -177,15 +185,14 @@ def test_elementwise_and_reductions_take_a_dynamic_extent(tmp_path, tail, ref):
     np.testing.assert_allclose(yj, want, rtol=1e-6)
 
 
-@pytest.mark.parametrize("body,lower_all", [
-    ("i = layout.nonzero(x); y = layout.transpose{perm=[1, 0]}(i);", False),     # not element-wise
-    ("i = layout.nonzero(x); y = math.add(i, i);", False),                       # two inputs
-    ("i = layout.nonzero(x); j = layout.cast<real>(i); y = math.sum_reduce{axes=[0], squeeze=true}(j);", False),
-    ("i = layout.nonzero(x); y = layout.cast<real>(i);", True),                  # road 2: static extents only
+@pytest.mark.parametrize("body,lower_all,message", [
+    # road 2: layout.pad's condition compares indices with the run-time extent
+    ("i = layout.nonzero(x); y = layout.pad{axes=[1], padding=[1, 1]}(i);", True, "known only at run time"),
+    ("i = layout.nonzero(x); y = layout.slice{axes=[0], begin=[1], end=[2]}(i);", False, "SLICE takes start"),
 ])
-def test_other_consumers_of_a_dynamic_extent_are_located_errors(body, lower_all):
+def test_other_consumers_of_a_dynamic_extent_are_located_errors(body, lower_all, message):
     from tosa_xdsl.frontends.nnef.errors import NnefError
-    with pytest.raises(NnefError, match=r"^\S+:\d+:\d+: error: .*extent is data-dependent"):
+    with pytest.raises(NnefError, match=r"^\S+:\d+:\d+: error: .*" + message):
         import_nnef(graph("x: real[3,4];", body, "layout; import math"), lower_all=lower_all)
 
 

@@ -16,19 +16,22 @@ def export_nnef_folder(module, folder, entry=None):
     return _exp(module, folder, entry)
 
 
-def load_nnef(data: bytes, ctx, filename: str, lower_all: bool = False, fake_quant: bool = False):
+def load_nnef(data: bytes, ctx, filename: str, lower_all: bool = False, fake_quant: bool = False,
+              input_shapes: dict | None = None):
     """Loader-registry entry (`load(data, ctx, filename) -> ModuleOp`): the document's bytes;
     imported modules and variable data files are looked up next to `filename`. `lower_all`
     compiles every operator from its @lower formulas (tosa-translate --nnef-lower-all);
     `fake_quant` imports @quantize entries as the definitions' fake quantization in reals
-    instead of integer TOSA (--nnef-fake-quant)."""
+    instead of integer TOSA (--nnef-fake-quant); `input_shapes` fixes graph inputs' run-time
+    extents (--nnef-input-shape)."""
     from tosa_xdsl.frontends.nnef.importer import import_nnef as _imp
     p = Path(filename) if filename else None
     if p is not None and p.is_dir():
-        return _imp(p, ctx, lower_all=lower_all, fake_quant=fake_quant)
+        return _imp(p, ctx, lower_all=lower_all, fake_quant=fake_quant, input_shapes=input_shapes)
     text = bytes(data).decode("utf-8", "replace")
     root = p.parent if p is not None and p.exists() else None
-    return _imp(text, ctx, file=filename or "<input>", root=root, lower_all=lower_all, fake_quant=fake_quant)
+    return _imp(text, ctx, file=filename or "<input>", root=root, lower_all=lower_all, fake_quant=fake_quant,
+                input_shapes=input_shapes)
 
 
 def load_nnef_lower_all(data: bytes, ctx, filename: str):

@@ -10,9 +10,11 @@ from dataclasses import dataclass, field
 
 from tosa_xdsl.frontends.nnef import ast as A
 from tosa_xdsl.frontends.nnef.errors import Loc, NnefError
+from tosa_xdsl.frontends.nnef.extents import Dyn, RunTimeExtent
 from tosa_xdsl.frontends.nnef.modules import Library
 from tosa_xdsl.frontends.nnef.semantics import (
     Env,
+    _may_equal,
     Instance,
     TensorType,
     Unknown,
@@ -20,6 +22,7 @@ from tosa_xdsl.frontends.nnef.semantics import (
     eval_shape,
     fmt_value,
     instantiate,
+    unparse,
 )
 
 
@@ -54,17 +57,19 @@ class Graph:
 
 
 MAX_NODES = 100_000
+MAX_EXTENT = (1 << 63) - 1      # a given input extent must fit MLIR's int64 dims
 TENSOR_TYPES = ("real", "int", "bool")
 
 
 class Composer:
-    def __init__(self, lib: Library, keep: callable, dynamic_ok: callable | None = None):
+    def __init__(self, lib: Library, keep: callable, input_shapes: dict | None = None):
         self.lib = lib
         self.quantize: dict[str, A.Quantization] = {}   # the current block's @quantize entries
         self.keep = keep     # keep(qualified_name, op, instance, arg types) -> True to keep the invocation whole
-        # dynamic_ok(qualified_name, instance, arg types) -> True when the invocation, whose one
-        # tensor input has a data-dependent extent, is kept whole and its mapping takes the `?`
-        self.dynamic_ok = dynamic_ok or (lambda name, inst, types: False)
+        # graph input name -> a static shape for its run-time extents (else they stay `?`)
+        self.input_shapes = dict(input_shapes or {})
+        self.site: Loc | None = None     # the graph's invocation a composite is being expanded for
+        self.symbol_bounds: dict[str, int] = {}     # graph input symbol -> its upper bound
         self.counter = 0
 
     def fresh(self, base: str) -> str:
@@ -91,8 +96,11 @@ class Composer:
         g = Graph(op.name, [], [], [])
         self.main = g       # where invoked sub-graphs put their variables
         self.quantize = self.quantize_entries(op)
+        unknown = set(self.input_shapes) - {p.name for p in op.inputs}
+        if unknown:
+            raise NnefError(op.loc, f"graph '{op.name}' has no input '{sorted(unknown)[0]}' (given a shape)")
         for p in op.inputs:
-            t = Tensor(p.name, self.param_type(env, p))
+            t = Tensor(p.name, self.input_type(env, p, self.input_shapes.get(p.name)))
             tensors[p.name] = t
             g.inputs.append(t)
         for p in op.variables:
@@ -111,7 +119,7 @@ class Composer:
                 raise NnefError(p.loc, f"output '{p.name}' is not assigned in @compose")
             t = tensors[p.name]
             want = self.param_type(env, p, allow_missing=True)
-            if want.shape is not None and want.shape != t.type.shape:
+            if want.shape is not None and not _may_equal(want.shape, t.type.shape):
                 raise NnefError(p.loc, f"output '{p.name}' declared {fmt_value(want.shape)}, "
                                 f"composed {fmt_value(t.type.shape)}")
             g.outputs.append(t)
@@ -158,6 +166,76 @@ class Composer:
             raise NnefError(inv.loc, f"'{inv.name}' does not map '{name}' to a tensor of its own type")
         tensors[name] = t
 
+    def input_type(self, env: Env, p: A.Param, given: list | None) -> TensorType:
+        """A graph input's type (2.6.1): an extent with an upper bound (`s|10`, `~|10`) is known
+        only at run time, a Dyn (`?` in the signature) whose symbol `s` later inputs and the
+        output shapes may use; `given` (the importer's input_shapes) fixes such extents
+        instead, each checked against its bound and the symbol's other uses."""
+        spec = p.type
+        if spec.name not in TENSOR_TYPES:
+            return self.param_type(env, p)
+        if spec.shape is None:
+            raise NnefError(p.loc, f"'{p.name}' needs a shape")
+        if any(isinstance(x.expr, A.Expand) or x.spread for x in spec.shape):
+            if given is not None:
+                raise NnefError(p.loc, f"input '{p.name}': a shape for a packed extent is not supported")
+            return self.param_type(env, p)      # packed run-time extents: at their upper bound
+        if given is not None and len(given) != len(spec.shape):
+            raise NnefError(p.loc, f"input '{p.name}' has rank {len(spec.shape)}, the given shape "
+                            f"{fmt_value(list(given))} has rank {len(given)}")
+        shape = []
+        for k, x in enumerate(spec.shape):
+            symbol = x.expr.name if isinstance(x.expr, A.Ident) else None
+            try:
+                if x.bound is None and (x.expr is None or isinstance(x.expr, A.Tilde)):
+                    # `~` without a bound: the draft asks the main graph for one (2.6.1), Khronos'
+                    # v2.0 writer omits it (an ONNX dim_param); the import needs none
+                    d = Dyn(("input", f"{p.name}[{k}]"), None, "?")
+                    if given is not None:
+                        d = given[k]
+                        if not isinstance(d, int) or isinstance(d, bool) or not 0 <= d <= MAX_EXTENT:
+                            raise NnefError(p.loc, f"input '{p.name}': invalid extent {fmt_value(d)} (axis {k})")
+                elif x.bound is None:
+                    d = env.eval(x.expr)
+                else:
+                    bound = env.eval(x.bound)
+                    if not isinstance(bound, int) or isinstance(bound, bool) or bound < 0:
+                        raise NnefError(x.bound.loc, f"the upper bound of '{p.name}' must be a non-negative "
+                                        f"int, got {fmt_value(bound)}")
+                    if symbol is not None and env.known(symbol):
+                        d = env.values[symbol]
+                        have = self.symbol_bounds.get(symbol)
+                        if have is not None and have != bound:
+                            raise NnefError(x.bound.loc, f"'{symbol}' has upper bound {fmt_value(have)} "
+                                            f"elsewhere, {bound} here")
+                    elif symbol is None and x.expr is not None and not isinstance(x.expr, A.Tilde):
+                        raise NnefError(x.loc, "an extent with an upper bound is a new symbol or '~'")
+                    else:
+                        d = Dyn(("input", symbol or f"{p.name}[{k}]"), bound, symbol or "?")
+                        if given is not None:
+                            d = given[k]
+                            if not isinstance(d, int) or isinstance(d, bool) or not 0 <= d <= bound:
+                                raise NnefError(p.loc, f"input '{p.name}': the given extent {fmt_value(d)} "
+                                                f"(axis {k}) is outside 0..{bound}")
+                        if symbol is not None:
+                            env.values[symbol] = d
+                            self.symbol_bounds[symbol] = bound
+            except Unknown as u:
+                raise NnefError(p.loc, f"undefined identifier '{u.name}' in the shape of '{p.name}'") from None
+            if given is not None and isinstance(d, Dyn):
+                d = given[k]        # a symbol another input left at run time: this one is fixed
+                limit = self.symbol_bounds.get(symbol or "")
+                if limit is not None and isinstance(d, int) and not 0 <= d <= limit:
+                    raise NnefError(p.loc, f"input '{p.name}': the given extent {fmt_value(d)} (axis {k}) is "
+                                    f"outside 0..{limit}")
+            if given is not None and d != given[k]:
+                raise NnefError(p.loc, f"input '{p.name}': the given shape {fmt_value(list(given))} differs "
+                                f"from the declared one at axis {k} ({fmt_value(d)})")
+            if not isinstance(d, (int, Dyn)) or isinstance(d, bool) or isinstance(d, int) and d < 0:
+                raise NnefError(x.loc, f"invalid extent {fmt_value(d)} of '{p.name}'")
+            shape.append(d)
+        return TensorType(spec.name, shape)
+
     def param_type(self, env: Env, p: A.Param, allow_missing=False) -> TensorType:
         if p.type.name not in TENSOR_TYPES:
             raise NnefError(p.type.loc, f"'{p.name}' has type '{p.type.name}'; graph tensors are "
@@ -194,8 +272,16 @@ class Composer:
             v = env.eval(e)
         except Unknown as u:
             raise NnefError(e.loc, f"undefined tensor or identifier '{u.name}'") from None
+        except RunTimeExtent as err:
+            raise NnefError(self.site or e.loc, f"'{unparse(e)}': {err}") from None
         if v is None:
             return None
+        if isinstance(v, Dyn):
+            where = self.site or e.loc
+            note = f"\n{e.loc}: note: computed here" if self.site is not None else ""
+            raise NnefError(where, f"'{unparse(e)}' is an extent known only at run time ({v!r}); as a tensor value "
+                            "it would be a run-time shape expression (draft 3.1), which TOSA 1.0.1 has no "
+                            f"operator to compute{note}")
         if isinstance(v, list):
             raise NnefError(e.loc, "a pack argument must be a list of tensors")
         if isinstance(v, str):
@@ -480,34 +566,28 @@ class Composer:
                 attribs[k] = env.eval(e)
             except Unknown as u:
                 raise NnefError(e.loc, f"undefined identifier '{u.name}' in attribute '{k}'") from None
+            except RunTimeExtent as err:
+                raise NnefError(self.site or e.loc, f"attribute '{k}' of '{inv.name}': {err}") from None
         args = [self.arg(a, env, tensors, inv.loc) for a in inv.args]
         types = [a.type if isinstance(a, Tensor) else [x.type for x in a] if isinstance(a, list) else None
                  for a in args]
-        flat = [t for a in types for t in (a if isinstance(a, list) else [a]) if t is not None]
-        dynamic = [t for t in flat if None in (t.shape or [])]
-
-        def dynamic_error():
-            t = dynamic[0]
-            return NnefError(inv.loc, f"'{inv.name}' takes a tensor whose extent is data-dependent (shape "
-                             f"{['?' if d is None else d for d in t.shape]}): the importer takes such shapes "
-                             "only as graph outputs or as the one input of an element-wise or reduction "
-                             "operator mapped to TOSA (road 1)")
-        if dynamic and len(flat) != 1:
-            raise dynamic_error()
         try:
             inst = instantiate(op, qname, attribs, types, inv.loc, inv.types)
-        except TypeError:
-            if not dynamic:
-                raise
-            raise dynamic_error() from None     # a shape expression computing with the `?`
-        if dynamic and not self.dynamic_ok(qname, inst, types):
-            raise dynamic_error()
+        except RunTimeExtent as err:
+            # a shape computation of the definition that needs the number itself (a range over
+            # it, a branch on it): it would be a run-time shape expression (draft 3.1)
+            raise NnefError(inv.loc, f"'{inv.name}' cannot be instantiated with an extent known only at run "
+                            f"time: {err} (argument shapes {_shapes(types)})") from None
         for p, t in zip(op.outputs, inst.outputs):
             for x in (t if isinstance(t, list) else [t]):
                 if x.dtype not in TENSOR_TYPES:
                     raise NnefError(inv.loc, f"output '{p.name}' of '{qname}' has type '{x.dtype}' "
                                     f"(unknown or not a tensor type: {', '.join(TENSOR_TYPES)})")
-        if not op.is_graph and (self.keep(qname, op, inst, types) or op.compose is None):
+        try:
+            kept = not op.is_graph and (self.keep(qname, op, inst, types) or op.compose is None)
+        except RunTimeExtent as err:
+            raise NnefError(inv.loc, f"'{inv.name}': {err} (argument shapes {_shapes(types)})") from None
+        if kept:
             outs = []
             for i, t in enumerate(inst.outputs):
                 base = names[i] if i < len(names) and names[i] else op.outputs[i].name
@@ -530,13 +610,19 @@ class Composer:
             self.sub_graph_variables(op, inv, inner_env, inner)
         mod = qname.rpartition(".")[0]
         outer_quantize, self.quantize = self.quantize, self.quantize_entries(op)
+        outer_site, self.site = self.site, self.site or inv.loc
         for p in op.inputs:
             self.quantized(mod, p.name, inner_env, inner, g)
         self.components(mod, op.compose, inner_env, inner, g)
-        self.quantize = outer_quantize
+        self.quantize, self.site = outer_quantize, outer_site
         outs = []
         for p in op.outputs:
             if p.name not in inner:
                 raise NnefError(p.loc, f"output '{p.name}' of '{qname}' is not assigned")
             outs.append(inner[p.name])
         return outs
+
+
+def _shapes(types) -> str:
+    return ", ".join(fmt_value(t.shape) if isinstance(t, TensorType) else "null" if t is None
+                     else "[" + ", ".join(fmt_value(x.shape) for x in t) + "]" for t in types)

@@ -137,6 +137,42 @@ Pieces: `lexer.py`, `parser.py`, `ast.py` (the grammar of 2.16 with located erro
   border pixels' centres, as the draft's linear and nearest formulas; ONNX's unaligned
   reflection is about the image edges), 1 to 3 spatial axes; `image.cubic_resize` (mapped
   by road 1) under `--nnef-lower-all` by road 1's taps and weights per resized axis.
+- **Extents known only at run time** (2.6.1, 3.1; `extents.py`, `test_nnef_dynamic.py`): a
+  graph input's `s|10` or `~|10` extent (and Khronos' `~` without a bound, which its v2.0
+  writer prints for an ONNX `dim_param`) is a `?` dim of the function's argument, and an
+  operator output's data-dependent `~|k` extent (layout.nonzero) a `?` of its result. At
+  import such an extent is a symbolic value: `s` keeps its identity (a later `y: real[s]`
+  agrees with it, an upper bound given twice must be equal), arithmetic on it stays symbolic
+  (`s + 2`, `(s - 3) / 2 + 1`, upper bounds carried where they follow), `is` compares
+  symbols (the draft's compile-time identity), and `==`, `<`, ... between different extents
+  are decided at run time: an `@assert` on them is accepted at import and left to TOSA's
+  own run-time checks (e.g. the broadcasting ERROR_IF of ADD, which the interpreter
+  checks; natively such a check is not made), a `?:` that branches on one is a located
+  error. Inputs sharing a symbol (`x: real[n|8]; y: real[n]`) are not compared on entry: their
+  agreement is checked where an operator's ERROR_IF meets them (by the interpreter), and the
+  upper bounds are not checked at run time. tosa-run takes the shapes from the .npy files
+  given. `import_nnef(..., input_shapes={"x": [4, 3]})` / `tosa-translate --import-nnef m.sknd --nnef-input-shape
+  x=4x3` fix the extents of an input instead (checked against the bound and the symbol's
+  other uses): the former static import. Road 1 with `?` dims: every element-wise mapping
+  (broadcasting a `?` against 1, itself or another `?`; TOSA checks at run time),
+  `layout.cast`, reductions (squeezing too), transpose, concat, tile, pad, the reshapes
+  (flatten, unflatten, squeeze, unsqueeze, reshape) when the new shape has at most one `?`
+  (TOSA 1.0.1's RESHAPE shape is a compile-time `!tosa.shape` with one `-1`), matmul and
+  `nn.linear` with a `?` batch/rows, `nn.conv` and the pools with a `?` batch and `?`
+  spatial extents at stride 1 (TOSA's idiv_check would ask an exact division the
+  definition does not promise at larger strides), resizes with a `?` among the folded
+  axes, `layout.gather` with a `?` at or after its axis or in the index, and the composites built
+  of these (softmax, batch_norm, clamp, ...). Road 2 with
+  `?` dims: loops over a run-time extent take their range from the operands (linalg), the
+  output's `tensor.empty` (and a reduction's `linalg.fill`) takes its size from the
+  inputs' `tensor.dim`, with `arith` ops where the output extent is arithmetic on them
+  (the draft's "shape expressions compiled to scalar code"): element-wise, broadcasting,
+  reductions, softmax, batch_norm, conv (a `?` batch), matmul, transpose. Interpreter and
+  JIT at several shapes against numpy; Khronos' conversion of an ONNX model with a
+  dynamic batch (`models/dyn_batch`, `make_onnx_dynamic_model.py`) against onnxruntime at
+  batch 1 and 3; integer TOSA too: the quantized `net_mobilenet.int8` declared with a `?`
+  batch equals LiteRT's kernels bit for bit on a batch of 3 (a per-tensor `@quantize`
+  parameter whose pack length is a run-time extent stays one uniform value).
 - **Quantization** (2.14) as **integer TOSA** (`to_tosa/integer.py`), as the TFLite
   legalization builds it: a tensor with a `quant.zero_point_linear_quantize` entry (signed
   8/16/32 bits or unsigned 8 bits, one zero point, per-tensor or per-channel scales) is held
@@ -212,12 +248,24 @@ OUTRO = """
 ## Not done
 
 - Road 2 does not compile a conditional packed assignment to a pack whose items differ in
-  shape (it is compiled as one stacked tensor): a located error. A tensor with a
-  data-dependent (`?`) extent can be a graph output or the one input of a road-1 element-wise
-  operator, `layout.cast` or reduction keeping the reduced axes (or squeezing only the `?`
-  one), where the `?` just propagates (`test_nnef_gaps.py`); any other operator taking one
-  (several inputs, layout operators, road 2's formulas, whose loop bounds are static) is a
-  located error (instantiating its shapes would need run-time shape expressions, draft 3.1).
+  shape (it is compiled as one stacked tensor): a located error.
+- Extents known only at run time (graph inputs' `s|n`, data-dependent `~|k`), each a
+  located error naming the reason: `layout.slice` of a tensor with a `?` (TOSA 1.0.1's SLICE
+  start and size are compile-time shapes, so every axis' size must be known; the same holds
+  for the slices of REFLECT/SYMMETRIC/REPLICATE padding and of `_crop`), a reshape to more
+  than one `?` (RESHAPE resolves one `-1`), a run-time extent used as a tensor value
+  (`math.mean_reduce` over a `?` axis divides by `real(s[axes] * ..)`, a run-time shape
+  expression TOSA has no operator for), a `?:` or a range over one, `nn.conv`/pools with a
+  `?` spatial extent at stride > 1, `layout.gather` with a `?` before its `axis` (the
+  index is tiled over those axes by TILE's compile-time multiples).
+  Road 2 compiles formulas over run-time extents only where the loop ranges come from the
+  operands: conditions or `|..|` guards comparing an index with a run-time extent
+  (layout.pad), per-item offsets at run-time extents (layout.concat), a data-dependent
+  output beside a `?` input extent are located errors. Natively, a concat along a `?` that
+  is not the outermost dim is refused by the bufferization (a view with run-time strides,
+  docs/lowering.md); the interpreter runs it. A packed run-time input extent (`x: real[s|10 ..(3)]`) is still imported at its upper
+  bound. The upper bounds are read and checked but not used (nothing is preallocated at
+  them).
 - Road 1 has no mapping for `gather_nd`/`scatter_nd`, linear grid sampling, grouped and dilated
   deconvolution (road 2 runs them), RESIZE parameters beyond its ERROR_IF ranges (e.g. CEIL
   rounding needing a border >= scale_n); TOSA SCATTER requires distinct indices where the
@@ -238,15 +286,14 @@ OUTRO = """
   tensor trip count with `x : xs`, or a body yielding more values than loop variables):
   located "not supported yet" (an input scan could be unrolled over the pack's compile-time
   length with each step under a `tosa.cond_if`; an output pack would have a data-dependent
-  length, which packs cannot). Graph inputs with dynamic extents are imported at their
-  upper bound. A sub-graph's inputs must have shapes (the draft lets sub-graphs invoked by
+  length, which packs cannot). A sub-graph's inputs must have shapes (the draft lets sub-graphs invoked by
   control flow omit them).
 
 ## Tools
 
 `tosa-translate --import-nnef MODEL` (a `.sknd` document or a model folder; `--nnef-lower-all`
 compiles every operator from its formulas, `--nnef-fake-quant` keeps @quantize as fake
-quantization in reals), `tosa-translate --export-nnef MODEL -o DIR`;
+quantization in reals, `--nnef-input-shape NAME=DxD..` fixes an input's run-time extents), `tosa-translate --export-nnef MODEL -o DIR`;
 `tosa-opt` / `tosa-run` read a SkriptND document by content (data files next to it). Python:
 `import_nnef`, `export_nnef_folder`, `looks_like_nnef` (`tosa_xdsl/frontends/nnef/__init__.py`).
 """

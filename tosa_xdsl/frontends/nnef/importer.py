@@ -16,11 +16,13 @@ from xdsl.parser import Parser
 from tosa_xdsl.frontends.nnef import ast as A
 from tosa_xdsl.frontends.nnef.compose import Composer, Graph
 from tosa_xdsl.frontends.nnef.errors import NnefError
+from tosa_xdsl.frontends.nnef.extents import RunTimeExtent, plain
 from tosa_xdsl.frontends.nnef.modules import Library
 from tosa_xdsl.frontends.nnef.parser import parse
 from tosa_xdsl.frontends.nnef.to_tosa.emit import Emitter, Value, ttype
 from tosa_xdsl.frontends.nnef.to_tosa.integer import Plan
-from tosa_xdsl.frontends.nnef.to_tosa.ops import DYNAMIC_CONSUMERS, MAPPINGS, Unsupported
+from tosa_xdsl.frontends.nnef.semantics import TensorType
+from tosa_xdsl.frontends.nnef.to_tosa.ops import MAPPINGS, Unsupported
 
 
 def load_document(path_or_text, file: str | None = None, root=None) -> tuple[A.Document, Library]:
@@ -47,7 +49,8 @@ def load_document(path_or_text, file: str | None = None, root=None) -> tuple[A.D
 
 
 def compose_graph(path_or_text, attribs: dict | None = None, graph: str | None = None,
-                  lower_all: bool = False, file: str | None = None, root=None) -> Graph:
+                  lower_all: bool = False, file: str | None = None, root=None,
+                  input_shapes: dict | None = None) -> Graph:
     doc, lib = load_document(path_or_text, file, root)
     graphs = [op for op in doc.operators if op.is_graph]
     if not graphs:
@@ -57,9 +60,16 @@ def compose_graph(path_or_text, attribs: dict | None = None, graph: str | None =
         raise NnefError(None, f"no graph named '{graph}'", file=doc.file)
     keep = (lambda name, op, inst, types: op.lowerings and not op.compose) if lower_all else (
         lambda name, op, inst, types: not op.compose or _maps(name, inst, types))
-    def dynamic_ok(name, inst, types):
-        return not lower_all and name in DYNAMIC_CONSUMERS and _maps(name, inst, types)
-    return Composer(lib, keep, dynamic_ok).graph("main", g, dict(attribs or {}))
+    try:
+        return Composer(lib, keep, input_shapes).graph("main", g, dict(attribs or {}))
+    except RunTimeExtent as err:      # a compile-time use of a run-time extent no site reported
+        raise NnefError(g.loc, str(err)) from None
+
+
+def _plain_types(types) -> list:
+    """The types a mapping sees: run-time extents as None (a `?`)."""
+    return [t if t is None else [_plain_types([x])[0] for x in t] if isinstance(t, list)
+            else TensorType(t.dtype, plain(t.shape)) for t in types]
 
 
 def _maps(name: str, inst, types) -> bool:
@@ -76,8 +86,15 @@ def _maps(name: str, inst, types) -> bool:
             return [placeholder(x) for x in t]
         return Value("%x", t.shape, t.dtype)
     try:
-        f(Emitter(), inst.env.values, [placeholder(t) for t in types], inst.outputs)
+        f(Emitter(), inst.env.values, [placeholder(t) for t in types], _plain_types(inst.outputs))
     except Unsupported:
+        return False
+    except (TypeError, RunTimeExtent):
+        # a shape the mapping computes from an extent known only at run time (`?`): a
+        # composite is expanded instead; a plain operator reports it when emitted
+        if not any(None in (t.shape or []) for t in _plain_types(types + list(inst.outputs))
+                   if isinstance(t, TensorType)):
+            raise
         return False
     except NnefError:
         return True       # reported again, located, when the node is emitted
@@ -137,6 +154,8 @@ def graph_to_mlir(g: Graph, variables: dict | None = None, lower_all: bool = Fal
         for node in nodes:
             try:
                 emit_node(node, values)
+            except RunTimeExtent as err:
+                raise NnefError(node.loc, f"'{node.op}': {err}") from None
             except NnefError as err:
                 if err.loc is not None or node.loc is None:
                     raise
@@ -159,15 +178,30 @@ def graph_to_mlir(g: Graph, variables: dict | None = None, lower_all: bool = Fal
         f = None if lower_all or packed else MAPPINGS.get(node.op)
         if f is not None:
             try:
-                outs = f(em, node.instance.env.values, ins, [t.type for t in node.outputs])
+                outs = f(em, node.instance.env.values, ins, _plain_types([t.type for t in node.outputs]))
             except Unsupported:
                 outs = None
+            except (TypeError, RunTimeExtent) as err:
+                shapes = [v.type for v in _flat(ins) if v is not None]
+                if not any(None in v.shape for v in _flat(ins) if v is not None) and \
+                        not any(None in (t.shape or []) for t in _plain_types([t.type for t in _flat(node.outputs)])):
+                    raise
+                raise NnefError(node.loc, f"'{node.op}' has no TOSA form for these run-time extents "
+                                f"({', '.join(shapes)}): {err}") from None
         if outs is None:
-            outs = lower_node(em, node, ins)
+            try:
+                outs = lower_node(em, node, ins)
+            except TypeError as err:
+                # arithmetic on a `?` extent (None) the formula compiler does not handle yet
+                if not any(None in v.shape for v in _flat(ins) if v is not None):
+                    raise
+                raise NnefError(node.loc, f"'{node.op}': road 2 does not compile these formulas with extents "
+                                f"known only at run time ({', '.join(v.type for v in _flat(ins) if v is not None)}): "
+                                f"{err}") from None
         for t, v in zip(_flat(node.outputs), _flat(outs)):
-            if v.shape != t.type.shape:
+            if v.shape != plain(t.type.shape):
                 raise NnefError(node.loc, f"internal: '{node.op}' produced shape {v.shape}, "
-                                f"expected {t.type.shape}")
+                                f"expected {plain(t.type.shape)}")
             values[id(t)] = v
 
     def emit_cond_if(node, values):
@@ -299,14 +333,17 @@ def _ident(name: str) -> str:
 
 def import_nnef(path_or_text, ctx: Context | None = None, *, attribs: dict | None = None,
                 graph: str | None = None, variables: dict | None = None, lower_all: bool = False,
-                file: str | None = None, root=None, fake_quant: bool = False) -> ModuleOp:
+                file: str | None = None, root=None, fake_quant: bool = False,
+                input_shapes: dict | None = None) -> ModuleOp:
     """Import a SkriptND graph as a module with one func.func named after the graph. Text
     given with `root` (its folder) finds imported modules and variable data files there.
     @quantize entries become integer TOSA; `fake_quant=True` keeps the definitions' fake
-    quantization (real tensors), which is also what `lower_all` compiles."""
+    quantization (real tensors), which is also what `lower_all` compiles. Graph inputs'
+    run-time extents (`s|10`, draft 2.6.1) are `?` dims of the function's arguments unless
+    `input_shapes` ({input name: shape}) fixes them."""
     from tosa_xdsl.context import make_context
 
-    g = compose_graph(path_or_text, attribs, graph, lower_all, file, root)
+    g = compose_graph(path_or_text, attribs, graph, lower_all, file, root, input_shapes)
     if root is None and isinstance(path_or_text, (str, Path)) and "\n" not in str(path_or_text):
         p = Path(path_or_text)
         root = p if p.is_dir() else p.parent

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 from tosa_xdsl.frontends.nnef import ast as A
 from tosa_xdsl.frontends.nnef.errors import Loc, NnefError
+from tosa_xdsl.frontends.nnef.extents import RUNTIME, Dyn, dyn_binary, involved
 
 MAX_PACK = 1 << 20   # no user input may build an unbounded pack
 
@@ -92,6 +93,14 @@ BINARY = {
 }
 
 
+def _symbolic(op, f):
+    """Run-time extents (extents.py) compute symbolically; plain values as before."""
+    return lambda l, a, b: dyn_binary(op, a, b) if involved(a, b) else f(l, a, b)
+
+
+BINARY = {op: _symbolic(op, f) for op, f in BINARY.items()}
+
+
 def _pow(loc, a, b):
     if isinstance(a, int) and isinstance(b, int):
         if b < 0 or abs(a) > 1 and b > 4096:
@@ -114,6 +123,8 @@ BUILTINS = {
 
 
 def _cast(loc, tname, v):
+    if isinstance(v, Dyn) and tname in ("int", "real"):
+        return v
     if tname == "int":
         if isinstance(v, float) and not math.isfinite(v):
             raise NnefError(loc, "cannot cast inf/nan to int")
@@ -137,6 +148,8 @@ def fmt_value(v) -> str:
         return "true" if v else "false"
     if isinstance(v, list):
         return "[" + ", ".join(fmt_value(x) for x in v) + "]"
+    if v is RUNTIME:
+        return "?"
     if isinstance(v, float):
         return repr(v) if math.isfinite(v) else ("inf" if v > 0 else "-inf" if v < 0 else "nan")
     return str(v)
@@ -332,7 +345,7 @@ class Evaluator:
         if v is None:
             return None
         if e.op == "!":
-            return _elementwise(e.loc, lambda x: not x, v)
+            return _elementwise(e.loc, lambda x: RUNTIME if x is RUNTIME else not x, v)
         if e.op == "-":
             return _elementwise(e.loc, lambda x: -x, v)
         return v
@@ -413,6 +426,11 @@ class Evaluator:
         if op in ("<?", ">?"):
             if not v:
                 raise NnefError(e.loc, f"'{op} ..' of an empty pack")
+            if any(isinstance(x, Dyn) for x in v):
+                acc = v[0]
+                for x in v[1:]:
+                    acc = BINARY[op](e.loc, acc, x)
+                return acc
             return min(v) if op == "<?" else max(v)
         if op == ":=":
             return v[0] if v and all(x == v[0] for x in v) else None
@@ -530,7 +548,8 @@ def _check_assert(env: Env, a: A.Assert, where: Loc, opname: str, checked: set, 
     if ok is None:                    # null: not checked (2.8)
         return
     oks = ok if _is_pack(ok) else [ok]
-    if all(x is True or x == 1 for x in oks if x is not None):
+    # RUNTIME: decided by the extents at run time (TOSA's own checks there), accepted here
+    if all(x is True or x is RUNTIME or isinstance(x, Dyn) or x == 1 for x in oks if x is not None):
         return
     message = env.eval(a.message) if a.message is not None else f"assertion failed: {unparse(a.cond)}"
     prints = []
@@ -575,16 +594,29 @@ def bind_value(env: Env, e: A.Expr, value, loc: Loc, what: str):
     ids = identifiers(e)
     if all(env.known(n) for n in ids):
         expect = env.eval(e)
-        if expect is not None and expect != value:
+        if expect is not None and not _may_equal(expect, value):
             raise NnefError(loc, f"{what}: expected {fmt_value(expect)} ({unparse(e)}), got {fmt_value(value)}")
         return
     aff = affine(e, env)
     if aff is None:
         raise NnefError(e.loc, f"cannot deduce '{unparse(e)}' from the input shape (not affine in one unknown)")
     x, a, b = aff
+    if isinstance(value, Dyn):
+        env.values[x] = (value - b) // a      # symbolic: checked at run time
+        return
     if _is_pack(value) or (value - b) % a:
         raise NnefError(loc, f"{what}: {fmt_value(value)} does not fit '{unparse(e)}'")
     env.values[x] = (value - b) // a
+
+
+def _may_equal(expect, value) -> bool:
+    """Whether a prescribed extent (or pack of extents) can equal the given one: a run-time
+    extent on either side may (the draft's agreement becomes a run-time check)."""
+    if _is_pack(expect) and _is_pack(value):
+        return len(expect) == len(value) and all(_may_equal(a, b) for a, b in zip(expect, value))
+    if isinstance(expect, Dyn) or isinstance(value, Dyn):
+        return not (_is_pack(expect) or _is_pack(value))
+    return expect == value
 
 
 def _extent_parts(extents):
@@ -696,7 +728,12 @@ def eval_shape(env: Env, extents: list[A.Extent] | None, loc: Loc, item: int | N
     out = []
     for x in extents:
         if x.bound is not None and (x.expr is None or isinstance(x.expr, A.Ident) and not env.known(x.expr.name)):
-            out.append(None)    # data-dependent (2.6.1): known at run time, below the bound
+            # data-dependent (2.6.1): known at run time, below the bound
+            try:
+                bound = env.eval(x.bound)
+            except Unknown:
+                bound = None
+            out.append(Dyn(bound=bound))
             continue
         if x.expr is None:
             raise NnefError(x.loc, "dynamic output extents '~' need an upper bound ('~|n')")
@@ -723,7 +760,7 @@ def eval_shape(env: Env, extents: list[A.Extent] | None, loc: Loc, item: int | N
                 raise NnefError(x.loc, f"extent '{unparse(x.expr)}' is a pack; expand it with '..'")
             out.append(v)
     for d in out:
-        if d is not None and (not isinstance(d, int) or isinstance(d, bool) or d < 0):
+        if d is not None and not isinstance(d, Dyn) and (not isinstance(d, int) or isinstance(d, bool) or d < 0):
             raise NnefError(loc, f"invalid extent {fmt_value(d)} in shape {fmt_value(out)}")
     return out
 
@@ -843,6 +880,11 @@ def instantiate(op: A.Operator, opname: str, attribs: dict[str, object], inputs:
             except NnefError:
                 # the length does not apply to this instance (`scale: real..(s[channel_axis])`
                 # of quant.* quantizing a scalar): the one value stays a uniform scalar
+                env.values[p.name] = v
+                continue
+            if isinstance(n, Dyn):
+                # a length known only at run time (a per-tensor `scale: real..(s[channel_axis])`
+                # along a run-time extent): the one value stays a uniform scalar
                 env.values[p.name] = v
                 continue
             if n is None:

@@ -15,6 +15,7 @@ import math
 
 from tosa_xdsl.frontends.nnef import ast as A
 from tosa_xdsl.frontends.nnef.errors import NnefError
+from tosa_xdsl.frontends.nnef.extents import is_dyn
 from tosa_xdsl.frontends.nnef.semantics import Env, Unknown
 from tosa_xdsl.frontends.nnef.to_linalg.affine import Aff, Indexer
 from tosa_xdsl.frontends.nnef.to_linalg.computed import Computed, positions
@@ -25,10 +26,26 @@ from tosa_xdsl.frontends.nnef.to_tosa.emit import Emitter, Value, ttype
 MAX_BUFFER = 1 << 24
 
 
+def counted_axes(param: A.Param | None, env: Env) -> list[int]:
+    """The axes a declared output leaves data-dependent (`k|bound` with `k` a new symbol, or
+    `~|bound`, 2.6.1): those the formula counts. Other `?` extents of the output come from
+    the inputs' run-time extents and are plain loop bounds."""
+    if param is None:
+        return []
+    out = []
+    for k, x in enumerate(param.type.shape or []):
+        if isinstance(x.expr, A.Expand) or x.spread:
+            return []
+        if x.bound is not None and (x.expr is None or isinstance(x.expr, A.Tilde)
+                                    or isinstance(x.expr, A.Ident) and not env.known(x.expr.name)):
+            out.append(k)
+    return out
+
+
 def counted_symbol(low: A.Lowering, env: Env, out_type) -> str | None:
     """The counter symbol of a formula whose output has a data-dependent extent: an index of
     the target that is neither a loop index nor a known symbol."""
-    if None not in out_type.shape:
+    if not any(is_dyn(d) for d in out_type.shape):
         return None
     bounds = {n for n, _ in low.bounds}
     for ix in low.target.indices:
@@ -43,9 +60,12 @@ def counted_formula(em: Emitter, env: Env, low: A.Lowering, tensors, out_type, p
                     loop, extents) -> Value:
     if low.op != "=":
         raise NnefError(low.loc, f"a formula with a counter symbol must assign with '=', not '{low.op}'")
-    dyn = [k for k, d in enumerate(out_type.shape) if d is None]
+    dyn = counted_axes(param, env)
     if len(dyn) != 1:
         raise NnefError(low.loc, "only one data-dependent extent per output is compiled")
+    if sum(is_dyn(d) for d in out_type.shape) != 1:
+        raise NnefError(low.loc, "a data-dependent output extent beside extents known only at run time is "
+                        "not compiled (its upper-bound buffer would need run-time sizes)")
     axis = dyn[0]
     bound = _bound(param, symbol, env)
     shape = list(out_type.shape)

@@ -9,9 +9,10 @@ import math
 
 from tosa_xdsl.frontends.nnef import ast as A
 from tosa_xdsl.frontends.nnef.errors import NnefError
+from tosa_xdsl.frontends.nnef.extents import Dyn, is_dyn
 from tosa_xdsl.frontends.nnef.semantics import Env, Unknown, identifiers
 from tosa_xdsl.frontends.nnef.to_linalg.affine import Aff, Indexer
-from tosa_xdsl.frontends.nnef.to_linalg.counted import counted_formula, counted_symbol
+from tosa_xdsl.frontends.nnef.to_linalg.counted import counted_axes, counted_formula, counted_symbol
 from tosa_xdsl.frontends.nnef.to_linalg.loops import loop_formula
 from tosa_xdsl.frontends.nnef.to_linalg.reads import GenericBody
 from tosa_xdsl.frontends.nnef.to_linalg.scalar import NULL, REDUCE_OPS, _elt
@@ -37,6 +38,59 @@ def _empty(em: Emitter, out_type) -> Value:
     v = Value(em.fresh(), out_type.shape, out_type.dtype)
     em.lines.append(f"    {v.ssa} = tensor.empty() : {v.type}")
     return v
+
+
+def _runtime_sizes(em: Emitter, env: Env, tensors, shape, low) -> list[str]:
+    """The index values of an output's run-time extents (its `?` dims, in order), compiled from
+    their symbolic form (draft 3.1: shape expressions as scalar code): an input's run-time
+    extent is its `tensor.dim`, arithmetic on extents `arith` ops on index values."""
+    sources = {}
+    for name, v in tensors.items():
+        shape_of = env.values.get(f"{name}.shape")
+        if isinstance(v, Value) and isinstance(shape_of, list) and len(shape_of) == len(v.shape):
+            for axis, d in enumerate(shape_of):
+                if isinstance(d, Dyn) and v.shape[axis] is None:
+                    sources.setdefault(d.key, (v, axis))
+    made = {}
+
+    def index(key) -> str:
+        if key in made:
+            return made[key]
+        out = em.fresh()
+        if key[0] == "const" and isinstance(key[1], int) and not isinstance(key[1], bool):
+            em.lines.append(f"    {out} = arith.constant {key[1]} : index")
+        elif key in sources:
+            value, axis = sources[key]
+            c = index(("const", axis))
+            em.lines.append(f"    {out} = tensor.dim {value.ssa}, {c} : {value.type}")
+        elif key[0] in ARITH_INDEX and len(key) == 3:
+            a, b = index(key[1]), index(key[2])
+            em.lines.append(f"    {out} = {ARITH_INDEX[key[0]]} {a}, {b} : index")
+        else:
+            raise NnefError(low.loc, "an output extent known only at run time that is neither an input's "
+                            "extent nor arithmetic on them: road 2 does not compile it")
+        made[key] = out
+        return out
+    return [index(d.key) for d in shape if isinstance(d, Dyn)]
+
+
+# the operators of extents.dyn_binary's symbolic keys on index values (extents are non-negative,
+# so floor division and the rounding-down modulo are the signed ones)
+ARITH_INDEX = {"+": "arith.addi", "-": "arith.subi", "*": "arith.muli", "/": "arith.floordivsi",
+               "\\": "arith.ceildivsi", "%": "arith.remsi", "<?": "arith.minsi", ">?": "arith.maxsi"}
+
+
+def _filled(em: Emitter, value, shape, dtype: str, sizes: list[str]) -> Value:
+    """A tensor of run-time size holding `value` everywhere: tensor.empty + linalg.fill."""
+    scalar = em.const(value, [], dtype)
+    x = em.fresh()
+    el = _elt(dtype)
+    em.lines.append(f"    {x} = tensor.extract {scalar.ssa}[] : {scalar.type}")
+    empty = Value(em.fresh(), shape, dtype)
+    em.lines.append(f"    {empty.ssa} = tensor.empty({', '.join(sizes)}) : {empty.type}")
+    out = Value(em.fresh(), shape, dtype)
+    em.lines.append(f"    {out.ssa} = linalg.fill ins({x} : {el}) outs({empty.ssa} : {empty.type}) -> {empty.type}")
+    return out
 
 
 def _insert(em: Emitter, piece: Value, into: Value, offsets: list[int]) -> Value:
@@ -149,9 +203,9 @@ def _formula(em: Emitter, env: Env, low: A.Lowering, tensors, out_type, init: Va
         else:
             loop[iname] = Aff.dim(len(extents))
             extents.append(b)
-    if any(not isinstance(n, int) or n < 0 for n in extents):
+    if any(not isinstance(n, Dyn) and (not isinstance(n, int) or n < 0) for n in extents):
         raise NnefError(low.loc, f"loop bounds must be non-negative integers, got {extents}")
-    if None in out_type.shape:
+    if counted_axes(param, env):
         # a data-dependent extent (2.6.1): written at a counter symbol (counted.py)
         if init is not None or param is None:
             raise NnefError(low.loc, "an output with a data-dependent extent takes one formula")
@@ -241,13 +295,16 @@ def _formula(em: Emitter, env: Env, low: A.Lowering, tensors, out_type, init: Va
         probe = em.const([0], [extents[k] for k in missing], "bool")
         body.operand(probe, [Aff.dim(k) for k in missing])
     # the output operand
+    sizes = _runtime_sizes(em, env, tensors, reduced_shape, low)
     if init is not None:
         outs = em.reshape(init, reduced_shape)
+    elif reducing and sizes:
+        outs = _filled(em, NULL[low.op], reduced_shape, out_type.dtype, sizes)
     elif reducing:
         outs = em.const([NULL[low.op]], reduced_shape, out_type.dtype)
     else:
         outs = Value(em.fresh(), reduced_shape, out_type.dtype)
-        em.lines.append(f"    {outs.ssa} = tensor.empty() : {outs.type}")
+        em.lines.append(f"    {outs.ssa} = tensor.empty({', '.join(sizes)}) : {outs.type}")
     out_map = f"affine_map<({', '.join(f'd{k}' for k in range(nd))}) -> ({', '.join(f'd{k}' for k in out_dims)})>"
     lines = list(body.lines)
     if reducing:

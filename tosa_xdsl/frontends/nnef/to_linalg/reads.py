@@ -14,6 +14,7 @@ from tosa_xdsl.frontends.nnef.semantics import unparse
 from tosa_xdsl.frontends.nnef.to_linalg.affine import Aff, GAff, RAff
 from tosa_xdsl.frontends.nnef.to_linalg.computed import index_items, positions
 from tosa_xdsl.frontends.nnef.to_linalg.scalar import Body, _elt
+from tosa_xdsl.frontends.nnef.extents import is_dyn
 from tosa_xdsl.frontends.nnef.to_tosa.emit import Value
 
 
@@ -35,13 +36,20 @@ class GenericBody(Body):
         self.args.append(arg)
         return arg
 
+    def whole_axis(self, x: Aff, size) -> bool:
+        """A plain loop index over an axis known only at run time: the definitions bound such a
+        loop by the axis' own (symbolic) extent, so it walks the axis whole."""
+        plain = len(x.coefs) == 1 and x.coefs[0][1] == 1 and x.const == 0
+        return plain and (is_dyn(size) or is_dyn(self.extents[x.coefs[0][0]]))
+
     def tight(self, value: Value, exprs: list[Aff]) -> Value:
         """A tensor read along an axis by a plain loop index covering only its first part (a
         piece of layout.split): linalg infers loop ranges from such operands, so the operand
         is the slice the loop reads."""
         size = list(value.shape)
         for k, a in enumerate(exprs):
-            if len(a.coefs) == 1 and a.coefs[0][1] == 1 and a.const == 0 and self.extents[a.coefs[0][0]] < size[k]:
+            if len(a.coefs) == 1 and a.coefs[0][1] == 1 and a.const == 0 and not is_dyn(size[k]) \
+                    and not is_dyn(self.extents[a.coefs[0][0]]) and self.extents[a.coefs[0][0]] < size[k]:
                 size[k] = self.extents[a.coefs[0][0]]
         if size == list(value.shape):
             return value
@@ -83,8 +91,8 @@ class GenericBody(Body):
         for k, x in enumerate(exprs):
             if isinstance(x, RAff):
                 value, exprs[k] = self.remapped(e, value, k, x)
-        outside = [k for k, x in enumerate(exprs) if not isinstance(x, GAff) and (
-            x.range(self.extents)[0] < 0 or x.range(self.extents)[1] >= value.shape[k])]
+        outside = [k for k, x in enumerate(exprs) if not isinstance(x, GAff) and not self.whole_axis(x, value.shape[k])
+                   and (x.range(self.extents)[0] < 0 or x.range(self.extents)[1] >= value.shape[k])]
         if outside:
             # an access reaching outside the tensor, which the formula's condition selects away
             # (layout.pad's 'in range ? input[zi..] : value'; the draft leaves such reads
@@ -151,7 +159,7 @@ class GenericBody(Body):
             new[k] = Aff(exprs[k].coefs, exprs[k].const) + Aff.constant(before)
         if not any(pads):
             return value, exprs
-        shape = [n + pads[2 * k] + pads[2 * k + 1] for k, n in enumerate(value.shape)]
+        shape = [None if n is None else n + pads[2 * k] + pads[2 * k + 1] for k, n in enumerate(value.shape)]
         fill = self.em.const([self.pad_value if fill is None else fill], [1], value.dtype)
         out = self.em.op("tosa.pad", [value, self.em.shape(pads), fill], shape, value.dtype)
         return out, new

@@ -8,6 +8,7 @@ import math
 import numpy as np
 
 from tosa_xdsl.frontends.nnef.errors import NnefError
+from tosa_xdsl.frontends.nnef.extents import is_dyn, plain
 
 MAX_CONST_ELEMENTS = 1 << 24
 
@@ -21,7 +22,7 @@ MOVES = {"tosa.transpose", "tosa.reshape", "tosa.slice", "tosa.concat", "tosa.ti
 
 def ttype(shape, dtype: str) -> str:
     el = ELEMENT[dtype]
-    return f"tensor<{'x'.join('?' if d is None else str(d) for d in shape)}{'x' if shape else ''}{el}>"
+    return f"tensor<{'x'.join('?' if is_dyn(d) else str(d) for d in shape)}{'x' if shape else ''}{el}>"
 
 
 def dense_text(arr: np.ndarray) -> str:
@@ -52,7 +53,8 @@ class Value:
     __slots__ = ("dtype", "explicit", "shape", "ssa", "zp")
 
     def __init__(self, ssa: str, shape: list[int], dtype: str, explicit: str | None = None, zp: int = 0):
-        self.ssa, self.shape, self.dtype, self.explicit, self.zp = ssa, list(shape), dtype, explicit, zp
+        # run-time extents are None here (a `?` in the type), whatever symbol they had
+        self.ssa, self.shape, self.dtype, self.explicit, self.zp = ssa, plain(shape), dtype, explicit, zp
 
     @property
     def type(self) -> str:
@@ -116,9 +118,15 @@ class Emitter:
 
     # ---- shape helpers
     def reshape(self, x: Value, shape: list[int]) -> Value:
-        if list(shape) == x.shape:
+        shape = plain(shape)
+        if shape == x.shape:
             return x
-        s = self.shape(shape)
+        if shape.count(None) > 1:
+            # TOSA 1.0.1's RESHAPE takes its new shape as a compile-time !tosa.shape, with at most
+            # one -1 that the run-time volume resolves
+            raise NnefError(None, f"a reshape to {['?' if d is None else d for d in shape]} has no TOSA form: "
+                            "RESHAPE resolves at most one run-time extent (one -1 in its shape)")
+        s = self.shape([-1 if d is None else d for d in shape])
         return self.op("tosa.reshape", [x, s], shape, x.dtype)
 
     def transpose(self, x: Value, perm: list[int]) -> Value:
@@ -152,7 +160,8 @@ def as_nhwc(em: Emitter, x: Value, axes: list[int]):
     rest = [a for a in range(d) if a not in axes]
     perm = rest + axes
     xt = em.transpose(x, perm)
-    n = math.prod(x.shape[a] for a in rest)
+    # a run-time extent among the folded axes folds into a run-time N (RESHAPE's one -1)
+    n = None if any(x.shape[a] is None for a in rest) else math.prod(x.shape[a] for a in rest)
     hw = [x.shape[a] for a in axes] + [1] * (2 - len(axes))
     view = em.reshape(xt, [n] + hw + [1])
 

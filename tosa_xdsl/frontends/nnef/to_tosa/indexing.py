@@ -12,7 +12,12 @@ from __future__ import annotations
 
 import math
 
+from tosa_xdsl.frontends.nnef.errors import NnefError
 from tosa_xdsl.frontends.nnef.to_tosa.ops import Unsupported, mapping
+
+
+def _fold(shape):
+    return None if None in shape else math.prod(shape)
 
 
 def _axis(env, rank):
@@ -27,7 +32,11 @@ def _gather(em, env, ins, outs):
         raise Unsupported("gather of bool")
     axis = _axis(env, len(data.shape))
     lead, k, trail = data.shape[:axis], data.shape[axis], data.shape[axis + 1:]
-    n, c, w = math.prod(lead), math.prod(trail), math.prod(index.shape)
+    if None in lead:
+        raise NnefError(None, f"'layout.gather' cannot take {data.type}, with an extent known only at run time "
+                        "before 'axis': the index is tiled over those axes (TILE's multiples are a compile-time shape)")
+    # a run-time extent (None) elsewhere folds into a `?` of C, K or W (RESHAPE's one -1)
+    n, c, w = math.prod(lead), _fold(trail), _fold(index.shape)
     values = em.reshape(data, [n, k, c])
     idx = em.reshape(index, [1, w])
     if n != 1:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 
+from tosa_xdsl.frontends.nnef.errors import NnefError
 from tosa_xdsl.frontends.nnef.to_tosa.emit import Emitter, Value, as_nhwc
 
 MAPPINGS: dict[str, callable] = {}
@@ -30,6 +31,21 @@ def mapping(*names, how: str):
 
 def _out(t):
     return t.shape, t.dtype
+
+
+def broadcast(p, q):
+    """One extent of a broadcast result; None (`?`) where a run-time extent may be either."""
+    if p == 1 or p == q:
+        return q
+    if q == 1:
+        return p
+    return p if q is None else q if p is None else max(p, q)
+
+
+def no_runtime_extent(x: Value, op: str, why: str):
+    """A located refusal: `op` cannot take x's `?` extent (its TOSA operands are compile-time)."""
+    if None in x.shape:
+        raise NnefError(None, f"'{op}' cannot take a tensor with an extent known only at run time ({x.type}): {why}")
 
 
 # ------------------------------------------------------------ elementwise
@@ -168,18 +184,12 @@ def _reduce(name):
         for a in axes:
             shape[a] = 1
             x = em.op(REDUCE[name], [x], shape, x.dtype, f"axis = {a} : i32")
-        if None in outs[0].shape and list(outs[0].shape) != shape:
-            raise Unsupported("squeezing the reduced axes of a tensor with a data-dependent extent")
         return [em.reshape(x, outs[0].shape)]
     return f
 
 
 for _n in REDUCE:
     mapping(_n, how=REDUCE[_n].replace("tosa.", "TOSA ") + " per axis (+reshape to squeeze)")(_reduce(_n))
-
-# mappings that take a tensor with a data-dependent (`?`) extent as their one input (the
-# extent only propagates: element-wise, casts, reductions keeping the reduced axes)
-DYNAMIC_CONSUMERS = frozenset(UNARY) | frozenset(REDUCE) | {"math.neg", "math.sqr", "math.sqrt", "layout.cast"}
 
 
 # ------------------------------------------------------------ linear algebra and nn
@@ -262,12 +272,25 @@ FILTER_TO_NCX = {"NCX": lambda d: list(range(d + 2)),
                  "XCN": lambda d: [d + 1, d] + list(range(d))}
 
 
-def _fit(sizes, before, out_sizes, eff, stride):
+def _fit(sizes, before, out_sizes, eff, stride, after=None):
     """End paddings that make TOSA's output size (padded extent - kernel) / stride + 1 equal the
     definition's: floor mode drops rows no output reads (negative: _crop cuts them), ceil mode
     pads the last partial window (its out-of-range taps are skipped by the definition's
-    bounds-checked access, which zero padding / TOSA's pooling padding reproduce)."""
-    return [(o - 1) * s + k - n - b for n, b, o, k, s in zip(sizes, before, out_sizes, eff, stride)]
+    bounds-checked access, which zero padding / TOSA's pooling padding reproduce). A run-time
+    extent (None) keeps the definition's own end padding `after`: with stride 1 both sizes are
+    n + paddings - kernel + 1; with a larger stride TOSA's idiv_check asks the division to be
+    exact where the definition rounds, so that is refused."""
+    out = []
+    for k_, (n, b, o, k, s) in enumerate(zip(sizes, before, out_sizes, eff, stride)):
+        if n is None:
+            if s != 1 or after is None or not isinstance(after[k_], int):
+                raise NnefError(None, f"a spatial extent known only at run time with stride {s}: TOSA's "
+                                "output-size check (idiv_check) needs an exact division the definition does "
+                                "not promise; only stride 1 is imported")
+            out.append(after[k_])
+        else:
+            out.append((o - 1) * s + k - n - b)
+    return out
 
 
 @mapping("nn.conv", how="TOSA conv2d / depthwise_conv2d / conv3d (NCX and NXC data, NCX/NXC/CXN/XCN filters) with layout transposes")
@@ -290,9 +313,9 @@ def _conv(em, env, ins, outs):
     n = w.shape[0]
     ic = xt.shape[-1]
     stride, dil = env["stride"], env["dilation"]
-    before, _ = _pads(env, d)
+    before, after_def = _pads(env, d)
     eff = [(k - 1) * dl + 1 for k, dl in zip(w.shape[2:], dil)]
-    after = _fit(xt.shape[1:-1], before, out_nxc[1:-1], eff, stride)
+    after = _fit(xt.shape[1:-1], before, out_nxc[1:-1], eff, stride, after_def)
     xt, before, after = _crop(em, xt, list(range(1, d + 1)), before, after)
     pad = [v for pair in zip(before, after) for v in pair]
     acc, acc_type = em.acc(x)      # quantized operands (to_tosa/integer.py): i32 accumulators
@@ -337,16 +360,16 @@ def _pool(name):
             out = [xt.shape[0]] + sizes + [1]
             size, stride = size + [1] * (2 - len(axes)), stride + [1] * (2 - len(axes))
             back = unview
-        before, _ = _pads(env, len(axes))
-        before = before + [0] * (2 - len(axes))
-        after = _fit(xt.shape[1:3], before, out[1:3], size, stride)
+        before, after_def = _pads(env, len(axes))
+        before, after_def = before + [0] * (2 - len(axes)), after_def + [0] * (2 - len(axes))
+        after = _fit(xt.shape[1:3], before, out[1:3], size, stride, after_def)
         xt, before, after = _crop(em, xt, [1, 2], before, after)
         if name != "nn.max_pool" and not env.get("ignore_border", True) or name == "nn.sum_pool":
             # the border counts in the average (or a sum): zero padding made explicit, so
             # avg_pool2d divides by the whole window
             if any(before + after):
                 pads = [0, 0] + [v for pair in zip(before, after) for v in pair] + [0, 0]
-                padded = [n + b + e for n, b, e in zip(xt.shape[1:3], before, after)]
+                padded = [None if n is None else n + b + e for n, b, e in zip(xt.shape[1:3], before, after)]
                 xt = em.op("tosa.pad", [xt, em.shape(pads), em.const([0.0], [1], "real")],
                            [xt.shape[0]] + padded + [xt.shape[3]], "real")
                 before, after = [0, 0], [0, 0]
@@ -432,6 +455,8 @@ def _slice(em, env, ins, outs):
     d = len(x.shape)
     if any(s != 1 for s in env["stride"]):
         raise Unsupported("strided slice")
+    no_runtime_extent(x, "layout.slice", "TOSA 1.0.1's SLICE takes start and size as compile-time shapes, "
+                      "so the size of every axis must be known")
     start = [0] * d
     size = list(x.shape)
     for a, b, e in zip(env["axes"], env["begin"], env["end"]):
@@ -504,7 +529,7 @@ def _clamp(em, env, ins, outs):
     x, a, b = ins
     rank = len(outs[0].shape)
     x, a, b = em.align(x, rank, env["px"]), em.align(a, rank, env["pa"]), em.align(b, rank, env["pb"])
-    lo = em.op("tosa.maximum", [x, a], [max(p, q) for p, q in zip(x.shape, a.shape)], x.dtype)
+    lo = em.op("tosa.maximum", [x, a], [broadcast(p, q) for p, q in zip(x.shape, a.shape)], x.dtype)
     return [em.op("tosa.minimum", [lo, b], *_out(outs[0]))]
 
 
