@@ -16,10 +16,12 @@ import numpy as np
 from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp, TensorType
 
+from tosa_xdsl.frontends.nnef.export_quant import ExportError, QuantExport
 from tosa_xdsl.frontends.nnef.tensor_data import encode_tensor
 from tosa_xdsl.ir.dense import to_numpy
 
-DTYPE = {"f32": "real", "i32": "int", "i1": "bool"}
+# i8/i16 are quantized storage (export_quant.py): `real` tensors with a @quantize entry
+DTYPE = {"f32": "real", "i32": "int", "i1": "bool", "i8": "real", "i16": "real"}
 F32_MAX = 3.4028234663852886e38
 
 UNARY = {"tosa.exp": "math.exp", "tosa.log": "math.log", "tosa.sin": "math.sin", "tosa.cos": "math.cos",
@@ -35,16 +37,13 @@ REDUCE = {"tosa.reduce_sum": "math.sum_reduce", "tosa.reduce_max": "math.max_red
           "tosa.reduce_any": "math.any_reduce", "tosa.reduce_all": "math.all_reduce"}
 
 
-class ExportError(Exception):
-    pass
-
-
 def _type(t) -> tuple[str, list[int]]:
     if not isinstance(t, TensorType):
         raise ExportError(f"cannot export a value of type {t}")
     el = str(t.get_element_type())
     if el not in DTYPE:
-        raise ExportError(f"element type {el} has no NNEF counterpart here (real=f32, int=i32, bool=i1)")
+        raise ExportError(f"element type {el} has no NNEF counterpart here (real=f32, int=i32, bool=i1, "
+                          "quantized real=i8/i16)")
     shape = list(t.get_shape())
     if any(d < 0 for d in shape):
         raise ExportError("dynamic shapes are not exported")
@@ -83,6 +82,8 @@ class Exporter:
         self.pending: dict = {}  # SSA value -> constant array not yet written as a variable
         self.n = 0
         self.nvars = 0
+        self.var_types: dict[str, str] = {}     # declared type of a variable whose data is integer storage
+        self.q = QuantExport(self)
 
     def fresh(self, base="t"):
         self.n += 1
@@ -93,17 +94,31 @@ class Exporter:
         self.lines.append(f"        {name} = {text};")
         return name
 
+    def emit_lazy(self, text_fn) -> str:
+        """A line whose text needs the quantization scales (known once the graph is read)."""
+        name = self.fresh()
+        self.lines.append(lambda: "        " + text_fn())
+        return name
+
+    def variable(self, arr: np.ndarray, declared: str | None = None) -> str:
+        self.nvars += 1
+        var = f"w{self.nvars}"
+        self.variables[var] = arr
+        if declared:
+            self.var_types[var] = declared
+        return var
+
     def get(self, v, want=None) -> str:
         """NNEF name of SSA value v in the layout `want` (perm from the NNEF tensor), identity default."""
         if v in self.pending:
             # a constant is written in the layout its first user wants (no transpose in NNEF)
             arr, t = self.pending.pop(v)
+            if str(t.get_element_type()) in ("i8", "i16"):
+                raise ExportError("a quantized constant read by an operation that is not a quantized pattern")
             dtype, _ = _type(t)
             arr = arr.astype({"real": np.float32, "int": np.int32, "bool": np.bool_}[dtype])
             layout = want or list(range(arr.ndim))
-            self.nvars += 1
-            var = f"w{self.nvars}"
-            self.variables[var] = np.ascontiguousarray(arr.transpose(_inv(layout)))
+            var = self.variable(np.ascontiguousarray(arr.transpose(_inv(layout))))
             self.vals[v] = (var, list(layout))
         name, perm = self.vals[v]
         want = want or list(range(len(perm)))
@@ -112,11 +127,17 @@ class Exporter:
         # v = transpose(x, perm); u with v = transpose(u, want) is transpose(x, q),
         # q[i] = perm[inv(want)[i]]
         q = [perm[j] for j in _inv(want)]
-        return self.emit(f"layout.transpose{{perm={_lst(q)}}}({name})")
+        out = self.emit(f"layout.transpose{{perm={_lst(q)}}}({name})")
+        self.q.derive(out, name)
+        return out
 
     def run(self):
         for op in self.fn.body.block.ops:
-            self.op(op)
+            try:
+                self.op(op)
+            except ExportError as err:
+                raise ExportError(f"{op.name}: {err}" if not str(err).startswith(("'", op.name)) else str(err)) \
+                    from None
 
     def op(self, op):
         name = op.name
@@ -136,11 +157,19 @@ class Exporter:
             arr = arr.transpose(_arr(op, "perms")) if name == "tosa.transpose" else arr.reshape(shape)
             self.pending[res] = (arr, res.type)
             return
+        if self.q.claims(op) and (name != "tosa.transpose" or op.operands[0] in self.q.pend):
+            self.q.handle(op)
+            return
         if name == "tosa.transpose":
             src, perm = self.vals[op.operands[0]]
             p = _arr(op, "perms")
             self.vals[res] = (src, [perm[i] for i in p])
             return
+        self.generic(op)
+
+    def generic(self, op):
+        name = op.name
+        res = op.results[0]
         dtype, shape = _type(res.type)
         ident = list(range(len(shape)))
         ins = op.operands
@@ -245,17 +274,25 @@ def export_nnef(module: ModuleOp, entry: str | None = None) -> tuple[str, dict[s
     outs, decls = [], []
     for i, v in enumerate(ret.operands):
         dtype, shape = _type(v.type)
+        if v in ex.q.pend:
+            raise ExportError(f"func.return: returns the unfinished quantized pattern of '{v.owner.name}'")
         src = ex.get(v)
         outs.append(f"        output{i} = {src};")
         decls.append(f"        output{i}: {dtype}[{', '.join(map(str, shape))}];")
-    variables = "\n".join(f"        {k}: {DTYPE_OF[v.dtype]}[{', '.join(map(str, v.shape))}];"
+        if str(v.type.get_element_type()) in ("i8", "i16"):
+            ex.q.derive(f"output{i}", ex.q.quantized_name(v))
+    ex.q.s.solve()
+    quantize = ex.q.s.entries()
+    variables = "\n".join(f"        {k}: {ex.var_types.get(k) or DTYPE_OF[v.dtype]}[{', '.join(map(str, v.shape))}];"
                           for k, v in ex.variables.items())
     name = "".join(c if c.isalnum() or c == "_" else "_" for c in fn.sym_name.data) or "G"
-    text = ("import nn;\nimport math;\nimport linalg;\nimport layout;\n\n"
-            f"graph {name} {{\n    @input {{\n" + "\n".join(inputs) + "\n    }\n"
+    lines = [line() if callable(line) else line for line in ex.lines]
+    text = ("import nn;\nimport math;\nimport linalg;\nimport layout;\n" + ("import quant;\n" if quantize else "")
+            + f"\ngraph {name} {{\n    @input {{\n" + "\n".join(inputs) + "\n    }\n"
             "    @output {\n" + "\n".join(decls) + "\n    }\n"
             + ("    @variable {\n" + variables + "\n    }\n" if ex.variables else "")
-            + "    @compose {\n" + "\n".join(ex.lines + outs) + "\n    }\n}\n")
+            + "    @compose {\n" + "\n".join(lines + outs) + "\n    }\n"
+            + ("    @quantize {\n" + "\n".join(quantize) + "\n    }\n" if quantize else "") + "}\n")
     return text, ex.variables
 
 

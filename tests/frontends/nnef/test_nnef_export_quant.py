@@ -1,0 +1,188 @@
+"""Integer (quantized) TOSA -> NNEF with a @quantize block (frontends/nnef/export_quant.py).
+
+The quantized TFLite test models converted by Khronos' converter (models/*.int8, *.uint8io)
+are imported as integer TOSA, exported, and re-imported: the second TOSA's RESCALE parameters
+equal the first's, the export of the second TOSA is the same text (so NNEF -> TOSA -> NNEF ->
+TOSA is a fixpoint), and the re-imported graph's outputs equal LiteRT's builtin kernels bit for
+bit (the oracle test_nnef_quantized.py uses). Integer graphs that are not the importer's
+quantized patterns give a one-line ExportError naming the operation; seeded mutations of the
+models' integer TOSA give an ExportError or an export that imports again."""
+
+from __future__ import annotations
+
+import random
+import re
+import time
+
+import numpy as np
+import pytest
+from xdsl.parser import Parser
+
+from tosa_xdsl.context import make_context
+from tosa_xdsl.frontends.nnef.errors import NnefError
+from tosa_xdsl.frontends.nnef.export import ExportError, export_nnef, export_nnef_folder
+from tosa_xdsl.frontends.nnef.importer import import_nnef
+from tosa_xdsl.interpreter import run
+from tosa_xdsl.ir.dense import to_numpy
+
+from test_nnef_quantized import HERE, INTEGER_MODELS, MIXED_LSB, TFLITE, integer_only  # noqa: I001
+from tflite_oracle import inputs_for, run_litert
+
+UINT8IO = ["add.uint8io", "conv_2d.uint8io"]
+
+
+def rescales(module) -> list[tuple]:
+    """Every RESCALE's parameters (multipliers, shifts, zero points, flags), sorted."""
+    out = []
+    for op in module.walk():
+        if op.name == "tosa.rescale":
+            consts = tuple(tuple(to_numpy(v.owner.properties["values"]).reshape(-1).tolist()) for v in op.operands[1:])
+            flags = tuple(str(op.properties[k]) for k in ("input_unsigned", "output_unsigned", "per_channel"))
+            out.append(consts + flags)
+    return sorted(out)
+
+
+def round_trip(folder, tmp_path):
+    m1 = import_nnef(folder)
+    text1, _ = export_nnef(m1)
+    export_nnef_folder(m1, tmp_path / "a")
+    m2 = import_nnef(tmp_path / "a")
+    return m1, text1, m2
+
+
+@pytest.mark.parametrize("model", INTEGER_MODELS + UINT8IO)
+def test_quantized_model_round_trip_is_a_fixpoint_and_matches_litert(model, tmp_path):
+    m1, text1, m2 = round_trip(HERE / "models" / model, tmp_path)
+    assert "@quantize" in text1 and "import quant;" in text1
+    assert integer_only(m2)
+    assert rescales(m2) == rescales(m1)             # the recovered scales give the same RESCALEs
+    text2, _ = export_nnef(m2)
+    assert text2 == text1
+    export_nnef_folder(m2, tmp_path / "b")
+    assert str(import_nnef(tmp_path / "b")) == str(m2)
+    tfl = TFLITE / "models" / f"{model}.tflite"
+    for seed in (0, 1):
+        xs = inputs_for(tfl, seed)
+        got = run(m2, [x.view(np.int8) for x in xs], entry="main")     # u8 as the bits of its i8 storage
+        for g, e in zip(got, run_litert(tfl, xs)):
+            assert g.shape == e.shape
+            np.testing.assert_array_equal(g.view(e.dtype), e)
+
+
+def _module(src: str):
+    return Parser(make_context(), src).parse_module()
+
+
+UNEXPORTABLE = {
+    "table": ("""func.func @f(%a: tensor<4xi8>) -> tensor<4xi8> {
+      %t = "tosa.const"() <{values = dense<1> : tensor<256xi8>}> : () -> tensor<256xi8>
+      %0 = tosa.table %a, %t : (tensor<4xi8>, tensor<256xi8>) -> tensor<4xi8>
+      return %0 : tensor<4xi8>
+    }""", r"tosa\.table.*element type i8"),
+    "abs": ("""func.func @f(%a: tensor<4xi8>) -> tensor<4xi8> {
+      %0 = tosa.abs %a : (tensor<4xi8>) -> tensor<4xi8>
+      return %0 : tensor<4xi8>
+    }""", r"tosa\.abs.*element type i8"),
+    "widened result": ("""func.func @f(%a: tensor<4xi8>) -> tensor<4xi32> {
+      %m = "tosa.const"() <{values = dense<1073741824> : tensor<1xi32>}> : () -> tensor<1xi32>
+      %s = "tosa.const"() <{values = dense<30> : tensor<1xi8>}> : () -> tensor<1xi8>
+      %z = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+      %z32 = "tosa.const"() <{values = dense<0> : tensor<1xi32>}> : () -> tensor<1xi32>
+      %0 = tosa.rescale %a, %m, %s, %z, %z32 scale32(true) rounding_mode<DOUBLE_ROUND> per_channel(false)
+           input_unsigned(false) output_unsigned(false)
+           : (tensor<4xi8>, tensor<1xi32>, tensor<1xi8>, tensor<1xi8>, tensor<1xi32>) -> tensor<4xi32>
+      %1 = tosa.abs %0 : (tensor<4xi32>) -> tensor<4xi32>
+      return %1 : tensor<4xi32>
+    }""", r"tosa\.abs.*unfinished quantized pattern"),
+    "single round": ("""func.func @f(%a: tensor<4xi8>) -> tensor<4xi8> {
+      %m = "tosa.const"() <{values = dense<1073741824> : tensor<1xi32>}> : () -> tensor<1xi32>
+      %s = "tosa.const"() <{values = dense<30> : tensor<1xi8>}> : () -> tensor<1xi8>
+      %z = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+      %0 = tosa.rescale %a, %m, %s, %z, %z scale32(true) rounding_mode<SINGLE_ROUND> per_channel(false)
+           input_unsigned(false) output_unsigned(false)
+           : (tensor<4xi8>, tensor<1xi32>, tensor<1xi8>, tensor<1xi8>, tensor<1xi8>) -> tensor<4xi8>
+      return %0 : tensor<4xi8>
+    }""", r"tosa\.rescale.*DOUBLE_ROUND"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(UNEXPORTABLE))
+def test_integer_graphs_outside_the_quantized_patterns_are_one_line_errors(case):
+    src, msg = UNEXPORTABLE[case]
+    with pytest.raises(ExportError) as info:
+        export_nnef(_module(src))
+    assert "\n" not in str(info.value) and re.search(msg, str(info.value)), str(info.value)
+
+
+def test_plain_int32_arithmetic_exports_as_nnef_int_operators():
+    """Integer TOSA that is not quantized (i32 arithmetic) is NNEF `int` tensors and operators:
+    the re-imported graph computes the same."""
+    m = _module("""func.func @f(%a: tensor<2x3xi32>, %b: tensor<2x3xi32>) -> tensor<2x3xi32> {
+      %0 = tosa.add %a, %b : (tensor<2x3xi32>, tensor<2x3xi32>) -> tensor<2x3xi32>
+      %1 = tosa.maximum %0, %a : (tensor<2x3xi32>, tensor<2x3xi32>) -> tensor<2x3xi32>
+      return %1 : tensor<2x3xi32>
+    }""")
+    text, _ = export_nnef(m)
+    assert "@quantize" not in text and "int[2, 3]" in text
+    a, b = np.arange(6, dtype=np.int32).reshape(2, 3) - 3, np.full((2, 3), -2, np.int32)
+    (y,) = run(import_nnef(text), [a, b], entry="f")
+    np.testing.assert_array_equal(y, np.maximum(a + b, a))
+
+
+@pytest.mark.parametrize("model", sorted(MIXED_LSB))
+def test_mixed_models_are_refused_with_the_operation(model):
+    """Graphs that compute some operator in reals between quantized tensors: the export does
+    not write their dequantize/requantize compositions back as @quantize entries yet."""
+    with pytest.raises(ExportError, match=r"tosa\.\w+"):
+        export_nnef(import_nnef(HERE / "models" / model))
+
+
+def test_export_fuzz_on_mutated_integer_tosa(tmp_path):
+    """Seeded mutations of the models' integer TOSA (RESCALE multipliers, shifts, zero points
+    and flags, clamp bounds, pool zero points, op names swapped): each export raises
+    ExportError with one line, or writes a model that imports again and verifies."""
+    rng = random.Random(16)
+    texts = [str(import_nnef(HERE / "models" / m)) for m in
+             ("net_mobilenet.int8", "add.uint8io", "mul.int8", "maximum.int8", "concatenation.int8", "relu.int8",
+              "fully_connected.int8")]
+    ctx = make_context()
+    spots = r"dense<(-?\d+)>|dense<\[[-\d, ]+\]>|min_val\(-?\d+|max_val\(-?\d+|\((true|false)\)|tosa\.(add|sub|maximum)"
+    values = ["dense<0>", "dense<-1>", "dense<1073741824>", "dense<62>", "dense<2>", "dense<127>", "dense<-128>",
+              "min_val(0", "max_val(5", "(true)", "(false)", "tosa.sub", "tosa.maximum", "tosa.add"]
+    deadline = time.monotonic() + 8.0
+    runs = exported = 0
+    while time.monotonic() < deadline:
+        text = rng.choice(texts)
+        for _ in range(rng.randint(1, 3)):
+            found = list(re.finditer(spots, text))
+            m = rng.choice(found)
+            repl = rng.choice([v for v in values if v.split("(")[0].split("<")[0] == m.group(0).split("(")[0].split("<")[0]]
+                              or values)
+            text = text[:m.start()] + repl + text[m.end():]
+        try:
+            module = Parser(ctx, text).parse_module()
+            module.verify()
+        except Exception:       # noqa: BLE001  the mutation made invalid TOSA: nothing to export
+            continue
+        runs += 1
+        try:
+            export_nnef_folder(module, tmp_path / f"{runs}")
+        except ExportError as err:
+            assert "\n" not in str(err)
+            continue
+        try:
+            import_nnef(tmp_path / f"{runs}").verify()
+        except NnefError as err:    # a scale the importer refuses (e.g. a rescale beyond 2^30) is located
+            assert re.search(r"error: ", str(err))
+        exported += 1
+    assert runs > 5 and exported > 0
+
+
+def test_khronos_reader_reads_our_quantized_export(tmp_path):
+    skriptnd = pytest.importorskip("skriptnd")
+    for model in ("net_mobilenet.int8", "add.uint8io", "mul.int8"):
+        export_nnef_folder(import_nnef(HERE / "models" / model), tmp_path / model)
+        m = skriptnd.read_model(str(tmp_path / model))
+        assert m is not None, model
+        g = m.graphs[0]
+        assert len(g.outputs) == 1
