@@ -178,11 +178,32 @@ def test_export_fuzz_on_mutated_integer_tosa(tmp_path):
     assert runs > 5 and exported > 0
 
 
-def test_khronos_reader_reads_our_quantized_export(tmp_path):
+def _without_quantize(text: str) -> str:
+    return re.sub(r"\n\s*@quantize \{.*?\n\s*\}\n", "\n", text, flags=re.S)
+
+
+def test_khronos_reader_reads_our_quantized_export(tmp_path, capfd):
+    """Khronos' reader (skriptnd, built from NNEF-Tools v2.0) parses our @quantize blocks, but
+    its lookup of the quantized tensors fails for every model, Khronos' own converter output
+    included: it looks the bare names up among tensors it has renamed `main.main.<name>`
+    (composer.h, eval_quantization). So: the only diagnostics on our export are that lookup's
+    'is not a public tensor identifier', one per entry, exactly as for Khronos' own model;
+    without the @quantize block the reader reads the graph with its operators."""
     skriptnd = pytest.importorskip("skriptnd")
     for model in ("net_mobilenet.int8", "add.uint8io", "mul.int8"):
-        export_nnef_folder(import_nnef(HERE / "models" / model), tmp_path / model)
-        m = skriptnd.read_model(str(tmp_path / model))
-        assert m is not None, model
-        g = m.graphs[0]
-        assert len(g.outputs) == 1
+        folder = export_nnef_folder(import_nnef(HERE / "models" / model), tmp_path / model)
+        text = (folder / "main.sknd").read_text()
+        entries = re.findall(r"^\s*(\w+): quant\.zero_point_linear_quantize", text, flags=re.M)
+        capfd.readouterr()
+        assert skriptnd.read_model(str(folder)) is None
+        errors = [line for line in capfd.readouterr().out.splitlines() if "Error" in line]
+        assert sorted(re.search(r"'(\w+)' is not a public tensor identifier", e).group(1) for e in errors) \
+            == sorted(entries), errors
+        assert skriptnd.read_model(str(HERE / "models" / model)) is None      # Khronos' own file: the same
+        assert all("is not a public tensor identifier" in line
+                   for line in capfd.readouterr().out.splitlines() if "Error" in line)
+        (folder / "main.sknd").write_text(_without_quantize(text))
+        m = skriptnd.read_model(str(folder))
+        assert m is not None, capfd.readouterr().out
+        names = {op.name for op in m.graphs[0].operations}
+        assert {"nn.conv", "nn.linear"} <= names if model == "net_mobilenet.int8" else names
