@@ -132,6 +132,7 @@ class Exporter:
         return out
 
     def run(self):
+        self.q.scan(self.fn)
         for op in self.fn.body.block.ops:
             try:
                 self.op(op)

@@ -83,7 +83,9 @@ class Scales:
         self.unsigned: dict[str, bool] = {}
         self.products: list[tuple] = []
         self.derived: dict[str, tuple] = {}     # name -> (fn() -> list of scales, axis)
+        self.anchors: list[tuple] = []          # (name, scale, check(scale) -> bool) from f32 constants
         self.order: list[str] = []
+        self.symmetric: set[str] = set()
 
     def add(self, name: str, bits: int, unsigned: bool = False, zp: int | None = None):
         if name not in self.parent and name not in self.derived:
@@ -148,8 +150,21 @@ class Scales:
         root, k = self.find(name)
         return self.root_value.setdefault(root, 1.0) * k
 
+    def anchor(self, name: str, value: float, check):
+        """An absolute scale read from a dequantization/quantization constant (f32): `check`
+        says whether a candidate scale gives that constant back when re-imported."""
+        self.anchors.append((name, float(value), check))
+
     def solve(self):
-        """Fix the free roots: products first (each fixes one group still free), then 1.0."""
+        """Fix the free roots: anchors first (the candidate every anchor of the group
+        reproduces, else the first), products next (each fixes one group still free), then 1.0."""
+        groups: dict[str, list] = {}
+        for name, value, check in self.anchors:
+            root, k = self.find(name)
+            groups.setdefault(root, []).append((value / k, k, check))
+        for root, items in groups.items():
+            good = [c for c, _, _ in items if all(chk(c * k) for _, k, chk in items)]
+            self.root_value[root] = good[0] if good else items[0][0]
         for o, a, b, r in self.products:
             roots = [self.find(n)[0] for n in (o, a, b)]
             free = [n for n, root in zip((o, a, b), roots) if root not in self.root_value and roots.count(root) == 1]
@@ -182,7 +197,8 @@ class Scales:
             else:
                 scale, axis = repr(float(self.scale(name))), 0
             out.append(f"        {name}: quant.zero_point_linear_quantize{{zero_point={zp}, scale={scale}, "
-                       f"bits={bits}, signed={'false' if unsigned else 'true'}, symmetric=false, "
+                       f"bits={bits}, signed={'false' if unsigned else 'true'}, "
+                       f"symmetric={'true' if name in self.symmetric else 'false'}, "
                        f"channel_axis={axis}}};")
         return out
 
@@ -209,6 +225,25 @@ class QuantExport:
         self.ex = ex
         self.s = Scales()
         self.pend: dict = {}        # SSA value -> (kind, ...) of a pattern not finished yet
+        self.starts: set = set()
+
+    def scan(self, fn):
+        """Mark the f32 MULs that start the importer's quantization of reals (quant.py
+        quantize_int): mul by 1/scale, cast to i32, add the zero point, clamp, cast to storage."""
+        self.starts = set()
+        for op in fn.body.block.ops:
+            if op.name != "tosa.mul" or elem(op.results[0].type) != "f32":
+                continue
+            chain, v = [op], op.results[0]
+            for want in ("tosa.cast", "tosa.add", "tosa.clamp", "tosa.cast"):
+                users = list(v.uses)
+                if len(users) != 1 or users[0].operation.name != want:
+                    break
+                chain.append(users[0].operation)
+                v = chain[-1].results[0]
+            else:
+                if elem(chain[1].results[0].type) == "i32" and elem(v.type) in QSTORAGE:
+                    self.starts.add(op)
 
     # ---------------------------------------------------------------- helpers
     def quantized_name(self, v) -> str:
@@ -222,7 +257,7 @@ class QuantExport:
         return name
 
     def claims(self, op) -> bool:
-        if op.name == "tosa.rescale" or any(o in self.pend for o in op.operands):
+        if op.name == "tosa.rescale" or op in self.starts or any(o in self.pend for o in op.operands):
             return True
         # the data operand or a result is storage (float ops have i8 shifts and zero points too)
         return any(elem(v.type) in QSTORAGE for v in list(op.operands[:1]) + list(op.results))
@@ -299,6 +334,8 @@ class QuantExport:
             self.quantized_name(ins[0])
             self.pend[res] = ("castwide", ins[0], list(range(len(res.type.get_shape()))))
             return
+        if self.dequantize(op, name, ins, res, pend) or self.quantize(op, name, ins, res, pend):
+            return
         if name in ("tosa.maximum", "tosa.minimum") and all(p is not None and p[0] == "castwide" for p in pend):
             self.pend[res] = ("maxmin", name, pend[0][1], pend[1][1], [])
             return
@@ -342,6 +379,82 @@ class QuantExport:
                                    "the NNEF importer writes")
         raise QuantExportError(f"on element type {el} is not a quantized pattern the exporter knows "
                                "(no NNEF operator between quantized tensors imports as it)")
+
+    def _scalar_const(self, v, dtype):
+        """The value of a constant with one element (popped: it is not written)."""
+        if v not in self.ex.pending:
+            return None
+        arr, _ = self.ex.pending[v]
+        if np.size(arr) != 1:
+            raise QuantExportError("per-channel (de)quantization constants")
+        self.ex.pending.pop(v)
+        return np.asarray(arr).reshape(-1)[0].astype(dtype).item()
+
+    def dequantize(self, op, name, ins, res, pend) -> bool:
+        """quant.py's dequantize of a stored value: cast to i32, subtract the zero point, cast
+        to f32, multiply by the scale. The result *is* the quantized NNEF tensor (the importer
+        dequantizes it again for the real operator that reads it); the f32 scale anchors its
+        group's scales."""
+        p = pend[0]
+        if name == "tosa.sub" and p is not None and p[0] == "castwide" and ins[1] in self.ex.pending:
+            zp = self._scalar_const(ins[1], np.int64)
+            self.s.set_zp(self.quantized_name(p[1]), zp)
+            self.pend[res] = ("dq_centered", p[1], p[-1])
+            return True
+        if name == "tosa.cast" and p is not None and p[0] == "dq_centered" and elem(res.type) == "f32":
+            self.pend[res] = ("dq_real", p[1], p[-1])
+            return True
+        if name == "tosa.mul" and p is not None and p[0] == "dq_real" and ins[1] in self.ex.pending:
+            if np.any(_const(ins[2]) != 0):
+                raise QuantExportError("a dequantization with a non-zero shift")
+            scale = self._scalar_const(ins[1], np.float32)
+            x = p[1]
+            src = self.quantized_name(x)
+            self.s.anchor(src, scale, lambda c, f=np.float32(scale): np.float32(c) == f)
+            self.ex.vals[res] = self.ex.vals[x]
+            return True
+        return False
+
+    def quantize(self, op, name, ins, res, pend) -> bool:
+        """quant.py's quantize_int of reals (see scan), then the cast to storage: the real
+        tensor gets the @quantize entry (the importer quantizes it where it is defined)."""
+        p = pend[0]
+        if op in self.starts:
+            if np.any(_const(ins[2]) != 0) or ins[1] not in self.ex.pending:
+                return False
+            y = ins[0]
+            if y not in self.ex.vals or len(list(y.uses)) != 1:
+                raise QuantExportError("a quantized real that is also read unquantized")
+            inv = self._scalar_const(ins[1], np.float32)
+            self.pend[res] = ("q_scaled", y, inv, [])
+            return True
+        if p is None or not p[0].startswith("q_"):
+            return False
+        if name == "tosa.cast" and p[0] == "q_scaled" and elem(res.type) == "i32":
+            self.pend[res] = ("q_rounded",) + p[1:]
+            return True
+        if name == "tosa.add" and p[0] == "q_rounded" and ins[1] in self.ex.pending:
+            zp = self._scalar_const(ins[1], np.int64)
+            self.pend[res] = ("q_shifted", p[1], p[2], zp, [])
+            return True
+        if name == "tosa.clamp" and p[0] == "q_shifted":
+            lo, hi = op.properties["min_val"].value.data, op.properties["max_val"].value.data
+            self.pend[res] = ("q_clamped",) + p[1:-1] + (lo, hi, [])
+            return True
+        if name == "tosa.cast" and p[0] == "q_clamped" and elem(res.type) in QSTORAGE:
+            _, y, inv, zp, lo, hi, _ = p
+            bits = QSTORAGE[elem(res.type)]
+            top = (1 << (bits - 1)) - 1
+            if hi != top or lo not in (-top, -top - 1):
+                raise QuantExportError("a quantization clamp that is not a signed storage range")
+            name_y, perm = self.ex.vals[y]
+            self.s.add(name_y, bits, zp=zp)
+            if lo == -top:
+                self.s.symmetric.add(name_y)
+            self.s.anchor(name_y, 1.0 / inv, lambda c, f=np.float32(inv): np.float32(1.0 / c) == f)
+            self.ex.vals[res] = (name_y, perm)
+            return True
+        return False
 
     def operands(self, xa, xb):
         """NNEF names of two operands of an element-wise operator in one layout (a's, when
