@@ -119,6 +119,40 @@ def test_integer_graphs_outside_the_quantized_patterns_are_one_line_errors(case)
     assert "\n" not in str(info.value) and re.search(msg, str(info.value)), str(info.value)
 
 
+# Integer TOSA from the TFLite frontend (the legalization guide's patterns, which the NNEF
+# importer's are modelled on): what matches is exported, the rest refused naming the operation.
+TFLITE_EXPORTED = ["conv_2d_valid_dilated.int8", "add_broadcast.int8", "prelu_unfused.int8", "split.int8",
+                   "depth_to_space.int8", "net_mobilenet.uint8io", "relu6.int8"]
+TFLITE_REFUSED = {"gelu.int8": "tosa.table", "transpose_conv.int8": "tosa.transpose_conv2d",
+                  "resize_bilinear.int8": "tosa.resize", "abs.int8": "tosa.abs", "reduce_max.int8": "tosa.reduce_max",
+                  "while.int8": "tosa.while_loop"}
+
+
+@pytest.mark.parametrize("model", TFLITE_EXPORTED)
+def test_integer_tosa_from_the_tflite_frontend_exports_faithfully(model, tmp_path):
+    from tosa_xdsl.frontends.tflite import import_tflite
+
+    tfl = TFLITE / "models" / f"{model}.tflite"
+    export_nnef_folder(import_tflite(tfl.read_bytes()), tmp_path)
+    m = import_nnef(tmp_path)
+    entry = next(op for op in m.walk() if op.name == "func.func").sym_name.data
+    xs = inputs_for(tfl, 0)
+    got = run(m, [x.view(np.int8) if x.dtype == np.uint8 else x for x in xs], entry=entry)
+    for g, e in zip(got, run_litert(tfl, xs)):
+        np.testing.assert_array_equal(g.view(e.dtype), e)
+
+
+@pytest.mark.parametrize("model", sorted(TFLITE_REFUSED))
+def test_integer_tosa_from_the_tflite_frontend_outside_the_patterns_is_refused(model):
+    from tosa_xdsl.frontends.tflite import import_tflite
+
+    module = import_tflite((TFLITE / "models" / f"{model}.tflite").read_bytes())
+    with pytest.raises(ExportError) as info:
+        export_nnef(module)
+    msg = str(info.value)
+    assert "\n" not in msg and re.match(rf"@\w+, operation \d+: '{TFLITE_REFUSED[model]}'", msg), msg
+
+
 def test_plain_int32_arithmetic_exports_as_nnef_int_operators():
     """Integer TOSA that is not quantized (i32 arithmetic) is NNEF `int` tensors and operators:
     the re-imported graph computes the same."""

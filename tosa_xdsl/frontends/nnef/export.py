@@ -133,12 +133,18 @@ class Exporter:
 
     def run(self):
         self.q.scan(self.fn)
-        for op in self.fn.body.block.ops:
+        where = f"@{self.fn.sym_name.data}"
+        for i, op in enumerate(self.fn.body.block.ops):
             try:
                 self.op(op)
             except ExportError as err:
-                raise ExportError(f"{op.name}: {err}" if not str(err).startswith(("'", op.name)) else str(err)) \
-                    from None
+                msg = str(err)
+                msg = msg if msg.startswith(f"'{op.name}'") else f"'{op.name}': {msg}"
+                raise ExportError(f"{where}, operation {i}: {msg}") from None
+            except (KeyError, IndexError, ValueError, TypeError, AttributeError) as err:
+                # an operand form no pattern foresaw (e.g. mutated TOSA): refused, never a traceback
+                raise ExportError(f"{where}, operation {i}: '{op.name}' in a form the exporter does not know "
+                                  f"({type(err).__name__})") from None
 
     def op(self, op):
         name = op.name

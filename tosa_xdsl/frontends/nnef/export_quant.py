@@ -248,6 +248,17 @@ class QuantExport:
     # ---------------------------------------------------------------- helpers
     def quantized_name(self, v) -> str:
         """NNEF name of a quantized SSA value (layout as tracked)."""
+        if v in self.ex.pending:
+            # a quantized constant (e.g. math.mul's scalar operand): integer data, real declaration
+            arr, _ = self.ex.pending.pop(v)
+            bits = QSTORAGE.get(elem(v.type))
+            if bits is None:
+                raise QuantExportError("an integer constant that is not quantized storage")
+            var = self.ex.variable(np.asarray(arr).astype(np.int8 if bits == 8 else np.int16), "real")
+            self.ex.vals[v] = (var, list(range(np.ndim(arr))))
+            self.s.add(var, bits)
+        if v not in self.ex.vals:
+            raise QuantExportError("reads a value the exporter did not write")
         name, _ = self.ex.vals[v]
         if name not in self.s:
             bits = QSTORAGE.get(elem(v.type))
@@ -291,7 +302,8 @@ class QuantExport:
         try:
             self._handle(op)
         except QuantExportError as err:
-            raise QuantExportError(f"'{op.name}': {err}") from None
+            msg = str(err)
+            raise QuantExportError(msg if msg.startswith(f"'{op.name}'") else f"'{op.name}': {msg}") from None
 
     def _handle(self, op):
         name = op.name
@@ -511,12 +523,6 @@ class QuantExport:
         bits = QSTORAGE.get(elem(x.type))
         if bits is None:
             raise QuantExportError(f"rescales {elem(x.type)} values that are not a quantized pattern")
-        if x in self.ex.pending:
-            # a quantized scalar/constant operand (e.g. math.mul's second operand)
-            arr, _ = self.ex.pending.pop(x)
-            name = self.ex.variable(np.asarray(arr).astype(np.int8 if bits == 8 else np.int16), "real")
-            self.ex.vals[x] = (name, list(range(np.ndim(arr))))
-            self.s.add(name, bits)
         src = self.quantized_name(x)
         self.s.set_zp(src, izp, iu)
         r = float(ratios[0])
