@@ -1,9 +1,9 @@
 """Integer (quantized) TOSA -> NNEF with a @quantize block (frontends/nnef/export_quant.py).
 
 The quantized TFLite test models converted by Khronos' converter (models/*.int8, *.uint8io)
-are imported as integer TOSA, exported, and re-imported: the second TOSA's RESCALE parameters
-equal the first's, the export of the second TOSA is the same text (so NNEF -> TOSA -> NNEF ->
-TOSA is a fixpoint), and the re-imported graph's outputs equal LiteRT's builtin kernels bit for
+are imported as integer TOSA, exported, and re-imported: the second TOSA equals the first
+(22 of 24 models; the other two have the same RESCALE parameters), the export of the second
+TOSA is the same text (so NNEF -> TOSA -> NNEF -> TOSA is a fixpoint), and the re-imported graph's outputs equal LiteRT's builtin kernels bit for
 bit (the oracle test_nnef_quantized.py uses). Integer graphs that are not the importer's
 quantized patterns give a one-line ExportError naming the operation; seeded mutations of the
 models' integer TOSA give an ExportError or an export that imports again."""
@@ -29,6 +29,10 @@ from test_nnef_quantized import HERE, INTEGER_MODELS, MIXED_LSB, TFLITE, integer
 from tflite_oracle import inputs_for, run_litert
 
 UINT8IO = ["add.uint8io", "conv_2d.uint8io"]
+# The first re-import equals the imported TOSA itself, except where real operators between
+# quantized tensors read constants (written as variables, so created up front on re-import)
+# or read one dequantized tensor twice (dequantized once per reader on re-import).
+FIRST_DIFFERS = {"mean.int8", "leaky_relu.int8"}
 
 
 def rescales(module) -> list[tuple]:
@@ -59,6 +63,7 @@ def test_quantized_model_round_trip_is_a_fixpoint_and_matches_litert(model, tmp_
     assert "@quantize" in text1 and "import quant;" in text1
     assert integer_only(m2) == (model not in MIXED_LSB)
     assert rescales(m2) == rescales(m1)             # the recovered scales give the same RESCALEs
+    assert (str(m2) == str(m1)) == (model not in FIRST_DIFFERS)
     text2, _ = export_nnef(m2)
     assert text2 == text1
     export_nnef_folder(m2, tmp_path / "b")

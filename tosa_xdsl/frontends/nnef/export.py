@@ -10,6 +10,7 @@ TOSA gives the same TOSA (tests/frontends/nnef/test_nnef_export.py)."""
 from __future__ import annotations
 
 import math
+import re
 from pathlib import Path
 
 import numpy as np
@@ -17,6 +18,7 @@ from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp, TensorType
 
 from tosa_xdsl.frontends.nnef.export_quant import ExportError, QuantExport
+from tosa_xdsl.frontends.nnef.lexer import KEYWORDS
 from tosa_xdsl.frontends.nnef.tensor_data import encode_tensor
 from tosa_xdsl.ir.dense import to_numpy
 
@@ -83,6 +85,8 @@ class Exporter:
         self.n = 0
         self.nvars = 0
         self.var_types: dict[str, str] = {}     # declared type of a variable whose data is integer storage
+        self.origin: dict = {}                  # constant SSA value -> position of its tosa.const
+        self.var_order: dict[str, int] = {}
         self.q = QuantExport(self)
 
     def fresh(self, base="t"):
@@ -100,10 +104,13 @@ class Exporter:
         self.lines.append(lambda: "        " + text_fn())
         return name
 
-    def variable(self, arr: np.ndarray, declared: str | None = None) -> str:
+    def variable(self, arr: np.ndarray, declared: str | None = None, source=None) -> str:
+        """A variable for constant data; `source` (the SSA value of a constant) places its
+        declaration where the constant was, so a re-import creates the constants in order."""
         self.nvars += 1
         var = f"w{self.nvars}"
         self.variables[var] = arr
+        self.var_order[var] = self.origin.get(source, len(self.origin) + self.nvars)
         if declared:
             self.var_types[var] = declared
         return var
@@ -118,7 +125,7 @@ class Exporter:
             dtype, _ = _type(t)
             arr = arr.astype({"real": np.float32, "int": np.int32, "bool": np.bool_}[dtype])
             layout = want or list(range(arr.ndim))
-            var = self.variable(np.ascontiguousarray(arr.transpose(_inv(layout))))
+            var = self.variable(np.ascontiguousarray(arr.transpose(_inv(layout))), source=v)
             self.vals[v] = (var, list(layout))
         name, perm = self.vals[v]
         want = want or list(range(len(perm)))
@@ -152,6 +159,7 @@ class Exporter:
         if name == "tosa.const":
             # written only when an exported operator reads it (zero points and shifts are not)
             self.pending[res] = (to_numpy(op.properties["values"]), res.type)
+            self.origin[res] = len(self.origin)
             return
         if name == "tosa.const_shape":
             return
@@ -163,6 +171,7 @@ class Exporter:
             shape = list(res.type.get_shape())
             arr = arr.transpose(_arr(op, "perms")) if name == "tosa.transpose" else arr.reshape(shape)
             self.pending[res] = (arr, res.type)
+            self.origin[res] = self.origin.get(op.operands[0], len(self.origin))
             return
         if self.q.claims(op) and (name != "tosa.transpose" or op.operands[0] in self.q.pend):
             self.q.handle(op)
@@ -233,9 +242,15 @@ class Exporter:
             raise ExportError(f"'{name}' has no NNEF standard-library counterpart in the exporter")
         self.vals[res] = (out, ident)
 
+    def channels_last(self, v) -> bool:
+        """A convolution or pool reads v in NNEF's NXC layout when v's NNEF tensor already is
+        channels-last (TOSA's NHWC): no transposes around it (a TFLite model's layout)."""
+        return v in self.vals and self.vals[v][1] == [0, 1, 2, 3]
+
     def spatial(self, op, name, shape):
-        nchw = [0, 2, 3, 1]          # tosa NHWC = transpose(nnef NCHW, [0, 2, 3, 1])
-        x = self.get(op.operands[0], nchw)
+        nxc = self.channels_last(op.operands[0])
+        layout = [0, 1, 2, 3] if nxc else [0, 2, 3, 1]   # tosa NHWC = transpose(nnef NCHW, [0, 2, 3, 1])
+        x = self.get(op.operands[0], layout)
         pad = _arr(op, "pad")       # top, bottom, left, right
         padding = [pad[0], pad[2], pad[1], pad[3]]
         stride = _arr(op, "stride")
@@ -246,21 +261,36 @@ class Exporter:
             dil = _arr(op, "dilation")
             b = self.get(op.operands[2])
             if name == "tosa.conv2d":
-                w = self.get(op.operands[1], nchw)                 # OHWI -> OIHW
-                groups = ""
+                w = self.get(op.operands[1], layout)                # OHWI, or OHWI -> OIHW
+                groups = ', data_format="NXC", filter_format="NXC"' if nxc else ""
             else:
-                h, wd, c, m = list(op.operands[1].type.get_shape())   # H,W,C,M -> (C*M),1,H,W
-                t = self.emit(f"layout.transpose{{perm=[2, 3, 0, 1]}}({self.get(op.operands[1])})")
-                w = self.emit(f"layout.reshape{{shape={_lst([c * m, 1, h, wd])}}}({t})")
-                groups = ", groups=0"
+                h, wd, c, m = list(op.operands[1].type.get_shape())
+                if nxc:     # H,W,C,M -> 1,H,W,(C*M) (CXN)
+                    w = self.emit(f"layout.reshape{{shape={_lst([1, h, wd, c * m])}}}({self.get(op.operands[1])})")
+                    groups = ', groups=0, data_format="NXC", filter_format="CXN"'
+                else:       # H,W,C,M -> (C*M),1,H,W
+                    t = self.emit(f"layout.transpose{{perm=[2, 3, 0, 1]}}({self.get(op.operands[1])})")
+                    w = self.emit(f"layout.reshape{{shape={_lst([c * m, 1, h, wd])}}}({t})")
+                    groups = ", groups=0"
             out = self.emit(f"nn.conv{{stride={_lst(stride)}, dilation={_lst(dil)}, padding={_lst(padding)}"
                             f"{groups}}}({x}, {w}, {b})")
         else:
             kernel = _arr(op, "kernel")
             kind = "nn.max_pool" if name == "tosa.max_pool2d" else "nn.avg_pool"
-            out = self.emit(f"{kind}{{axes=[2, 3], size={_lst(kernel)}, stride={_lst(stride)}, "
-                            f"padding={_lst(padding)}}}({x})")
-        self.vals[op.results[0]] = (out, nchw)
+            out = self.emit(f"{kind}{{axes={'[1, 2]' if nxc else '[2, 3]'}, size={_lst(kernel)}, "
+                            f"stride={_lst(stride)}, padding={_lst(padding)}}}({x})")
+        self.vals[op.results[0]] = (out, layout)
+
+
+def _input_name(arg, i: int, taken) -> str:
+    """The argument's own name when it is a plain identifier the export does not generate
+    (so an imported graph's inputs keep their names), else input<i>."""
+    hint = arg.name_hint or ""
+    used = {name for name, _ in taken.values()}
+    if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", hint) and not re.fullmatch(r"(t|w|input|output)\d+", hint) \
+            and hint not in used and hint not in KEYWORDS and hint not in ("math", "nn", "layout", "linalg", "quant"):
+        return hint
+    return f"input{i}"
 
 
 def export_nnef(module: ModuleOp, entry: str | None = None) -> tuple[str, dict[str, np.ndarray]]:
@@ -273,7 +303,7 @@ def export_nnef(module: ModuleOp, entry: str | None = None) -> tuple[str, dict[s
     inputs = []
     for i, arg in enumerate(fn.body.block.args):
         dtype, shape = _type(arg.type)
-        name = f"input{i}"
+        name = _input_name(arg, i, ex.vals)
         inputs.append(f"        {name}: {dtype}[{', '.join(map(str, shape))}];")
         ex.vals[arg] = (name, list(range(len(shape))))
     ex.run()
@@ -291,7 +321,7 @@ def export_nnef(module: ModuleOp, entry: str | None = None) -> tuple[str, dict[s
     ex.q.s.solve()
     quantize = ex.q.s.entries()
     variables = "\n".join(f"        {k}: {ex.var_types.get(k) or DTYPE_OF[v.dtype]}[{', '.join(map(str, v.shape))}];"
-                          for k, v in ex.variables.items())
+                          for k, v in sorted(ex.variables.items(), key=lambda kv: ex.var_order[kv[0]]))
     name = "".join(c if c.isalnum() or c == "_" else "_" for c in fn.sym_name.data) or "G"
     lines = [line() if callable(line) else line for line in ex.lines]
     text = ("import nn;\nimport math;\nimport linalg;\nimport layout;\n" + ("import quant;\n" if quantize else "")

@@ -254,7 +254,7 @@ class QuantExport:
             bits = QSTORAGE.get(elem(v.type))
             if bits is None:
                 raise QuantExportError("an integer constant that is not quantized storage")
-            var = self.ex.variable(np.asarray(arr).astype(np.int8 if bits == 8 else np.int16), "real")
+            var = self.ex.variable(np.asarray(arr).astype(np.int8 if bits == 8 else np.int16), "real", v)
             self.ex.vals[v] = (var, list(range(np.ndim(arr))))
             self.s.add(var, bits)
         if v not in self.ex.vals:
@@ -285,14 +285,14 @@ class QuantExport:
             self.s.add(new, self.s.bits[src])
             self.s.same(src, new)
 
-    def weight(self, v, arr_fn, dtype, scales_fn, zp: int, bits: int) -> str:
+    def weight(self, v, arr_fn, dtype, scales_fn, zp: int, bits: int, axis: int = 0) -> str:
         """A quantized constant (weights, biases) as an integer data file under a `real`
-        declaration (Khronos' converter writes them so), per-channel along axis 0."""
+        declaration (Khronos' converter writes them so), per-channel along `axis`."""
         if v not in self.ex.pending:
             raise QuantExportError("quantized weights that are not constants")
         arr, _ = self.ex.pending.pop(v)
-        var = self.ex.variable(np.ascontiguousarray(arr_fn(arr)).astype(dtype), "real")
-        self.s.derived[var] = (scales_fn, 0)
+        var = self.ex.variable(np.ascontiguousarray(arr_fn(arr)).astype(dtype), "real", v)
+        self.s.derived[var] = (scales_fn, axis)
         self.s.bits[var] = bits
         self.s.zp[var] = zp
         return var
@@ -329,7 +329,8 @@ class QuantExport:
             self.pend[res] = ("through", ins[0], [])
             return
         if name in ("tosa.conv2d", "tosa.depthwise_conv2d") and elem(ins[0].type) in QSTORAGE:
-            self.pend[res] = ("conv", op, [0, 2, 3, 1])
+            nxc = self.ex.channels_last(ins[0])
+            self.pend[res] = ("conv", op, nxc, [0, 1, 2, 3] if nxc else [0, 2, 3, 1])
             return
         if name == "tosa.matmul" and elem(ins[0].type) in QSTORAGE:
             self.pend[res] = ("linear", op, None, [0, 1, 2])
@@ -580,9 +581,11 @@ class QuantExport:
         return lambda: list(r * self.s.scale(out_name) / self.s.scale(x_name))
 
     def conv(self, op, p, ratios, ozp, per_channel):
+        """nn.conv in the layout of its input: NXC data with NXC (OHWI) or, depthwise, CXN
+        (1,H,W,C*M) filters as Khronos' TFLite converter writes them; NCX/NCX otherwise."""
         res = op.results[0]
-        _, cop, perm = p
-        if per_channel and perm[-1] != 1:
+        _, cop, nxc, perm = p
+        if per_channel and perm[-1] != (3 if nxc else 1):
             raise QuantExportError("a per-channel rescale along another axis than the channels")
         x, w, b, xzp, wzp = cop.operands
         x_name = self.quantized_name(x)
@@ -592,27 +595,33 @@ class QuantExport:
             raise QuantExportError("only 8-bit convolutions")
         out_name = self.ex.fresh()
         self.s.add(out_name, QSTORAGE[elem(res.type)], zp=ozp)
-        nchw = [0, 2, 3, 1]
-        xn = self.ex.get(x, nchw)
+        xn = self.ex.get(x, [0, 1, 2, 3] if nxc else [0, 2, 3, 1])
         pad = [int(v) for v in cop.properties["pad"].get_values()]
         stride = [int(v) for v in cop.properties["stride"].get_values()]
         dil = [int(v) for v in cop.properties["dilation"].get_values()]
+        waxis = 0
         if cop.name == "tosa.conv2d":
             channels = w.type.get_shape()[0]
-            wdata = lambda a: np.asarray(a).transpose(0, 3, 1, 2)      # noqa: E731  OHWI -> OIHW
-            groups = ""
+            if nxc:
+                wdata, fmt = (lambda a: np.asarray(a)), ', data_format="NXC", filter_format="NXC"'  # noqa: E731
+            else:
+                wdata, fmt = (lambda a: np.asarray(a).transpose(0, 3, 1, 2)), ""       # noqa: E731  OHWI -> OIHW
         else:
             h, wd, c, m = w.type.get_shape()
             channels = c * m
-            wdata = lambda a: np.asarray(a).transpose(2, 3, 0, 1).reshape(c * m, 1, h, wd)  # noqa: E731
-            groups = ", groups=0"
+            if nxc:
+                wdata = lambda a: np.asarray(a).reshape(1, h, wd, c * m)     # noqa: E731
+                fmt, waxis = ', groups=0, data_format="NXC", filter_format="CXN"', 3
+            else:
+                wdata = lambda a: np.asarray(a).transpose(2, 3, 0, 1).reshape(c * m, 1, h, wd)  # noqa: E731
+                fmt = ", groups=0"
         ws = self._ws(ratios, channels, x_name, out_name)
-        wn = self.weight(w, wdata, np.int8, ws, wz, 8)
+        wn = self.weight(w, wdata, np.int8, ws, wz, 8, waxis)
         bn = self._bias(b, channels, ratios, x_name, out_name, ws)
         padding = [pad[0], pad[2], pad[1], pad[3]]
         args = ", ".join([xn, wn] + ([bn] if bn else []))
         self.ex.lines.append(f"        {out_name} = nn.conv{{stride={_lst(stride)}, dilation={_lst(dil)}, "
-                             f"padding={_lst(padding)}{groups}}}({args});")
+                             f"padding={_lst(padding)}{fmt}}}({args});")
         self.ex.vals[res] = (out_name, perm)
 
     def linear(self, op, p, ratios, ozp, per_channel):
