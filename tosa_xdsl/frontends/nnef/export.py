@@ -5,7 +5,8 @@ Layouts: TOSA convolutions and pools are NHWC, NNEF's NCHW. Each TOSA value is t
 (NNEF tensor, permutation) with `tosa = transpose(nnef, perm)`; tosa.transpose only composes
 the permutation, and a transpose is written out only where an operator needs another layout.
 So the transposes the importer puts around nn.conv vanish again, and NNEF -> TOSA -> NNEF ->
-TOSA gives the same TOSA (tests/frontends/nnef/test_nnef_export.py)."""
+TOSA gives the same TOSA (tests/frontends/nnef/test_nnef_export.py). Integer (quantized)
+values are export_quant.py's: `real` tensors with a @quantize entry."""
 
 from __future__ import annotations
 
