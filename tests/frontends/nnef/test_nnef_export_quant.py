@@ -158,6 +158,20 @@ def test_integer_tosa_from_the_tflite_frontend_outside_the_patterns_is_refused(m
     assert "\n" not in msg and re.match(rf"@\w+, operation \d+: '{TFLITE_REFUSED[model]}'", msg), msg
 
 
+def test_tosa_translate_exports_integer_models_and_reports_what_it_cannot(tmp_path, capsys):
+    from tosa_xdsl.tools import tosa_translate
+
+    mlir = tmp_path / "m.mlir"
+    assert tosa_translate.main(["--import-nnef", str(HERE / "models" / "net_mobilenet.int8"), "-o", str(mlir)]) == 0
+    assert tosa_translate.main(["--export-nnef", str(mlir), "-o", str(tmp_path / "out")]) == 0
+    assert "@quantize" in (tmp_path / "out" / "main.sknd").read_text()
+    mlir.write_text(UNEXPORTABLE["table"][0])
+    capsys.readouterr()
+    assert tosa_translate.main(["--export-nnef", str(mlir), "-o", str(tmp_path / "bad")]) == 1
+    err = capsys.readouterr().err.strip()
+    assert err.count("\n") == 0 and re.match(r".*m\.mlir: error: @f, operation 1: 'tosa\.table'", err), err
+
+
 def test_plain_int32_arithmetic_exports_as_nnef_int_operators():
     """Integer TOSA that is not quantized (i32 arithmetic) is NNEF `int` tensors and operators:
     the re-imported graph computes the same."""
@@ -173,28 +187,52 @@ def test_plain_int32_arithmetic_exports_as_nnef_int_operators():
     np.testing.assert_array_equal(y, np.maximum(a + b, a))
 
 
+def _random_inputs(fn, seed):
+    rng = np.random.default_rng(seed)
+    out = []
+    for a in fn.body.block.args:
+        el, shape = str(a.type.get_element_type()), a.type.get_shape()
+        out.append(rng.integers(-128, 128, shape).astype(np.int8) if el == "i8" else
+                   rng.uniform(-2, 2, shape).astype(np.float32) if el == "f32" else
+                   rng.integers(-100, 100, shape).astype(np.int32))
+    return out
+
+
 def test_export_fuzz_on_mutated_integer_tosa(tmp_path):
     """Seeded mutations of the models' integer TOSA (RESCALE multipliers, shifts, zero points
-    and flags, clamp bounds, pool zero points, op names swapped): each export raises
-    ExportError with one line, or writes a model that imports again and verifies."""
+    and flags, clamp bounds, constants, permutations, axes, op names swapped, operations
+    deleted, operands swapped): each export raises a one-line ExportError, or writes a model
+    that imports again and computes what the mutated TOSA computes (never a different graph)."""
     rng = random.Random(16)
     texts = [str(import_nnef(HERE / "models" / m)) for m in
              ("net_mobilenet.int8", "add.uint8io", "mul.int8", "maximum.int8", "concatenation.int8", "relu.int8",
-              "fully_connected.int8")]
+              "fully_connected.int8", "softmax.int8", "pad.int8", "depthwise_conv_2d.int8")]
     ctx = make_context()
-    spots = r"dense<(-?\d+)>|dense<\[[-\d, ]+\]>|min_val\(-?\d+|max_val\(-?\d+|\((true|false)\)|tosa\.(add|sub|maximum)"
+    spots = (r"dense<(-?[\d.e+]+)>|dense<\[[-\d, ]+\]>|min_val\(-?\d+|max_val\(-?\d+|\((true|false)\)|"
+             r"tosa\.(add|sub|maximum|minimum|mul|cast)\b|perms\(\[[\d, ]+\]\)|axis\(\d\)")
     values = ["dense<0>", "dense<-1>", "dense<1073741824>", "dense<62>", "dense<2>", "dense<127>", "dense<-128>",
-              "min_val(0", "max_val(5", "(true)", "(false)", "tosa.sub", "tosa.maximum", "tosa.add"]
-    deadline = time.monotonic() + 8.0
-    runs = exported = 0
+              "dense<1.5>", "dense<0.0>", "min_val(0", "max_val(5", "min_val(-128", "(true)", "(false)", "tosa.sub",
+              "tosa.maximum", "tosa.add", "tosa.minimum", "tosa.mul", "perms([1, 0])", "perms([0, 2, 3, 1])",
+              "axis(0)", "axis(1)"]
+    deadline = time.monotonic() + 10.0
+    runs = exported = compared = 0
     while time.monotonic() < deadline:
         text = rng.choice(texts)
-        for _ in range(rng.randint(1, 3)):
-            found = list(re.finditer(spots, text))
-            m = rng.choice(found)
-            repl = rng.choice([v for v in values if v.split("(")[0].split("<")[0] == m.group(0).split("(")[0].split("<")[0]]
-                              or values)
-            text = text[:m.start()] + repl + text[m.end():]
+        for _ in range(rng.randint(1, 4)):
+            r = rng.random()
+            if r < 0.7:
+                m = rng.choice(list(re.finditer(spots, text)))
+                text = text[:m.start()] + rng.choice(values) + text[m.end():]
+                continue
+            lines = text.splitlines()
+            i = rng.randrange(2, len(lines) - 2)
+            names = re.findall(r"%\w+", lines[i])
+            if r < 0.85:
+                del lines[i]
+            elif len(names) >= 3:
+                lines[i] = lines[i].replace(names[1], "%SWAP", 1).replace(names[2], names[1], 1).replace(
+                    "%SWAP", names[2], 1)
+            text = "\n".join(lines)
         try:
             module = Parser(ctx, text).parse_module()
             module.verify()
@@ -206,12 +244,19 @@ def test_export_fuzz_on_mutated_integer_tosa(tmp_path):
         except ExportError as err:
             assert "\n" not in str(err)
             continue
-        try:
-            import_nnef(tmp_path / f"{runs}").verify()
-        except NnefError as err:    # a scale the importer refuses (e.g. a rescale beyond 2^30) is located
-            assert re.search(r"error: ", str(err))
         exported += 1
-    assert runs > 5 and exported > 0
+        back = import_nnef(tmp_path / f"{runs}")
+        back.verify()
+        fn = next(op for op in module.walk() if op.name == "func.func")
+        xs = _random_inputs(fn, runs)
+        try:
+            want = run(module, xs, entry=fn.sym_name.data)
+        except Exception:       # noqa: BLE001  the mutated TOSA fails at run time (an ERROR_IF): no reference
+            continue
+        for g, w in zip(run(back, xs, entry=fn.sym_name.data), want):
+            np.testing.assert_array_equal(g, w)
+        compared += 1
+    assert runs > 5 and exported > 0 and compared > 0
 
 
 def _without_quantize(text: str) -> str:

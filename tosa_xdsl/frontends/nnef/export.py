@@ -149,7 +149,7 @@ class Exporter:
                 msg = str(err)
                 msg = msg if msg.startswith(f"'{op.name}'") else f"'{op.name}': {msg}"
                 raise ExportError(f"{where}, operation {i}: {msg}") from None
-            except (KeyError, IndexError, ValueError, TypeError, AttributeError) as err:
+            except (KeyError, IndexError, ValueError, TypeError, AttributeError, ArithmeticError) as err:
                 # an operand form no pattern foresaw (e.g. mutated TOSA): refused, never a traceback
                 raise ExportError(f"{where}, operation {i}: '{op.name}' in a form the exporter does not know "
                                   f"({type(err).__name__})") from None

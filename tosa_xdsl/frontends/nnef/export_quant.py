@@ -210,6 +210,8 @@ def rescale_params(op) -> tuple[np.ndarray, int, int, bool, bool]:
     mult = _const(op.operands[1]).astype(np.float64).reshape(-1)
     shift = _const(op.operands[2]).astype(np.int64).reshape(-1)
     ratios = mult * np.exp2(-shift.astype(np.float64))
+    if not np.all(ratios > 0) or not np.all(np.isfinite(ratios)):
+        raise QuantExportError("a RESCALE by a zero or negative multiplier (no ratio of scales)")
     izp = int(_const(op.operands[3]).reshape(-1)[0])
     ozp = int(_const(op.operands[4]).reshape(-1)[0])
     return ratios, izp, ozp, _flag(op, "input_unsigned"), _flag(op, "output_unsigned")
@@ -421,6 +423,8 @@ class QuantExport:
             if np.any(_const(ins[2]) != 0):
                 raise QuantExportError("a dequantization with a non-zero shift")
             scale = self._scalar_const(ins[1], np.float32)
+            if not (np.isfinite(scale) and scale > 0):
+                raise QuantExportError("a dequantization by a scale that is not positive")
             x = p[1]
             src = self.quantized_name(x)
             self.s.anchor(src, scale, lambda c, f=np.float32(scale): np.float32(c) == f)
@@ -439,6 +443,8 @@ class QuantExport:
             if y not in self.ex.vals or len(list(y.uses)) != 1:
                 raise QuantExportError("a quantized real that is also read unquantized")
             inv = self._scalar_const(ins[1], np.float32)
+            if not (np.isfinite(inv) and inv > 0):
+                raise QuantExportError("a quantization by a scale that is not positive")
             self.pend[res] = ("q_scaled", y, inv, [])
             return True
         if p is None or not p[0].startswith("q_"):
