@@ -104,6 +104,25 @@ UNEXPORTABLE = {
       %1 = tosa.abs %0 : (tensor<4xi32>) -> tensor<4xi32>
       return %1 : tensor<4xi32>
     }""", r"tosa\.abs.*unfinished quantized pattern"),
+    "transposed operand": ("""func.func @f(%a: tensor<2x3xi8>, %b: tensor<3x2xi8>) -> tensor<3x2xi8> {
+      %m = "tosa.const"() <{values = dense<1073741824> : tensor<1xi32>}> : () -> tensor<1xi32>
+      %s = "tosa.const"() <{values = dense<11> : tensor<1xi8>}> : () -> tensor<1xi8>
+      %s2 = "tosa.const"() <{values = dense<49> : tensor<1xi8>}> : () -> tensor<1xi8>
+      %z = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+      %z32 = "tosa.const"() <{values = dense<0> : tensor<1xi32>}> : () -> tensor<1xi32>
+      %wa = tosa.rescale %a, %m, %s, %z, %z32 scale32(true) rounding_mode<DOUBLE_ROUND> per_channel(false)
+           input_unsigned(false) output_unsigned(false)
+           : (tensor<2x3xi8>, tensor<1xi32>, tensor<1xi8>, tensor<1xi8>, tensor<1xi32>) -> tensor<2x3xi32>
+      %ta = tosa.transpose %wa perms([1, 0]) : (tensor<2x3xi32>) -> tensor<3x2xi32>
+      %wb = tosa.rescale %b, %m, %s, %z, %z32 scale32(true) rounding_mode<DOUBLE_ROUND> per_channel(false)
+           input_unsigned(false) output_unsigned(false)
+           : (tensor<3x2xi8>, tensor<1xi32>, tensor<1xi8>, tensor<1xi8>, tensor<1xi32>) -> tensor<3x2xi32>
+      %sum = tosa.add %ta, %wb : (tensor<3x2xi32>, tensor<3x2xi32>) -> tensor<3x2xi32>
+      %o = tosa.rescale %sum, %m, %s2, %z32, %z scale32(true) rounding_mode<DOUBLE_ROUND> per_channel(false)
+           input_unsigned(false) output_unsigned(false)
+           : (tensor<3x2xi32>, tensor<1xi32>, tensor<1xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<3x2xi8>
+      return %o : tensor<3x2xi8>
+    }""", r"operation 6: 'tosa\.transpose'.*transpose inside a quantized pattern"),
     "single round": ("""func.func @f(%a: tensor<4xi8>) -> tensor<4xi8> {
       %m = "tosa.const"() <{values = dense<1073741824> : tensor<1xi32>}> : () -> tensor<1xi32>
       %s = "tosa.const"() <{values = dense<30> : tensor<1xi8>}> : () -> tensor<1xi8>

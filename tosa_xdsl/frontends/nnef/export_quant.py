@@ -315,16 +315,7 @@ class QuantExport:
         if name == "tosa.rescale":
             return self.rescale(op)
         if name in ("tosa.reshape", "tosa.transpose") and pend[0] is not None:
-            kind = pend[0]
-            if name == "tosa.transpose":
-                p = [int(x) for x in op.properties["perms"].get_values()]
-                perm = kind[-1]
-                self.pend[res] = kind[:-1] + ([perm[i] for i in p],)
-            else:
-                self.pend[res] = kind[:-1] + (list(range(len(res.type.get_shape()))),) \
-                    if kind[0] in ("linear", "wide", "castwide") else None
-                if self.pend[res] is None:
-                    raise QuantExportError("a reshape inside a quantized pattern")
+            self.pend[res] = self.moved(op, pend[0], list(ins[0].type.get_shape()), list(res.type.get_shape()))
             return
         if name == "tosa.reshape" and elem(res.type) in QSTORAGE and len(list(res.uses)) == 1 \
                 and next(iter(res.uses)).operation.name == "tosa.matmul":
@@ -337,7 +328,8 @@ class QuantExport:
         if name == "tosa.matmul" and elem(ins[0].type) in QSTORAGE:
             self.pend[res] = ("linear", op, None, [0, 1, 2])
             return
-        if name == "tosa.add" and pend[0] is not None and pend[0][0] == "linear" and ins[1] in self.ex.pending:
+        if name == "tosa.add" and pend[0] is not None and pend[0][0] == "linear" and pend[0][2] is None \
+                and pend[0][-1] == [0, 1] and ins[1] in self.ex.pending:
             self.pend[res] = ("linear", pend[0][1], ins[1], pend[0][-1])
             return
         if name in ("tosa.add", "tosa.sub", "tosa.mul") and all(p is not None and p[0] == "wide" for p in pend[:2]):
@@ -394,6 +386,22 @@ class QuantExport:
                                    "the NNEF importer writes")
         raise QuantExportError(f"on element type {el} is not a quantized pattern the exporter knows "
                                "(no NNEF operator between quantized tensors imports as it)")
+
+    def moved(self, op, kind, src: list[int], shape: list[int]):
+        """A pattern's value through a transpose or reshape, where the importer puts one: the
+        layout transposes around a convolution's accumulator, nn.linear's [1, b, n] -> [b, n],
+        and the rank alignment (leading 1s: NNEF's default) of an add/sub/mul/max/min operand.
+        Anything else would change what the exported operator computes: refused."""
+        if op.name == "tosa.transpose":
+            if kind[0] != "conv":
+                raise QuantExportError(f"a transpose inside a quantized pattern ({kind[0]})")
+            p = [int(x) for x in op.properties["perms"].get_values()]
+            return kind[:-1] + ([kind[-1][i] for i in p],)
+        if kind[0] == "linear" and kind[2] is None and len(src) == 3 and src[0] == 1 and shape == src[1:]:
+            return kind[:-1] + ([0, 1],)
+        if kind[0] in ("wide", "castwide") and shape == [1] * (len(shape) - len(src)) + src:
+            return kind[:-1] + (list(range(len(shape))),)
+        raise QuantExportError(f"a reshape inside a quantized pattern ({kind[0]})")
 
     def _scalar_const(self, v, dtype):
         """The value of a constant with one element (popped: it is not written)."""
@@ -640,10 +648,12 @@ class QuantExport:
         if px is None or px[0] != "through":
             raise QuantExportError("a matmul whose input is not reshaped from a matrix")
         x = px[1]
+        if list(x3.type.get_shape()) != [1] + list(x.type.get_shape()):
+            raise QuantExportError("a matmul that is not the importer's nn.linear form")
         x_name = self.quantized_name(x)
         self.s.set_zp(x_name, int(_const(xzp).reshape(-1)[0]))
         wz = int(_const(wzp).reshape(-1)[0])
-        if w3 not in self.ex.pending or len(x.type.get_shape()) != 2:
+        if w3 not in self.ex.pending or len(x.type.get_shape()) != 2 or np.shape(self.ex.pending[w3][0])[0] != 1:
             raise QuantExportError("a matmul that is not the importer's nn.linear form")
         b_, c_ = x.type.get_shape()
         n = res.type.get_shape()[1]
