@@ -123,6 +123,27 @@ UNEXPORTABLE = {
            : (tensor<3x2xi32>, tensor<1xi32>, tensor<1xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<3x2xi8>
       return %o : tensor<3x2xi8>
     }""", r"operation 6: 'tosa\.transpose'.*transpose inside a quantized pattern"),
+    "quantized real input": ("""func.func @f(%x: tensor<4xf32>) -> tensor<4xi8> {
+      %inv = "tosa.const"() <{values = dense<10.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+      %sh = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+      %zp = "tosa.const"() <{values = dense<3> : tensor<1xi32>}> : () -> tensor<1xi32>
+      %0 = tosa.mul %x, %inv, %sh : (tensor<4xf32>, tensor<1xf32>, tensor<1xi8>) -> tensor<4xf32>
+      %1 = tosa.cast %0 : (tensor<4xf32>) -> tensor<4xi32>
+      %2 = tosa.add %1, %zp : (tensor<4xi32>, tensor<1xi32>) -> tensor<4xi32>
+      %3 = tosa.clamp %2 min_val(-128 : i32) max_val(127 : i32) : (tensor<4xi32>) -> tensor<4xi32>
+      %4 = tosa.cast %3 : (tensor<4xi32>) -> tensor<4xi8>
+      return %4 : tensor<4xi8>
+    }""", r"operation 3: 'tosa\.mul'.*graph input"),
+    "dequantized result": ("""func.func @f(%x: tensor<4xi8>) -> tensor<4xf32> {
+      %zp = "tosa.const"() <{values = dense<3> : tensor<1xi32>}> : () -> tensor<1xi32>
+      %sc = "tosa.const"() <{values = dense<0.5> : tensor<1xf32>}> : () -> tensor<1xf32>
+      %sh = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+      %0 = tosa.cast %x : (tensor<4xi8>) -> tensor<4xi32>
+      %1 = tosa.sub %0, %zp : (tensor<4xi32>, tensor<1xi32>) -> tensor<4xi32>
+      %2 = tosa.cast %1 : (tensor<4xi32>) -> tensor<4xf32>
+      %3 = tosa.mul %2, %sc, %sh : (tensor<4xf32>, tensor<1xf32>, tensor<1xi8>) -> tensor<4xf32>
+      return %3 : tensor<4xf32>
+    }""", r"func\.return: result 0 is a dequantized tensor"),
     "single round": ("""func.func @f(%a: tensor<4xi8>) -> tensor<4xi8> {
       %m = "tosa.const"() <{values = dense<1073741824> : tensor<1xi32>}> : () -> tensor<1xi32>
       %s = "tosa.const"() <{values = dense<30> : tensor<1xi8>}> : () -> tensor<1xi8>
@@ -233,7 +254,7 @@ def test_export_fuzz_on_mutated_integer_tosa(tmp_path):
               "dense<1.5>", "dense<0.0>", "min_val(0", "max_val(5", "min_val(-128", "(true)", "(false)", "tosa.sub",
               "tosa.maximum", "tosa.add", "tosa.minimum", "tosa.mul", "perms([1, 0])", "perms([0, 2, 3, 1])",
               "axis(0)", "axis(1)"]
-    deadline = time.monotonic() + 10.0
+    deadline = time.monotonic() + 6.0
     runs = exported = compared = 0
     while time.monotonic() < deadline:
         text = rng.choice(texts)

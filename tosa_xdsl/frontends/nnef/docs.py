@@ -200,7 +200,10 @@ Pieces: `lexer.py`, `parser.py`, `ast.py` (the grammar of 2.16 with located erro
   e.g. dilated conv, prelu, split, depth_to_space, mobilenet uint8io: re-imported outputs equal
   LiteRT's); plain i32 arithmetic is exported as NNEF `int` operators. Anything else (TABLE,
   i8 ABS/NEGATE/REDUCE/RESIZE/GATHER/PAD/TRANSPOSE_CONV2D, a RESCALE feeding another operator,
-  SINGLE_ROUND, per-channel activations, ...) is one line naming the function, the operation's
+  SINGLE_ROUND, per-channel activations, a pattern's value through a transpose or reshape the
+  importer does not write, a real graph input quantized in the graph or a dequantized graph
+  result: as NNEF tensors with an entry they would re-import as integer arguments/results) is
+  one line naming the function, the operation's
   index and name, e.g. `@main, operation 7: 'tosa.table': on element type i8 is not a quantized
   pattern the exporter knows ...`. Khronos' `skriptnd` (v2.0 build) parses our `@quantize`
   blocks, but its lookup of quantized tensors fails for every model, Khronos' own converter

@@ -315,6 +315,9 @@ def export_nnef(module: ModuleOp, entry: str | None = None) -> tuple[str, dict[s
         if v in ex.q.pend:
             raise ExportError(f"func.return: returns the unfinished quantized pattern of '{v.owner.name}'")
         src = ex.get(v)
+        if src in ex.q.s and str(v.type.get_element_type()) not in ("i8", "i16"):
+            raise ExportError(f"func.return: result {i} is a dequantized tensor (as an NNEF output it would "
+                              "be quantized: an integer result on re-import)")
         outs.append(f"        output{i} = {src};")
         decls.append(f"        output{i}: {dtype}[{', '.join(map(str, shape))}];")
         if str(v.type.get_element_type()) in ("i8", "i16"):

@@ -34,6 +34,7 @@ import math
 
 import numpy as np
 from xdsl.dialects.builtin import TensorType
+from xdsl.ir import Operation
 
 from tosa_xdsl.ir.dense import to_numpy
 
@@ -450,6 +451,12 @@ class QuantExport:
             y = ins[0]
             if y not in self.ex.vals or len(list(y.uses)) != 1:
                 raise QuantExportError("a quantized real that is also read unquantized")
+            name_y = self.ex.vals[y][0]
+            if not isinstance(y.owner, Operation) or name_y in self.s or \
+                    sum(1 for n, _ in self.ex.vals.values() if n == name_y) != 1:
+                # the entry would quantize a graph input (the importer makes it an integer
+                # argument) or a tensor other values read as reals
+                raise QuantExportError("quantizes a real that is a graph input or read elsewhere as a real")
             inv = self._scalar_const(ins[1], np.float32)
             if not (np.isfinite(inv) and inv > 0):
                 raise QuantExportError("a quantization by a scale that is not positive")
