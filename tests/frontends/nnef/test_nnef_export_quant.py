@@ -16,17 +16,15 @@ import time
 
 import numpy as np
 import pytest
+from test_nnef_quantized import HERE, INTEGER_MODELS, MIXED_LSB, TFLITE, integer_only
+from tflite_oracle import inputs_for, run_litert
 from xdsl.parser import Parser
 
 from tosa_xdsl.context import make_context
-from tosa_xdsl.frontends.nnef.errors import NnefError
 from tosa_xdsl.frontends.nnef.export import ExportError, export_nnef, export_nnef_folder
 from tosa_xdsl.frontends.nnef.importer import import_nnef
 from tosa_xdsl.interpreter import run
 from tosa_xdsl.ir.dense import to_numpy
-
-from test_nnef_quantized import HERE, INTEGER_MODELS, MIXED_LSB, TFLITE, integer_only  # noqa: I001
-from tflite_oracle import inputs_for, run_litert
 
 UINT8IO = ["add.uint8io", "conv_2d.uint8io"]
 # The first re-import equals the imported TOSA itself, except where real operators between
@@ -276,7 +274,7 @@ def test_export_fuzz_on_mutated_integer_tosa(tmp_path):
         try:
             module = Parser(ctx, text).parse_module()
             module.verify()
-        except Exception:       # noqa: BLE001  the mutation made invalid TOSA: nothing to export
+        except Exception:       # noqa: BLE001, S112  the mutation made invalid TOSA: nothing to export
             continue
         runs += 1
         try:
@@ -291,7 +289,7 @@ def test_export_fuzz_on_mutated_integer_tosa(tmp_path):
         xs = _random_inputs(fn, runs)
         try:
             want = run(module, xs, entry=fn.sym_name.data)
-        except Exception:       # noqa: BLE001  the mutated TOSA fails at run time (an ERROR_IF): no reference
+        except Exception:       # noqa: BLE001, S112  the mutated TOSA fails at run time (an ERROR_IF): no reference
             continue
         for g, w in zip(run(back, xs, entry=fn.sym_name.data), want):
             np.testing.assert_array_equal(g, w)
@@ -300,7 +298,7 @@ def test_export_fuzz_on_mutated_integer_tosa(tmp_path):
 
 
 def _without_quantize(text: str) -> str:
-    return re.sub(r"\n\s*@quantize \{.*?\n\s*\}\n", "\n", text, flags=re.S)
+    return re.sub(r"\n\s*@quantize \{.*?\n\s*\}\n", "\n", text, flags=re.DOTALL)
 
 
 def test_khronos_reader_reads_our_quantized_export(tmp_path, capfd):
@@ -314,7 +312,7 @@ def test_khronos_reader_reads_our_quantized_export(tmp_path, capfd):
     for model in ("net_mobilenet.int8", "add.uint8io", "mul.int8"):
         folder = export_nnef_folder(import_nnef(HERE / "models" / model), tmp_path / model)
         text = (folder / "main.sknd").read_text()
-        entries = re.findall(r"^\s*(\w+): quant\.zero_point_linear_quantize", text, flags=re.M)
+        entries = re.findall(r"^\s*(\w+): quant\.zero_point_linear_quantize", text, flags=re.MULTILINE)
         capfd.readouterr()
         assert skriptnd.read_model(str(folder)) is None
         errors = [line for line in capfd.readouterr().out.splitlines() if "Error" in line]

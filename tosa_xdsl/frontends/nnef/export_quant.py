@@ -16,9 +16,11 @@ them as a system of ratios (`Scales`, a weighted union-find over the NNEF tensor
     mul by r:                            s_o = s_a * s_b / r     (solved after the ratios)
     conv/linear by r[c]:                 s_w[c] = r[c] * s_o / s_x,  s_bias[c] = s_x * s_w[c]
 Each group of tensors tied by ratios has one free scale (integer TOSA cannot tell it): it is
-1.0 unless a product fixes it. Re-importing computes compute_scale_32 of a ratio of these
-scales, which is the exact dyadic r = multiplier * 2^-shift up to a few double ulps, far
-from a rounding tie of the 31-bit multiplier, so the RESCALE parameters come back identical
+fixed by the f32 constants of the mixed path where there are some (quant.py's dequantization
+`(q - zp) * scale` and quantization `round(x * (1/scale)) + zp`, clamped: the NNEF tensor
+itself, and an entry on the real tensor), else by a product, else 1.0. Re-importing computes
+compute_scale_32 of a ratio of these scales, which is the exact dyadic r = multiplier *
+2^-shift up to a few double ulps, far from a rounding tie of the 31-bit multiplier, so the RESCALE parameters come back identical
 and NNEF -> TOSA -> NNEF -> TOSA is a fixpoint. Where it could fail: a cycle of ratios (a
 tensor reached by two chains of rescales, e.g. `concat([x, requantized(x)])` or `mul(x, x)`)
 is only consistent up to the 2^-31 rounding of each multiplier: the export keeps the first
@@ -202,6 +204,12 @@ class Scales:
                        f"symmetric={'true' if name in self.symmetric else 'false'}, "
                        f"channel_axis={axis}}};")
         return out
+
+
+def _gives(const: float, of_scale):
+    """check(scale): does the re-import's f32 constant `of_scale(scale)` equal `const`?"""
+    want = np.float32(const)
+    return lambda scale: np.float32(of_scale(scale)) == want
 
 
 def rescale_params(op) -> tuple[np.ndarray, int, int, bool, bool]:
@@ -436,7 +444,7 @@ class QuantExport:
                 raise QuantExportError("a dequantization by a scale that is not positive")
             x = p[1]
             src = self.quantized_name(x)
-            self.s.anchor(src, scale, lambda c, f=np.float32(scale): np.float32(c) == f)
+            self.s.anchor(src, scale, _gives(scale, lambda c: c))
             self.ex.vals[res] = self.ex.vals[x]
             return True
         return False
@@ -485,7 +493,7 @@ class QuantExport:
             self.s.add(name_y, bits, zp=zp)
             if lo == -top:
                 self.s.symmetric.add(name_y)
-            self.s.anchor(name_y, 1.0 / inv, lambda c, f=np.float32(inv): np.float32(1.0 / c) == f)
+            self.s.anchor(name_y, 1.0 / inv, _gives(inv, lambda c: 1.0 / c))
             self.ex.vals[res] = (name_y, perm)
             return True
         return False
@@ -584,7 +592,7 @@ class QuantExport:
             self.s.products.append((out, a, b, r_o))
         self.ex.vals[res] = (out, perm or list(range(len(res.type.get_shape()))))
 
-    def _bias(self, bias_v, channels, ratios, x_name, out_name, ws_fn):
+    def _bias(self, bias_v, channels, x_name, ws_fn):
         """A bias const (i32, acc-scaled) as a per-channel 32-bit quantized variable; a zero
         [1] const is the importer's 'no bias'."""
         arr, _ = self.ex.pending[bias_v]
@@ -598,6 +606,7 @@ class QuantExport:
                            lambda: list(self.s.scale(x_name) * np.asarray(ws_fn())), 0, 32)
 
     def _ws(self, ratios, channels, x_name, out_name):
+        """The weight scales a conv/linear leaves free: s_w[c] = r[c] * s_out / s_x."""
         r = np.broadcast_to(np.asarray(ratios, np.float64), (channels,))
         return lambda: list(r * self.s.scale(out_name) / self.s.scale(x_name))
 
@@ -624,21 +633,21 @@ class QuantExport:
         if cop.name == "tosa.conv2d":
             channels = w.type.get_shape()[0]
             if nxc:
-                wdata, fmt = (lambda a: np.asarray(a)), ', data_format="NXC", filter_format="NXC"'  # noqa: E731
+                wdata, fmt = (lambda a: np.asarray(a)), ', data_format="NXC", filter_format="NXC"'
             else:
-                wdata, fmt = (lambda a: np.asarray(a).transpose(0, 3, 1, 2)), ""       # noqa: E731  OHWI -> OIHW
+                wdata, fmt = (lambda a: np.asarray(a).transpose(0, 3, 1, 2)), ""
         else:
             h, wd, c, m = w.type.get_shape()
             channels = c * m
             if nxc:
-                wdata = lambda a: np.asarray(a).reshape(1, h, wd, c * m)     # noqa: E731
+                wdata = lambda a: np.asarray(a).reshape(1, h, wd, c * m)
                 fmt, waxis = ', groups=0, data_format="NXC", filter_format="CXN"', 3
             else:
-                wdata = lambda a: np.asarray(a).transpose(2, 3, 0, 1).reshape(c * m, 1, h, wd)  # noqa: E731
+                wdata = lambda a: np.asarray(a).transpose(2, 3, 0, 1).reshape(c * m, 1, h, wd)
                 fmt = ", groups=0"
         ws = self._ws(ratios, channels, x_name, out_name)
         wn = self.weight(w, wdata, np.int8, ws, wz, 8, waxis)
-        bn = self._bias(b, channels, ratios, x_name, out_name, ws)
+        bn = self._bias(b, channels, x_name, ws)
         padding = [pad[0], pad[2], pad[1], pad[3]]
         args = ", ".join([xn, wn] + ([bn] if bn else []))
         self.ex.lines.append(f"        {out_name} = nn.conv{{stride={_lst(stride)}, dilation={_lst(dil)}, "
@@ -662,13 +671,13 @@ class QuantExport:
         wz = int(_const(wzp).reshape(-1)[0])
         if w3 not in self.ex.pending or len(x.type.get_shape()) != 2 or np.shape(self.ex.pending[w3][0])[0] != 1:
             raise QuantExportError("a matmul that is not the importer's nn.linear form")
-        b_, c_ = x.type.get_shape()
+        _, c_ = x.type.get_shape()
         n = res.type.get_shape()[1]
         out_name = self.ex.fresh()
         self.s.add(out_name, QSTORAGE[elem(res.type)], zp=ozp)
         xn = self.ex.get(x)
         ws = self._ws(ratios, n, x_name, out_name)
         wn = self.weight(w3, lambda a: np.asarray(a).reshape(c_, n).T, np.int8, ws, wz, 8)
-        bn = self._bias(bias, n, ratios, x_name, out_name, ws) if bias is not None else None
+        bn = self._bias(bias, n, x_name, ws) if bias is not None else None
         self.ex.lines.append(f"        {out_name} = nn.linear({', '.join([xn, wn] + ([bn] if bn else []))});")
         self.ex.vals[res] = (out_name, [0, 1])
