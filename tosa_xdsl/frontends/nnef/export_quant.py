@@ -41,6 +41,10 @@ from xdsl.ir import Operation
 from tosa_xdsl.ir.dense import to_numpy
 
 QSTORAGE = {"i8": 8, "i16": 16}
+# the operations on quantized storage (i8/i16) the export knows (in the patterns below)
+STORAGE_OPS = frozenset({"tosa.const", "tosa.rescale", "tosa.conv2d", "tosa.depthwise_conv2d", "tosa.matmul",
+                         "tosa.cast", "tosa.clamp", "tosa.max_pool2d", "tosa.avg_pool2d", "tosa.reshape",
+                         "tosa.transpose", "tosa.slice", "tosa.concat", "tosa.identity"})
 HEADROOM = {8: 20, 16: 15}      # the importer's add/sub: both sides to i32 with this many bits
 
 
@@ -230,7 +234,7 @@ class QuantExport:
     """The integer half of export.Exporter: `claims(op)` says whether an operation belongs to a
     quantized pattern, `handle(op)` writes it (or keeps it pending until the pattern's end)."""
 
-    MOVES = ("tosa.reshape", "tosa.slice", "tosa.tile", "tosa.concat", "tosa.identity")
+    MOVES = ("tosa.reshape", "tosa.slice", "tosa.concat", "tosa.identity")
 
     def __init__(self, ex):
         self.ex = ex
