@@ -88,6 +88,35 @@ def test_quantized_model_round_trip_is_a_fixpoint_and_matches_litert(model, tmp_
             assert np.abs(g.view(e.dtype).astype(np.int32) - e).max() <= MIXED_LSB.get(model, 0)
 
 
+U8_MIXED = """import nn; import quant; import math;
+graph G {
+  @input { x: real[2,6]; }
+  @output { y: real[2,6]; }
+  @compose { e = math.exp(x); y = nn.relu{max=3.0}(e); }
+  @quantize {
+    x: quant.zero_point_linear_quantize{zero_point=128, scale=0.02, bits=8, signed=false, channel_axis=0};
+    e: quant.zero_point_linear_quantize{zero_point=10, scale=0.05, bits=8, signed=false, channel_axis=0};
+    y: quant.zero_point_linear_quantize{zero_point=3, scale=0.03, bits=8, signed=false, channel_axis=0};
+  }
+}
+"""
+
+
+def test_u8_tensors_computed_in_reals_round_trip(tmp_path):
+    """u8 tensors between real operators: the importer dequantizes them through an unsigned
+    RESCALE to i16 and quantizes through [0, 255], -128 and an unsigned RESCALE; the export
+    writes the u8 entries back (scales from the f32 constants), and the re-import is the same
+    TOSA computing the same."""
+    m1 = import_nnef(U8_MIXED)
+    text1, _ = export_nnef(m1)
+    assert text1.count("signed=false") == 4 and "math.exp(x)" in text1
+    export_nnef_folder(m1, tmp_path)
+    m2 = import_nnef(tmp_path)
+    assert str(m2) == str(m1)
+    x = np.arange(-128, 128, 21, dtype=np.int8)[:12].reshape(2, 6)
+    np.testing.assert_array_equal(run(m2, [x], entry="G")[0], run(m1, [x], entry="G")[0])
+
+
 def _module(src: str):
     return Parser(make_context(), src).parse_module()
 

@@ -175,7 +175,8 @@ Pieces: `lexer.py`, `parser.py`, `ast.py` (the grammar of 2.16 with located erro
   pools, reshapes, slices, tiles, concatenation on stored values; and the mixed path's
   dequantization (cast, subtract the zero point, cast, multiply by the scale: the tensor
   itself) and quantization (multiply by 1/scale, cast, add the zero point, clamp, cast: an
-  entry on the real tensor). **Scales**: integer TOSA holds only ratios of scales (each
+  entry on the real tensor), u8 too (dequantized through an unsigned RESCALE to i16,
+  quantized through [0, 255], -128 and an unsigned RESCALE). **Scales**: integer TOSA holds only ratios of scales (each
   RESCALE's `multiplier * 2^-shift`), so the export solves them as a system of ratios over
   the NNEF tensors (a weighted union-find): a requantization by r gives `s_y = s_x / r`; an
   add/sub (the importer's 2^20 headroom, the larger side's factor exactly 2^19) gives
@@ -258,9 +259,8 @@ OUTRO = """
   inside invoked operators (`label.tensor`); quantized values crossing into `cond_if` /
   `while_loop` regions are not handled (a located "not valid" diagnostic).
 - Export of integer graphs: only the patterns above (what `to_tosa/integer.py` and the TFLite
-  legalization write for them); not the u8 mixed path (u8 dequantized through an unsigned
-  RESCALE to i16, or quantized through an add of -128 and a RESCALE), per-channel
-  (de)quantization constants of the mixed path, 16-bit convolutions, RESCALEs other than
+  legalization write for them); not per-channel (de)quantization constants of the mixed path,
+  32-bit quantized activations (an i32 RESCALE result not read by add/sub/mul), 16-bit convolutions, RESCALEs other than
   scale32 DOUBLE_ROUND, cond_if/while_loop regions; nor integer operators the importer has
   no integer form for (they import through reals, so the TOSA of, e.g., TFLite's TABLE-based
   activations has no NNEF operator that imports as it): one-line errors. The recovered scales

@@ -249,16 +249,20 @@ class QuantExport:
         for op in fn.body.block.ops:
             if op.name != "tosa.mul" or elem(op.results[0].type) != "f32":
                 continue
-            chain, v = [op], op.results[0]
-            for want in ("tosa.cast", "tosa.add", "tosa.clamp", "tosa.cast"):
-                users = list(v.uses)
-                if len(users) != 1 or users[0].operation.name != want:
-                    break
-                chain.append(users[0].operation)
-                v = chain[-1].results[0]
-            else:
-                if elem(chain[1].results[0].type) == "i32" and elem(v.type) in QSTORAGE:
-                    self.starts.add(op)
+            # signed storage: ... clamp, cast; u8: ... clamp to [0, 255], add -128, cast to i8,
+            # RESCALE to u8 (TOSA writes u8 only from a RESCALE)
+            for chain_ops in (("tosa.cast", "tosa.add", "tosa.clamp", "tosa.cast"),
+                              ("tosa.cast", "tosa.add", "tosa.clamp", "tosa.add", "tosa.cast", "tosa.rescale")):
+                chain, v = [op], op.results[0]
+                for want in chain_ops:
+                    users = list(v.uses)
+                    if len(users) != 1 or users[0].operation.name != want:
+                        break
+                    chain.append(users[0].operation)
+                    v = chain[-1].results[0]
+                else:
+                    if elem(chain[1].results[0].type) == "i32" and elem(v.type) in QSTORAGE:
+                        self.starts.add(op)
 
     # ---------------------------------------------------------------- helpers
     def quantized_name(self, v) -> str:
@@ -350,7 +354,7 @@ class QuantExport:
                 raise QuantExportError("a quantized product with a non-zero shift")
             self.pend[res] = ("sum" if name != "tosa.mul" else "prod", name, pend[0], pend[1], [])
             return
-        if name == "tosa.cast" and elem(ins[0].type) in QSTORAGE and elem(res.type) == "i32":
+        if name == "tosa.cast" and elem(ins[0].type) in QSTORAGE and elem(res.type) == "i32" and pend[0] is None:
             self.quantized_name(ins[0])
             self.pend[res] = ("castwide", ins[0], list(range(len(res.type.get_shape()))))
             return
@@ -437,6 +441,9 @@ class QuantExport:
             self.s.set_zp(self.quantized_name(p[1]), zp)
             self.pend[res] = ("dq_centered", p[1], p[-1])
             return True
+        if name == "tosa.cast" and p is not None and p[0] == "u8_centered" and elem(res.type) == "i32":
+            self.pend[res] = ("dq_centered", p[1], p[-1])
+            return True
         if name == "tosa.cast" and p is not None and p[0] == "dq_centered" and elem(res.type) == "f32":
             self.pend[res] = ("dq_real", p[1], p[-1])
             return True
@@ -487,20 +494,33 @@ class QuantExport:
             lo, hi = op.properties["min_val"].value.data, op.properties["max_val"].value.data
             self.pend[res] = ("q_clamped",) + p[1:-1] + (lo, hi, [])
             return True
+        if name == "tosa.add" and p[0] == "q_clamped" and ins[1] in self.ex.pending:
+            if p[4:6] != (0, 255) or self._scalar_const(ins[1], np.int64) != -128:
+                raise QuantExportError("a u8 quantization that is not the importer's (clamp to [0, 255], -128)")
+            self.pend[res] = ("q_u8shifted",) + p[1:]
+            return True
+        if name == "tosa.cast" and p[0] == "q_u8shifted" and elem(res.type) == "i8":
+            self.pend[res] = ("q_u8bits",) + p[1:]
+            return True
         if name == "tosa.cast" and p[0] == "q_clamped" and elem(res.type) in QSTORAGE:
             _, y, inv, zp, lo, hi, _ = p
             bits = QSTORAGE[elem(res.type)]
             top = (1 << (bits - 1)) - 1
             if hi != top or lo not in (-top, -top - 1):
                 raise QuantExportError("a quantization clamp that is not a signed storage range")
-            name_y, perm = self.ex.vals[y]
-            self.s.add(name_y, bits, zp=zp)
-            if lo == -top:
-                self.s.symmetric.add(name_y)
-            self.s.anchor(name_y, 1.0 / inv, _gives(inv, lambda c: 1.0 / c))
-            self.ex.vals[res] = (name_y, perm)
+            self.quantized_real(res, y, inv, zp, bits, False, lo == -top)
             return True
         return False
+
+    def quantized_real(self, res, y, inv: float, zp: int, bits: int, unsigned: bool, symmetric: bool):
+        """The end of a quantization of the real y: y's NNEF tensor gets the entry."""
+        name_y, perm = self.ex.vals[y]
+        self.s.add(name_y, bits, unsigned)
+        self.s.set_zp(name_y, zp, unsigned)
+        if symmetric:
+            self.s.symmetric.add(name_y)
+        self.s.anchor(name_y, 1.0 / inv, _gives(inv, lambda c: 1.0 / c))
+        self.ex.vals[res] = (name_y, perm)
 
     def operands(self, xa, xb):
         """NNEF names of two operands of an element-wise operator in one layout (a's, when
@@ -542,6 +562,17 @@ class QuantExport:
         rank = len(res.type.get_shape())
         p = self.pend.get(x)
         out_el = elem(res.type)
+        if p is not None and p[0] == "q_u8bits":
+            if per_channel or not ou or iu or izp != 0 or ozp != -128 or float(ratios[0]) != 1.0:
+                raise QuantExportError("a u8 quantization whose RESCALE is not the importer's (+128, unsigned out)")
+            _, y, inv, zp, _, _, _ = p
+            return self.quantized_real(res, y, inv, zp, 8, True, False)
+        if p is None and iu and not ou and not per_channel and out_el == "i16" and ozp == 0 \
+                and float(ratios[0]) == 1.0 and elem(x.type) == "i8":
+            # u8 widened to i16 without its zero point: the start of its dequantization
+            self.s.set_zp(self.quantized_name(x), izp, True)
+            self.pend[res] = ("u8_centered", x, list(range(rank)))
+            return
         if p is not None:
             if out_el not in QSTORAGE or izp != 0 or iu or ou:
                 raise QuantExportError("an accumulator rescaled to other than 8/16-bit storage")
