@@ -117,6 +117,24 @@ def test_u8_tensors_computed_in_reals_round_trip(tmp_path):
     np.testing.assert_array_equal(run(m2, [x], entry="G")[0], run(m1, [x], entry="G")[0])
 
 
+@pytest.mark.parametrize("model", ["net_mobilenet.int8", "logistic.int8", "add.uint8io", "softmax.int8"])
+def test_canonicalized_integer_tosa_exports_the_same_computation(model, tmp_path):
+    """After `cse,canonicalize` (shared constants, a zero point 0 subtraction folded away,
+    nn.linear's reshapes merged) the export still recognises the patterns (a shared weight
+    gets a variable per use) and the re-imported graph computes what the imported one does."""
+    from tosa_xdsl.tools import tosa_opt
+
+    m1 = import_nnef(HERE / "models" / model)
+    (tmp_path / "a.mlir").write_text(str(m1))
+    assert tosa_opt.main([str(tmp_path / "a.mlir"), "-p", "cse,canonicalize", "-o", str(tmp_path / "b.mlir")]) == 0
+    canon = Parser(make_context(), (tmp_path / "b.mlir").read_text()).parse_module()
+    export_nnef_folder(canon, tmp_path / "x")
+    m2 = import_nnef(tmp_path / "x")
+    xs = [x.view(np.int8) for x in inputs_for(TFLITE / "models" / f"{model}.tflite", 0)]
+    for g, w in zip(run(m2, xs, entry="main"), run(m1, xs, entry="main")):
+        np.testing.assert_array_equal(g, w)
+
+
 def _module(src: str):
     return Parser(make_context(), src).parse_module()
 
@@ -182,6 +200,23 @@ UNEXPORTABLE = {
       %3 = tosa.mul %2, %sc, %sh : (tensor<4xf32>, tensor<1xf32>, tensor<1xi8>) -> tensor<4xf32>
       return %3 : tensor<4xf32>
     }""", r"func\.return: result 0 is a dequantized tensor"),
+    "zero point beyond storage": ("""func.func @f(%x: tensor<4xi8>) -> tensor<4xi8> {
+      %zp = "tosa.const"() <{values = dense<1073741824> : tensor<1xi32>}> : () -> tensor<1xi32>
+      %zp2 = "tosa.const"() <{values = dense<3> : tensor<1xi32>}> : () -> tensor<1xi32>
+      %sc = "tosa.const"() <{values = dense<0.5> : tensor<1xf32>}> : () -> tensor<1xf32>
+      %sh = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+      %0 = tosa.cast %x : (tensor<4xi8>) -> tensor<4xi32>
+      %1 = tosa.sub %0, %zp : (tensor<4xi32>, tensor<1xi32>) -> tensor<4xi32>
+      %2 = tosa.cast %1 : (tensor<4xi32>) -> tensor<4xf32>
+      %3 = tosa.mul %2, %sc, %sh : (tensor<4xf32>, tensor<1xf32>, tensor<1xi8>) -> tensor<4xf32>
+      %4 = tosa.exp %3 : (tensor<4xf32>) -> tensor<4xf32>
+      %5 = tosa.mul %4, %sc, %sh : (tensor<4xf32>, tensor<1xf32>, tensor<1xi8>) -> tensor<4xf32>
+      %6 = tosa.cast %5 : (tensor<4xf32>) -> tensor<4xi32>
+      %7 = tosa.add %6, %zp2 : (tensor<4xi32>, tensor<1xi32>) -> tensor<4xi32>
+      %8 = tosa.clamp %7 min_val(-128 : i32) max_val(127 : i32) : (tensor<4xi32>) -> tensor<4xi32>
+      %9 = tosa.cast %8 : (tensor<4xi32>) -> tensor<4xi8>
+      return %9 : tensor<4xi8>
+    }""", r"@f, @quantize: 'x': zero point 1073741824 does not fit 8-bit storage"),
     "single round": ("""func.func @f(%a: tensor<4xi8>) -> tensor<4xi8> {
       %m = "tosa.const"() <{values = dense<1073741824> : tensor<1xi32>}> : () -> tensor<1xi32>
       %s = "tosa.const"() <{values = dense<30> : tensor<1xi8>}> : () -> tensor<1xi8>

@@ -322,8 +322,11 @@ def export_nnef(module: ModuleOp, entry: str | None = None) -> tuple[str, dict[s
         decls.append(f"        output{i}: {dtype}[{', '.join(map(str, shape))}];")
         if str(v.type.get_element_type()) in ("i8", "i16"):
             ex.q.derive(f"output{i}", ex.q.quantized_name(v))
-    ex.q.s.solve()
-    quantize = ex.q.s.entries()
+    try:
+        ex.q.s.solve()
+        quantize = ex.q.s.entries()
+    except ExportError as err:
+        raise ExportError(f"@{fn.sym_name.data}, @quantize: {err}") from None
     variables = "\n".join(f"        {k}: {ex.var_types.get(k) or DTYPE_OF[v.dtype]}[{', '.join(map(str, v.shape))}];"
                           for k, v in sorted(ex.variables.items(), key=lambda kv: ex.var_order[kv[0]]))
     name = "".join(c if c.isalnum() or c == "_" else "_" for c in fn.sym_name.data) or "G"

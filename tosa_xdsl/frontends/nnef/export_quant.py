@@ -196,6 +196,11 @@ class Scales:
             bits = self.bits[name]
             zp = self.zp.get(self.zroot(name), 0)
             unsigned = self.unsigned.get(self.zroot(name), False)
+            lo, hi = (0, 255) if unsigned else (-(1 << (bits - 1)), (1 << (bits - 1)) - 1)
+            if not lo <= zp <= hi or (bits > 8 and zp != 0):
+                # the importer would keep such a tensor fake-quantized (reals): another graph
+                raise QuantExportError(f"'{name}': zero point {zp} does not fit {bits}-bit "
+                                       f"{'unsigned ' if unsigned else ''}storage (wider storage needs 0)")
             if name in self.derived:
                 fn, axis = self.derived[name]
                 scales = fn()
@@ -309,7 +314,8 @@ class QuantExport:
         declaration (Khronos' converter writes them so), per-channel along `axis`."""
         if v not in self.ex.pending:
             raise QuantExportError("quantized weights that are not constants")
-        arr, _ = self.ex.pending.pop(v)
+        arr, _ = self.ex.pending[v]     # not popped: a constant shared by two convolutions (CSE) gets
+        # a variable per use, each with the scales of its own use
         var = self.ex.variable(np.ascontiguousarray(arr_fn(arr)).astype(dtype), "real", v)
         self.s.derived[var] = (scales_fn, axis)
         self.s.bits[var] = bits
@@ -421,13 +427,13 @@ class QuantExport:
         raise QuantExportError(f"a reshape inside a quantized pattern ({kind[0]})")
 
     def _scalar_const(self, v, dtype):
-        """The value of a constant with one element (popped: it is not written)."""
+        """The value of a constant with one element (left pending: written only if something
+        else reads it, and a CSE'd graph may share it between patterns)."""
         if v not in self.ex.pending:
             return None
         arr, _ = self.ex.pending[v]
         if np.size(arr) != 1:
             raise QuantExportError("per-channel (de)quantization constants")
-        self.ex.pending.pop(v)
         return np.asarray(arr).reshape(-1)[0].astype(dtype).item()
 
     def dequantize(self, op, name, ins, res, pend) -> bool:
@@ -440,6 +446,11 @@ class QuantExport:
             zp = self._scalar_const(ins[1], np.int64)
             self.s.set_zp(self.quantized_name(p[1]), zp)
             self.pend[res] = ("dq_centered", p[1], p[-1])
+            return True
+        if name == "tosa.cast" and p is not None and p[0] == "castwide" and elem(res.type) == "f32":
+            # zero point 0: the subtraction folded away (canonicalized TOSA)
+            self.s.set_zp(self.quantized_name(p[1]), 0)
+            self.pend[res] = ("dq_real", p[1], p[-1])
             return True
         if name == "tosa.cast" and p is not None and p[0] == "u8_centered" and elem(res.type) == "i32":
             self.pend[res] = ("dq_centered", p[1], p[-1])
@@ -633,7 +644,6 @@ class QuantExport:
         arr, _ = self.ex.pending[bias_v]
         arr = np.asarray(arr).reshape(-1)
         if arr.size == 1 and arr[0] == 0 and channels != 1:
-            self.ex.pending.pop(bias_v)
             return None
         if arr.size != channels:
             raise QuantExportError("a bias that is not one value per output channel")
@@ -699,18 +709,23 @@ class QuantExport:
         if px is None or px[0] != "through":
             raise QuantExportError("a matmul whose input is not reshaped from a matrix")
         x = px[1]
-        if list(x3.type.get_shape()) != [1] + list(x.type.get_shape()):
+        shape3 = list(x3.type.get_shape())
+        if len(shape3) != 3 or shape3[0] != 1 or w3 not in self.ex.pending \
+                or np.shape(self.ex.pending[w3][0])[0] != 1:
             raise QuantExportError("a matmul that is not the importer's nn.linear form")
         x_name = self.quantized_name(x)
         self.s.set_zp(x_name, int(_const(xzp).reshape(-1)[0]))
         wz = int(_const(wzp).reshape(-1)[0])
-        if w3 not in self.ex.pending or len(x.type.get_shape()) != 2 or np.shape(self.ex.pending[w3][0])[0] != 1:
-            raise QuantExportError("a matmul that is not the importer's nn.linear form")
-        _, c_ = x.type.get_shape()
+        b_, c_ = shape3[1:]
         n = res.type.get_shape()[1]
         out_name = self.ex.fresh()
         self.s.add(out_name, QSTORAGE[elem(res.type)], zp=ozp)
         xn = self.ex.get(x)
+        if list(x.type.get_shape()) != [b_, c_]:
+            # the matrix reshape folded into another one (canonicalized TOSA): written out
+            flat = self.ex.emit(f"layout.reshape{{shape={_lst([b_, c_])}}}({xn})")
+            self.derive(flat, xn)
+            xn = flat
         ws = self._ws(ratios, n, x_name, out_name)
         wn = self.weight(w3, lambda a: np.asarray(a).reshape(c_, n).T, np.int8, ws, wz, 8)
         bn = self._bias(bias, n, x_name, ws) if bias is not None else None
