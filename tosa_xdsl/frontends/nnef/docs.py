@@ -172,7 +172,7 @@ Pieces: `lexer.py`, `parser.py`, `ast.py` (the grammar of 2.16 with located erro
   both sides RESCALEd to i32 + ADD/SUB/MUL + RESCALE -> `math.add`/`sub`/`mul`; CAST +
   MAXIMUM/MINIMUM + CAST -> `math.max`/`min`; a clamp from the zero point -> `nn.relu{max}`;
   a RESCALE between 8-bit values (also u8 <-> i8) -> `math.iden` into the new parameters;
-  pools, reshapes, slices, tiles, concatenation on stored values; and the mixed path's
+  pools, reshapes, slices, concatenation, identity on stored values; and the mixed path's
   dequantization (cast, subtract the zero point, cast, multiply by the scale: the tensor
   itself) and quantization (multiply by 1/scale, cast, add the zero point, clamp, cast: an
   entry on the real tensor), u8 too (dequantized through an unsigned RESCALE to i16,
@@ -199,7 +199,11 @@ Pieces: `lexer.py`, `parser.py`, `ast.py` (the grammar of 2.16 with located erro
   bit (within the import's own 1 LSB for `mean`, `leaky_relu`). Integer TOSA from the TFLite
   frontend exports where it uses these patterns (32 of the TFLite tests' int8/uint8io models,
   e.g. dilated conv, prelu, split, depth_to_space, mobilenet uint8io: re-imported outputs equal
-  LiteRT's); plain i32 arithmetic is exported as NNEF `int` operators. Anything else (TABLE,
+  LiteRT's); so does the importer's TOSA after `cse,canonicalize` (shared constants, a weight
+  shared by two convolutions written once per use, folded zero-point-0 subtractions, merged
+  reshapes: the re-import computes the same); plain i32 arithmetic is exported as NNEF `int`
+  operators. A zero point outside its storage (or non-zero for wider than 8 bits) is refused:
+  the importer would keep that tensor in reals. Anything else (TABLE,
   i8 ABS/NEGATE/REDUCE/RESIZE/GATHER/PAD/TRANSPOSE_CONV2D, a RESCALE feeding another operator,
   SINGLE_ROUND, per-channel activations, a pattern's value through a transpose or reshape the
   importer does not write, a real graph input quantized in the graph or a dequantized graph
