@@ -220,9 +220,63 @@ Pieces: `lexer.py`, `parser.py`, `ast.py` (the grammar of 2.16 with located erro
   own builtin kernels by up to 3 LSB on a few elements for some inputs (docs/tflite.md).
   (`relu6.int8` is not among them: Khronos' converter writes a `relu6` operator calling
   `nn.relu` without `import nn;`, which the importer reports.)
-- **Export** TOSA -> NNEF with layout tracking (the transposes around conv/pool vanish), so
+- **Export** TOSA -> NNEF with layout tracking (the transposes around conv/pool vanish; a
+  channels-last input keeps its layout: `data_format="NXC"`, NXC/CXN filters, pool `axes=[1, 2]`),
+  graph inputs keep their names, variables are declared in the order of their constants, so
   NNEF -> TOSA -> NNEF -> TOSA is a fixpoint; data files in the NNEF 1.x binary layout that
   NNEF 2 keeps (byte-identical to Khronos' writer); Khronos' `skriptnd` reader reads our export.
+- **Export of integer (quantized) TOSA** (`export_quant.py`): the inverse of `to_tosa/integer.py`.
+  Each integer tensor becomes a `real` NNEF tensor with a `quant.zero_point_linear_quantize`
+  entry (i8, u8 held as i8 bits: `signed=false`, i16, i32 biases; per-channel scales for
+  weights and biases, `channel_axis` their output-channel axis), quantized weights an integer
+  data file under a `real` declaration (as Khronos' converter writes them). Recognised patterns:
+  CONV2D / DEPTHWISE_CONV2D + RESCALE -> `nn.conv`, MATMUL (+ bias) + RESCALE -> `nn.linear`;
+  both sides RESCALEd to i32 + ADD/SUB/MUL + RESCALE -> `math.add`/`sub`/`mul`; CAST +
+  MAXIMUM/MINIMUM + CAST -> `math.max`/`min`; a clamp from the zero point -> `nn.relu{max}`;
+  a RESCALE between 8-bit values (also u8 <-> i8) -> `math.iden` into the new parameters;
+  pools, reshapes, slices, concatenation, identity on stored values; and the mixed path's
+  dequantization (cast, subtract the zero point, cast, multiply by the scale: the tensor
+  itself) and quantization (multiply by 1/scale, cast, add the zero point, clamp, cast: an
+  entry on the real tensor), u8 too (dequantized through an unsigned RESCALE to i16,
+  quantized through [0, 255], -128 and an unsigned RESCALE). **Scales**: integer TOSA holds only ratios of scales (each
+  RESCALE's `multiplier * 2^-shift`), so the export solves them as a system of ratios over
+  the NNEF tensors (a weighted union-find): a requantization by r gives `s_y = s_x / r`; an
+  add/sub (the importer's 2^20 headroom, the larger side's factor exactly 2^19) gives
+  `s_b = s_a * r_b / r_a` and `s_o = s_a / (r_a * r_o)`; max/min, pools and moves keep the
+  scale; a mul gives `s_o = s_a * s_b / r`; weights take what the conv leaves free:
+  `s_w[c] = r[c] * s_o / s_x`, biases `s_x * s_w[c]`. The f32 constants of the mixed path fix
+  their group's scale (the candidate that reproduces every constant of the group); every other
+  group's one free scale is 1.0 (integer TOSA cannot tell it: the exported model has the same
+  integer semantics, not necessarily the original real-valued scales). The re-import's
+  `compute_scale_32` of these ratios is the exact dyadic `multiplier * 2^-shift` up to a few
+  double ulps, far from a rounding tie of the 31-bit multiplier, so the RESCALEs come back
+  identical. Where the rule could fail: a cycle of ratios (one tensor reached by two chains of
+  rescales, e.g. `concat([x, requantized x])` or `mul(x, x)`) is consistent only up to each
+  multiplier's 2^-31 rounding; the first chain wins and a cycle inconsistent beyond 1e-6 is an
+  error. Tested (`test_nnef_export_quant.py`): all 24 quantized models (`*.int8`, `*.uint8io`)
+  export, re-import with the same RESCALE parameters, the re-imported TOSA equals the imported
+  one for 22 of them (`mean`, `leaky_relu`: their real operators' constants become variables
+  created up front, and leaky relu's input is dequantized once per real reader), the second
+  export is the same text (a fixpoint), and the outputs equal LiteRT's builtin kernels bit for
+  bit (within the import's own 1 LSB for `mean`, `leaky_relu`). Integer TOSA from the TFLite
+  frontend exports where it uses these patterns (32 of the TFLite tests' int8/uint8io models,
+  e.g. dilated conv, prelu, split, depth_to_space, mobilenet uint8io: re-imported outputs equal
+  LiteRT's); so does the importer's TOSA after `cse,canonicalize` (shared constants, a weight
+  shared by two convolutions written once per use, folded zero-point-0 subtractions, merged
+  reshapes: the re-import computes the same); plain i32 arithmetic is exported as NNEF `int`
+  operators. A zero point outside its storage (or non-zero for wider than 8 bits) is refused:
+  the importer would keep that tensor in reals. Anything else (TABLE,
+  i8 ABS/NEGATE/REDUCE/RESIZE/GATHER/PAD/TRANSPOSE_CONV2D, a RESCALE feeding another operator,
+  SINGLE_ROUND, per-channel activations, a pattern's value through a transpose or reshape the
+  importer does not write, a real graph input quantized in the graph or a dequantized graph
+  result: as NNEF tensors with an entry they would re-import as integer arguments/results) is
+  one line naming the function, the operation's
+  index and name, e.g. `@main, operation 7: 'tosa.table': on element type i8 is not a quantized
+  pattern the exporter knows ...`. Khronos' `skriptnd` (v2.0 build) parses our `@quantize`
+  blocks, but its lookup of quantized tensors fails for every model, Khronos' own converter
+  output included (it looks bare names up among tensors it renamed `main.main.<name>`,
+  composer.h `eval_quantization`): the test checks those lookups are its only diagnostics and
+  that the graph without the block is read.
 
 ## Standard-library operators
 
@@ -280,8 +334,15 @@ OUTRO = """
   sigmoid, leaky relu, resizes, ... compute in reals between quantized tensors),
   for 16-bit activations of conv/linear, per-channel activations, or entries naming tensors
   inside invoked operators (`label.tensor`); quantized values crossing into `cond_if` /
-  `while_loop` regions are not handled (a located "not valid" diagnostic). The
-  export (TOSA -> NNEF) does not write integer graphs back as @quantize.
+  `while_loop` regions are not handled (a located "not valid" diagnostic).
+- Export of integer graphs: only the patterns above (what `to_tosa/integer.py` and the TFLite
+  legalization write for them); not per-channel (de)quantization constants of the mixed path,
+  32-bit quantized activations (an i32 RESCALE result not read by add/sub/mul), 16-bit convolutions, RESCALEs other than
+  scale32 DOUBLE_ROUND, cond_if/while_loop regions; nor integer operators the importer has
+  no integer form for (they import through reals, so the TOSA of, e.g., TFLite's TABLE-based
+  activations has no NNEF operator that imports as it): one-line errors. The recovered scales
+  are a valid choice, not the original ones (see above). The float exporter has no
+  TRANSPOSE_CONV2D (`small_cnn` does not export).
 - `@compose`: scan inputs and scan outputs of data-dependent loops (a `while` condition or a
   tensor trip count with `x : xs`, or a body yielding more values than loop variables):
   located "not supported yet" (an input scan could be unrolled over the pack's compile-time

@@ -5,21 +5,26 @@ Layouts: TOSA convolutions and pools are NHWC, NNEF's NCHW. Each TOSA value is t
 (NNEF tensor, permutation) with `tosa = transpose(nnef, perm)`; tosa.transpose only composes
 the permutation, and a transpose is written out only where an operator needs another layout.
 So the transposes the importer puts around nn.conv vanish again, and NNEF -> TOSA -> NNEF ->
-TOSA gives the same TOSA (tests/frontends/nnef/test_nnef_export.py)."""
+TOSA gives the same TOSA (tests/frontends/nnef/test_nnef_export.py). Integer (quantized)
+values are export_quant.py's: `real` tensors with a @quantize entry."""
 
 from __future__ import annotations
 
 import math
+import re
 from pathlib import Path
 
 import numpy as np
 from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp, TensorType
 
+from tosa_xdsl.frontends.nnef.export_quant import ExportError, QuantExport
+from tosa_xdsl.frontends.nnef.lexer import KEYWORDS
 from tosa_xdsl.frontends.nnef.tensor_data import encode_tensor
 from tosa_xdsl.ir.dense import to_numpy
 
-DTYPE = {"f32": "real", "i32": "int", "i1": "bool"}
+# i8/i16 are quantized storage (export_quant.py): `real` tensors with a @quantize entry
+DTYPE = {"f32": "real", "i32": "int", "i1": "bool", "i8": "real", "i16": "real"}
 F32_MAX = 3.4028234663852886e38
 
 UNARY = {"tosa.exp": "math.exp", "tosa.log": "math.log", "tosa.sin": "math.sin", "tosa.cos": "math.cos",
@@ -35,16 +40,13 @@ REDUCE = {"tosa.reduce_sum": "math.sum_reduce", "tosa.reduce_max": "math.max_red
           "tosa.reduce_any": "math.any_reduce", "tosa.reduce_all": "math.all_reduce"}
 
 
-class ExportError(Exception):
-    pass
-
-
 def _type(t) -> tuple[str, list[int]]:
     if not isinstance(t, TensorType):
         raise ExportError(f"cannot export a value of type {t}")
     el = str(t.get_element_type())
     if el not in DTYPE:
-        raise ExportError(f"element type {el} has no NNEF counterpart here (real=f32, int=i32, bool=i1)")
+        raise ExportError(f"element type {el} has no NNEF counterpart here (real=f32, int=i32, bool=i1, "
+                          "quantized real=i8/i16)")
     shape = list(t.get_shape())
     if any(d < 0 for d in shape):
         raise ExportError("dynamic shapes are not exported")
@@ -83,6 +85,10 @@ class Exporter:
         self.pending: dict = {}  # SSA value -> constant array not yet written as a variable
         self.n = 0
         self.nvars = 0
+        self.var_types: dict[str, str] = {}     # declared type of a variable whose data is integer storage
+        self.origin: dict = {}                  # constant SSA value -> position of its tosa.const
+        self.var_order: dict[str, int] = {}
+        self.q = QuantExport(self)
 
     def fresh(self, base="t"):
         self.n += 1
@@ -93,17 +99,34 @@ class Exporter:
         self.lines.append(f"        {name} = {text};")
         return name
 
+    def emit_lazy(self, text_fn) -> str:
+        """A line whose text needs the quantization scales (known once the graph is read)."""
+        name = self.fresh()
+        self.lines.append(lambda: "        " + text_fn())
+        return name
+
+    def variable(self, arr: np.ndarray, declared: str | None = None, source=None) -> str:
+        """A variable for constant data; `source` (the SSA value of a constant) places its
+        declaration where the constant was, so a re-import creates the constants in order."""
+        self.nvars += 1
+        var = f"w{self.nvars}"
+        self.variables[var] = arr
+        self.var_order[var] = self.origin.get(source, len(self.origin) + self.nvars)
+        if declared:
+            self.var_types[var] = declared
+        return var
+
     def get(self, v, want=None) -> str:
         """NNEF name of SSA value v in the layout `want` (perm from the NNEF tensor), identity default."""
         if v in self.pending:
             # a constant is written in the layout its first user wants (no transpose in NNEF)
             arr, t = self.pending.pop(v)
+            if str(t.get_element_type()) in ("i8", "i16"):
+                raise ExportError("a quantized constant read by an operation that is not a quantized pattern")
             dtype, _ = _type(t)
             arr = arr.astype({"real": np.float32, "int": np.int32, "bool": np.bool_}[dtype])
             layout = want or list(range(arr.ndim))
-            self.nvars += 1
-            var = f"w{self.nvars}"
-            self.variables[var] = np.ascontiguousarray(arr.transpose(_inv(layout)))
+            var = self.variable(np.ascontiguousarray(arr.transpose(_inv(layout))), source=v)
             self.vals[v] = (var, list(layout))
         name, perm = self.vals[v]
         want = want or list(range(len(perm)))
@@ -112,11 +135,24 @@ class Exporter:
         # v = transpose(x, perm); u with v = transpose(u, want) is transpose(x, q),
         # q[i] = perm[inv(want)[i]]
         q = [perm[j] for j in _inv(want)]
-        return self.emit(f"layout.transpose{{perm={_lst(q)}}}({name})")
+        out = self.emit(f"layout.transpose{{perm={_lst(q)}}}({name})")
+        self.q.derive(out, name)
+        return out
 
     def run(self):
-        for op in self.fn.body.block.ops:
-            self.op(op)
+        self.q.scan(self.fn)
+        where = f"@{self.fn.sym_name.data}"
+        for i, op in enumerate(self.fn.body.block.ops):
+            try:
+                self.op(op)
+            except ExportError as err:
+                msg = str(err)
+                msg = msg if msg.startswith(f"'{op.name}'") else f"'{op.name}': {msg}"
+                raise ExportError(f"{where}, operation {i}: {msg}") from None
+            except (KeyError, IndexError, ValueError, TypeError, AttributeError, ArithmeticError) as err:
+                # an operand form no pattern foresaw (e.g. mutated TOSA): refused, never a traceback
+                raise ExportError(f"{where}, operation {i}: '{op.name}' in a form the exporter does not know "
+                                  f"({type(err).__name__})") from None
 
     def op(self, op):
         name = op.name
@@ -124,6 +160,7 @@ class Exporter:
         if name == "tosa.const":
             # written only when an exported operator reads it (zero points and shifts are not)
             self.pending[res] = (to_numpy(op.properties["values"]), res.type)
+            self.origin[res] = len(self.origin)
             return
         if name == "tosa.const_shape":
             return
@@ -135,12 +172,21 @@ class Exporter:
             shape = list(res.type.get_shape())
             arr = arr.transpose(_arr(op, "perms")) if name == "tosa.transpose" else arr.reshape(shape)
             self.pending[res] = (arr, res.type)
+            self.origin[res] = self.origin.get(op.operands[0], len(self.origin))
+            return
+        if self.q.claims(op) and (name != "tosa.transpose" or op.operands[0] in self.q.pend):
+            self.q.handle(op)
             return
         if name == "tosa.transpose":
             src, perm = self.vals[op.operands[0]]
             p = _arr(op, "perms")
             self.vals[res] = (src, [perm[i] for i in p])
             return
+        self.generic(op)
+
+    def generic(self, op):
+        name = op.name
+        res = op.results[0]
         dtype, shape = _type(res.type)
         ident = list(range(len(shape)))
         ins = op.operands
@@ -197,9 +243,15 @@ class Exporter:
             raise ExportError(f"'{name}' has no NNEF standard-library counterpart in the exporter")
         self.vals[res] = (out, ident)
 
+    def channels_last(self, v) -> bool:
+        """A convolution or pool reads v in NNEF's NXC layout when v's NNEF tensor already is
+        channels-last (TOSA's NHWC): no transposes around it (a TFLite model's layout)."""
+        return v in self.vals and self.vals[v][1] == [0, 1, 2, 3]
+
     def spatial(self, op, name, shape):
-        nchw = [0, 2, 3, 1]          # tosa NHWC = transpose(nnef NCHW, [0, 2, 3, 1])
-        x = self.get(op.operands[0], nchw)
+        nxc = self.channels_last(op.operands[0])
+        layout = [0, 1, 2, 3] if nxc else [0, 2, 3, 1]   # tosa NHWC = transpose(nnef NCHW, [0, 2, 3, 1])
+        x = self.get(op.operands[0], layout)
         pad = _arr(op, "pad")       # top, bottom, left, right
         padding = [pad[0], pad[2], pad[1], pad[3]]
         stride = _arr(op, "stride")
@@ -210,21 +262,36 @@ class Exporter:
             dil = _arr(op, "dilation")
             b = self.get(op.operands[2])
             if name == "tosa.conv2d":
-                w = self.get(op.operands[1], nchw)                 # OHWI -> OIHW
-                groups = ""
+                w = self.get(op.operands[1], layout)                # OHWI, or OHWI -> OIHW
+                groups = ', data_format="NXC", filter_format="NXC"' if nxc else ""
             else:
-                h, wd, c, m = list(op.operands[1].type.get_shape())   # H,W,C,M -> (C*M),1,H,W
-                t = self.emit(f"layout.transpose{{perm=[2, 3, 0, 1]}}({self.get(op.operands[1])})")
-                w = self.emit(f"layout.reshape{{shape={_lst([c * m, 1, h, wd])}}}({t})")
-                groups = ", groups=0"
+                h, wd, c, m = list(op.operands[1].type.get_shape())
+                if nxc:     # H,W,C,M -> 1,H,W,(C*M) (CXN)
+                    w = self.emit(f"layout.reshape{{shape={_lst([1, h, wd, c * m])}}}({self.get(op.operands[1])})")
+                    groups = ', groups=0, data_format="NXC", filter_format="CXN"'
+                else:       # H,W,C,M -> (C*M),1,H,W
+                    t = self.emit(f"layout.transpose{{perm=[2, 3, 0, 1]}}({self.get(op.operands[1])})")
+                    w = self.emit(f"layout.reshape{{shape={_lst([c * m, 1, h, wd])}}}({t})")
+                    groups = ", groups=0"
             out = self.emit(f"nn.conv{{stride={_lst(stride)}, dilation={_lst(dil)}, padding={_lst(padding)}"
                             f"{groups}}}({x}, {w}, {b})")
         else:
             kernel = _arr(op, "kernel")
             kind = "nn.max_pool" if name == "tosa.max_pool2d" else "nn.avg_pool"
-            out = self.emit(f"{kind}{{axes=[2, 3], size={_lst(kernel)}, stride={_lst(stride)}, "
-                            f"padding={_lst(padding)}}}({x})")
-        self.vals[op.results[0]] = (out, nchw)
+            out = self.emit(f"{kind}{{axes={'[1, 2]' if nxc else '[2, 3]'}, size={_lst(kernel)}, "
+                            f"stride={_lst(stride)}, padding={_lst(padding)}}}({x})")
+        self.vals[op.results[0]] = (out, layout)
+
+
+def _input_name(arg, i: int, taken) -> str:
+    """The argument's own name when it is a plain identifier the export does not generate
+    (so an imported graph's inputs keep their names), else input<i>."""
+    hint = arg.name_hint or ""
+    used = {name for name, _ in taken.values()}
+    if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", hint) and not re.fullmatch(r"(t|w|input|output)\d+", hint) \
+            and hint not in used and hint not in KEYWORDS and hint not in ("math", "nn", "layout", "linalg", "quant"):
+        return hint
+    return f"input{i}"
 
 
 def export_nnef(module: ModuleOp, entry: str | None = None) -> tuple[str, dict[str, np.ndarray]]:
@@ -237,7 +304,7 @@ def export_nnef(module: ModuleOp, entry: str | None = None) -> tuple[str, dict[s
     inputs = []
     for i, arg in enumerate(fn.body.block.args):
         dtype, shape = _type(arg.type)
-        name = f"input{i}"
+        name = _input_name(arg, i, ex.vals)
         inputs.append(f"        {name}: {dtype}[{', '.join(map(str, shape))}];")
         ex.vals[arg] = (name, list(range(len(shape))))
     ex.run()
@@ -245,17 +312,31 @@ def export_nnef(module: ModuleOp, entry: str | None = None) -> tuple[str, dict[s
     outs, decls = [], []
     for i, v in enumerate(ret.operands):
         dtype, shape = _type(v.type)
+        if v in ex.q.pend:
+            raise ExportError(f"func.return: returns the unfinished quantized pattern of '{v.owner.name}'")
         src = ex.get(v)
+        if src in ex.q.s and str(v.type.get_element_type()) not in ("i8", "i16"):
+            raise ExportError(f"func.return: result {i} is a dequantized tensor (as an NNEF output it would "
+                              "be quantized: an integer result on re-import)")
         outs.append(f"        output{i} = {src};")
         decls.append(f"        output{i}: {dtype}[{', '.join(map(str, shape))}];")
-    variables = "\n".join(f"        {k}: {DTYPE_OF[v.dtype]}[{', '.join(map(str, v.shape))}];"
-                          for k, v in ex.variables.items())
+        if str(v.type.get_element_type()) in ("i8", "i16"):
+            ex.q.derive(f"output{i}", ex.q.quantized_name(v))
+    try:
+        ex.q.s.solve()
+        quantize = ex.q.s.entries()
+    except ExportError as err:
+        raise ExportError(f"@{fn.sym_name.data}, @quantize: {err}") from None
+    variables = "\n".join(f"        {k}: {ex.var_types.get(k) or DTYPE_OF[v.dtype]}[{', '.join(map(str, v.shape))}];"
+                          for k, v in sorted(ex.variables.items(), key=lambda kv: ex.var_order[kv[0]]))
     name = "".join(c if c.isalnum() or c == "_" else "_" for c in fn.sym_name.data) or "G"
-    text = ("import nn;\nimport math;\nimport linalg;\nimport layout;\n\n"
-            f"graph {name} {{\n    @input {{\n" + "\n".join(inputs) + "\n    }\n"
+    lines = [line() if callable(line) else line for line in ex.lines]
+    text = ("import nn;\nimport math;\nimport linalg;\nimport layout;\n" + ("import quant;\n" if quantize else "")
+            + f"\ngraph {name} {{\n    @input {{\n" + "\n".join(inputs) + "\n    }\n"
             "    @output {\n" + "\n".join(decls) + "\n    }\n"
             + ("    @variable {\n" + variables + "\n    }\n" if ex.variables else "")
-            + "    @compose {\n" + "\n".join(ex.lines + outs) + "\n    }\n}\n")
+            + "    @compose {\n" + "\n".join(lines + outs) + "\n    }\n"
+            + ("    @quantize {\n" + "\n".join(quantize) + "\n    }\n" if quantize else "") + "}\n")
     return text, ex.variables
 
 

@@ -1,0 +1,406 @@
+"""Integer (quantized) TOSA -> NNEF with a @quantize block (frontends/nnef/export_quant.py).
+
+The quantized TFLite test models converted by Khronos' converter (models/*.int8, *.uint8io)
+are imported as integer TOSA, exported, and re-imported: the second TOSA equals the first
+(22 of 24 models; the other two have the same RESCALE parameters), the export of the second
+TOSA is the same text (so NNEF -> TOSA -> NNEF -> TOSA is a fixpoint), and the re-imported graph's outputs equal LiteRT's builtin kernels bit for
+bit (the oracle test_nnef_quantized.py uses). Integer graphs that are not the importer's
+quantized patterns give a one-line ExportError naming the operation; seeded mutations of the
+models' integer TOSA give an ExportError or an export that imports again."""
+
+from __future__ import annotations
+
+import random
+import re
+import time
+
+import numpy as np
+import pytest
+from test_nnef_quantized import HERE, INTEGER_MODELS, MIXED_LSB, TFLITE, integer_only
+from tflite_oracle import inputs_for, run_litert
+from xdsl.parser import Parser
+
+from tosa_xdsl.context import make_context
+from tosa_xdsl.frontends.nnef.export import ExportError, export_nnef, export_nnef_folder
+from tosa_xdsl.frontends.nnef.export_quant import STORAGE_OPS
+from tosa_xdsl.frontends.nnef.importer import import_nnef
+from tosa_xdsl.interpreter import run
+from tosa_xdsl.ir.dense import to_numpy
+
+UINT8IO = ["add.uint8io", "conv_2d.uint8io"]
+# The first re-import equals the imported TOSA itself, except where real operators between
+# quantized tensors read constants (written as variables, so created up front on re-import)
+# or read one dequantized tensor twice (dequantized once per reader on re-import).
+FIRST_DIFFERS = {"mean.int8", "leaky_relu.int8"}
+
+
+def rescales(module) -> list[tuple]:
+    """Every RESCALE's parameters (multipliers, shifts, zero points, flags), sorted."""
+    out = []
+    for op in module.walk():
+        if op.name == "tosa.rescale":
+            consts = tuple(tuple(to_numpy(v.owner.properties["values"]).reshape(-1).tolist()) for v in op.operands[1:])
+            flags = tuple(str(op.properties[k]) for k in ("input_unsigned", "output_unsigned", "per_channel"))
+            out.append(consts + flags)
+    return sorted(out)
+
+
+def round_trip(folder, tmp_path):
+    m1 = import_nnef(folder)
+    text1, _ = export_nnef(m1)
+    export_nnef_folder(m1, tmp_path / "a")
+    m2 = import_nnef(tmp_path / "a")
+    return m1, text1, m2
+
+
+@pytest.mark.parametrize("model", INTEGER_MODELS + UINT8IO + sorted(MIXED_LSB))
+def test_quantized_model_round_trip_is_a_fixpoint_and_matches_litert(model, tmp_path):
+    """Integer models, and the mixed ones (an operator computed in reals between quantized
+    tensors: the dequantization and quantization compositions become @quantize entries again,
+    the scales read from their f32 constants)."""
+    try:
+        m1, text1, m2 = round_trip(HERE / "models" / model, tmp_path)
+    except ExportError:
+        # an integer form the importer writes and the export does not know yet (to_tosa/integer.py
+        # grows): flagged, not failed; anything else is a failure
+        newer = sorted({op.name for op in import_nnef(HERE / "models" / model).walk()
+                        if any(str(getattr(v.type, "element_type", "")) in ("i8", "i16")
+                               for v in list(op.operands[:1]) + list(op.results))} - STORAGE_OPS)
+        if newer:
+            pytest.xfail(f"the importer's integer form of {newer} is not exported yet")
+        raise
+    assert "@quantize" in text1 and "import quant;" in text1
+    assert integer_only(m2) == (model not in MIXED_LSB)
+    assert rescales(m2) == rescales(m1)             # the recovered scales give the same RESCALEs
+    assert (str(m2) == str(m1)) == (model not in FIRST_DIFFERS)
+    text2, _ = export_nnef(m2)
+    assert text2 == text1
+    export_nnef_folder(m2, tmp_path / "b")
+    assert str(import_nnef(tmp_path / "b")) == str(m2)
+    tfl = TFLITE / "models" / f"{model}.tflite"
+    for seed in (0, 1):
+        xs = inputs_for(tfl, seed)
+        got = run(m2, [x.view(np.int8) for x in xs], entry="main")     # u8 as the bits of its i8 storage
+        first = run(m1, [x.view(np.int8) for x in xs], entry="main")
+        for g, f, e in zip(got, first, run_litert(tfl, xs)):
+            assert g.shape == e.shape
+            np.testing.assert_array_equal(g, f)
+            assert np.abs(g.view(e.dtype).astype(np.int32) - e).max() <= MIXED_LSB.get(model, 0)
+
+
+U8_MIXED = """import nn; import quant; import math;
+graph G {
+  @input { x: real[2,6]; }
+  @output { y: real[2,6]; }
+  @compose { e = math.exp(x); y = nn.relu{max=3.0}(e); }
+  @quantize {
+    x: quant.zero_point_linear_quantize{zero_point=128, scale=0.02, bits=8, signed=false, channel_axis=0};
+    e: quant.zero_point_linear_quantize{zero_point=10, scale=0.05, bits=8, signed=false, channel_axis=0};
+    y: quant.zero_point_linear_quantize{zero_point=3, scale=0.03, bits=8, signed=false, channel_axis=0};
+  }
+}
+"""
+
+
+def test_u8_tensors_computed_in_reals_round_trip(tmp_path):
+    """u8 tensors between real operators: the importer dequantizes them through an unsigned
+    RESCALE to i16 and quantizes through [0, 255], -128 and an unsigned RESCALE; the export
+    writes the u8 entries back (scales from the f32 constants), and the re-import is the same
+    TOSA computing the same."""
+    m1 = import_nnef(U8_MIXED)
+    text1, _ = export_nnef(m1)
+    assert text1.count("signed=false") == 4 and "math.exp(x)" in text1
+    export_nnef_folder(m1, tmp_path)
+    m2 = import_nnef(tmp_path)
+    assert str(m2) == str(m1)
+    x = np.arange(-128, 128, 21, dtype=np.int8)[:12].reshape(2, 6)
+    np.testing.assert_array_equal(run(m2, [x], entry="G")[0], run(m1, [x], entry="G")[0])
+
+
+@pytest.mark.parametrize("model", ["net_mobilenet.int8", "logistic.int8", "add.uint8io", "softmax.int8"])
+def test_canonicalized_integer_tosa_exports_the_same_computation(model, tmp_path):
+    """After `cse,canonicalize` (shared constants, a zero point 0 subtraction folded away,
+    nn.linear's reshapes merged) the export still recognises the patterns (a shared weight
+    gets a variable per use) and the re-imported graph computes what the imported one does."""
+    from tosa_xdsl.tools import tosa_opt
+
+    m1 = import_nnef(HERE / "models" / model)
+    (tmp_path / "a.mlir").write_text(str(m1))
+    assert tosa_opt.main([str(tmp_path / "a.mlir"), "-p", "cse,canonicalize", "-o", str(tmp_path / "b.mlir")]) == 0
+    canon = Parser(make_context(), (tmp_path / "b.mlir").read_text()).parse_module()
+    export_nnef_folder(canon, tmp_path / "x")
+    m2 = import_nnef(tmp_path / "x")
+    xs = [x.view(np.int8) for x in inputs_for(TFLITE / "models" / f"{model}.tflite", 0)]
+    for g, w in zip(run(m2, xs, entry="main"), run(m1, xs, entry="main")):
+        np.testing.assert_array_equal(g, w)
+
+
+def _module(src: str):
+    return Parser(make_context(), src).parse_module()
+
+
+UNEXPORTABLE = {
+    "table": ("""func.func @f(%a: tensor<4xi8>) -> tensor<4xi8> {
+      %t = "tosa.const"() <{values = dense<1> : tensor<256xi8>}> : () -> tensor<256xi8>
+      %0 = tosa.table %a, %t : (tensor<4xi8>, tensor<256xi8>) -> tensor<4xi8>
+      return %0 : tensor<4xi8>
+    }""", r"tosa\.table.*element type i8"),
+    "abs": ("""func.func @f(%a: tensor<4xi8>) -> tensor<4xi8> {
+      %0 = tosa.abs %a : (tensor<4xi8>) -> tensor<4xi8>
+      return %0 : tensor<4xi8>
+    }""", r"tosa\.abs.*element type i8"),
+    "widened result": ("""func.func @f(%a: tensor<4xi8>) -> tensor<4xi32> {
+      %m = "tosa.const"() <{values = dense<1073741824> : tensor<1xi32>}> : () -> tensor<1xi32>
+      %s = "tosa.const"() <{values = dense<30> : tensor<1xi8>}> : () -> tensor<1xi8>
+      %z = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+      %z32 = "tosa.const"() <{values = dense<0> : tensor<1xi32>}> : () -> tensor<1xi32>
+      %0 = tosa.rescale %a, %m, %s, %z, %z32 scale32(true) rounding_mode<DOUBLE_ROUND> per_channel(false)
+           input_unsigned(false) output_unsigned(false)
+           : (tensor<4xi8>, tensor<1xi32>, tensor<1xi8>, tensor<1xi8>, tensor<1xi32>) -> tensor<4xi32>
+      %1 = tosa.abs %0 : (tensor<4xi32>) -> tensor<4xi32>
+      return %1 : tensor<4xi32>
+    }""", r"tosa\.abs.*unfinished quantized pattern"),
+    "transposed operand": ("""func.func @f(%a: tensor<2x3xi8>, %b: tensor<3x2xi8>) -> tensor<3x2xi8> {
+      %m = "tosa.const"() <{values = dense<1073741824> : tensor<1xi32>}> : () -> tensor<1xi32>
+      %s = "tosa.const"() <{values = dense<11> : tensor<1xi8>}> : () -> tensor<1xi8>
+      %s2 = "tosa.const"() <{values = dense<49> : tensor<1xi8>}> : () -> tensor<1xi8>
+      %z = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+      %z32 = "tosa.const"() <{values = dense<0> : tensor<1xi32>}> : () -> tensor<1xi32>
+      %wa = tosa.rescale %a, %m, %s, %z, %z32 scale32(true) rounding_mode<DOUBLE_ROUND> per_channel(false)
+           input_unsigned(false) output_unsigned(false)
+           : (tensor<2x3xi8>, tensor<1xi32>, tensor<1xi8>, tensor<1xi8>, tensor<1xi32>) -> tensor<2x3xi32>
+      %ta = tosa.transpose %wa perms([1, 0]) : (tensor<2x3xi32>) -> tensor<3x2xi32>
+      %wb = tosa.rescale %b, %m, %s, %z, %z32 scale32(true) rounding_mode<DOUBLE_ROUND> per_channel(false)
+           input_unsigned(false) output_unsigned(false)
+           : (tensor<3x2xi8>, tensor<1xi32>, tensor<1xi8>, tensor<1xi8>, tensor<1xi32>) -> tensor<3x2xi32>
+      %sum = tosa.add %ta, %wb : (tensor<3x2xi32>, tensor<3x2xi32>) -> tensor<3x2xi32>
+      %o = tosa.rescale %sum, %m, %s2, %z32, %z scale32(true) rounding_mode<DOUBLE_ROUND> per_channel(false)
+           input_unsigned(false) output_unsigned(false)
+           : (tensor<3x2xi32>, tensor<1xi32>, tensor<1xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<3x2xi8>
+      return %o : tensor<3x2xi8>
+    }""", r"operation 6: 'tosa\.transpose'.*transpose inside a quantized pattern"),
+    "quantized real input": ("""func.func @f(%x: tensor<4xf32>) -> tensor<4xi8> {
+      %inv = "tosa.const"() <{values = dense<10.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+      %sh = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+      %zp = "tosa.const"() <{values = dense<3> : tensor<1xi32>}> : () -> tensor<1xi32>
+      %0 = tosa.mul %x, %inv, %sh : (tensor<4xf32>, tensor<1xf32>, tensor<1xi8>) -> tensor<4xf32>
+      %1 = tosa.cast %0 : (tensor<4xf32>) -> tensor<4xi32>
+      %2 = tosa.add %1, %zp : (tensor<4xi32>, tensor<1xi32>) -> tensor<4xi32>
+      %3 = tosa.clamp %2 min_val(-128 : i32) max_val(127 : i32) : (tensor<4xi32>) -> tensor<4xi32>
+      %4 = tosa.cast %3 : (tensor<4xi32>) -> tensor<4xi8>
+      return %4 : tensor<4xi8>
+    }""", r"operation 3: 'tosa\.mul'.*graph input"),
+    "dequantized result": ("""func.func @f(%x: tensor<4xi8>) -> tensor<4xf32> {
+      %zp = "tosa.const"() <{values = dense<3> : tensor<1xi32>}> : () -> tensor<1xi32>
+      %sc = "tosa.const"() <{values = dense<0.5> : tensor<1xf32>}> : () -> tensor<1xf32>
+      %sh = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+      %0 = tosa.cast %x : (tensor<4xi8>) -> tensor<4xi32>
+      %1 = tosa.sub %0, %zp : (tensor<4xi32>, tensor<1xi32>) -> tensor<4xi32>
+      %2 = tosa.cast %1 : (tensor<4xi32>) -> tensor<4xf32>
+      %3 = tosa.mul %2, %sc, %sh : (tensor<4xf32>, tensor<1xf32>, tensor<1xi8>) -> tensor<4xf32>
+      return %3 : tensor<4xf32>
+    }""", r"func\.return: result 0 is a dequantized tensor"),
+    "zero point beyond storage": ("""func.func @f(%x: tensor<4xi8>) -> tensor<4xi8> {
+      %zp = "tosa.const"() <{values = dense<1073741824> : tensor<1xi32>}> : () -> tensor<1xi32>
+      %zp2 = "tosa.const"() <{values = dense<3> : tensor<1xi32>}> : () -> tensor<1xi32>
+      %sc = "tosa.const"() <{values = dense<0.5> : tensor<1xf32>}> : () -> tensor<1xf32>
+      %sh = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+      %0 = tosa.cast %x : (tensor<4xi8>) -> tensor<4xi32>
+      %1 = tosa.sub %0, %zp : (tensor<4xi32>, tensor<1xi32>) -> tensor<4xi32>
+      %2 = tosa.cast %1 : (tensor<4xi32>) -> tensor<4xf32>
+      %3 = tosa.mul %2, %sc, %sh : (tensor<4xf32>, tensor<1xf32>, tensor<1xi8>) -> tensor<4xf32>
+      %4 = tosa.exp %3 : (tensor<4xf32>) -> tensor<4xf32>
+      %5 = tosa.mul %4, %sc, %sh : (tensor<4xf32>, tensor<1xf32>, tensor<1xi8>) -> tensor<4xf32>
+      %6 = tosa.cast %5 : (tensor<4xf32>) -> tensor<4xi32>
+      %7 = tosa.add %6, %zp2 : (tensor<4xi32>, tensor<1xi32>) -> tensor<4xi32>
+      %8 = tosa.clamp %7 min_val(-128 : i32) max_val(127 : i32) : (tensor<4xi32>) -> tensor<4xi32>
+      %9 = tosa.cast %8 : (tensor<4xi32>) -> tensor<4xi8>
+      return %9 : tensor<4xi8>
+    }""", r"@f, @quantize: 'x': zero point 1073741824 does not fit 8-bit storage"),
+    "single round": ("""func.func @f(%a: tensor<4xi8>) -> tensor<4xi8> {
+      %m = "tosa.const"() <{values = dense<1073741824> : tensor<1xi32>}> : () -> tensor<1xi32>
+      %s = "tosa.const"() <{values = dense<30> : tensor<1xi8>}> : () -> tensor<1xi8>
+      %z = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+      %0 = tosa.rescale %a, %m, %s, %z, %z scale32(true) rounding_mode<SINGLE_ROUND> per_channel(false)
+           input_unsigned(false) output_unsigned(false)
+           : (tensor<4xi8>, tensor<1xi32>, tensor<1xi8>, tensor<1xi8>, tensor<1xi8>) -> tensor<4xi8>
+      return %0 : tensor<4xi8>
+    }""", r"tosa\.rescale.*DOUBLE_ROUND"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(UNEXPORTABLE))
+def test_integer_graphs_outside_the_quantized_patterns_are_one_line_errors(case):
+    src, msg = UNEXPORTABLE[case]
+    with pytest.raises(ExportError) as info:
+        export_nnef(_module(src))
+    assert "\n" not in str(info.value) and re.search(msg, str(info.value)), str(info.value)
+
+
+# Integer TOSA from the TFLite frontend (the legalization guide's patterns, which the NNEF
+# importer's are modelled on): what matches is exported, the rest refused naming the operation.
+TFLITE_EXPORTED = ["conv_2d_valid_dilated.int8", "add_broadcast.int8", "prelu_unfused.int8", "split.int8",
+                   "depth_to_space.int8", "net_mobilenet.uint8io", "relu6.int8"]
+TFLITE_REFUSED = {"gelu.int8": "tosa.table", "transpose_conv.int8": "tosa.transpose_conv2d",
+                  "resize_bilinear.int8": "tosa.resize", "abs.int8": "tosa.abs", "reduce_max.int8": "tosa.reduce_max",
+                  "while.int8": "tosa.while_loop"}
+
+
+@pytest.mark.parametrize("model", TFLITE_EXPORTED)
+def test_integer_tosa_from_the_tflite_frontend_exports_faithfully(model, tmp_path):
+    from tosa_xdsl.frontends.tflite import import_tflite
+
+    tfl = TFLITE / "models" / f"{model}.tflite"
+    export_nnef_folder(import_tflite(tfl.read_bytes()), tmp_path)
+    m = import_nnef(tmp_path)
+    entry = next(op for op in m.walk() if op.name == "func.func").sym_name.data
+    xs = inputs_for(tfl, 0)
+    got = run(m, [x.view(np.int8) if x.dtype == np.uint8 else x for x in xs], entry=entry)
+    for g, e in zip(got, run_litert(tfl, xs)):
+        np.testing.assert_array_equal(g.view(e.dtype), e)
+
+
+@pytest.mark.parametrize("model", sorted(TFLITE_REFUSED))
+def test_integer_tosa_from_the_tflite_frontend_outside_the_patterns_is_refused(model):
+    from tosa_xdsl.frontends.tflite import import_tflite
+
+    module = import_tflite((TFLITE / "models" / f"{model}.tflite").read_bytes())
+    with pytest.raises(ExportError) as info:
+        export_nnef(module)
+    msg = str(info.value)
+    assert "\n" not in msg and re.match(rf"@\w+, operation \d+: '{TFLITE_REFUSED[model]}'", msg), msg
+
+
+def test_tosa_translate_exports_integer_models_and_reports_what_it_cannot(tmp_path, capsys):
+    from tosa_xdsl.tools import tosa_translate
+
+    mlir = tmp_path / "m.mlir"
+    assert tosa_translate.main(["--import-nnef", str(HERE / "models" / "net_mobilenet.int8"), "-o", str(mlir)]) == 0
+    assert tosa_translate.main(["--export-nnef", str(mlir), "-o", str(tmp_path / "out")]) == 0
+    assert "@quantize" in (tmp_path / "out" / "main.sknd").read_text()
+    mlir.write_text(UNEXPORTABLE["table"][0])
+    capsys.readouterr()
+    assert tosa_translate.main(["--export-nnef", str(mlir), "-o", str(tmp_path / "bad")]) == 1
+    err = capsys.readouterr().err.strip()
+    assert err.count("\n") == 0 and re.match(r".*m\.mlir: error: @f, operation 1: 'tosa\.table'", err), err
+
+
+def test_plain_int32_arithmetic_exports_as_nnef_int_operators():
+    """Integer TOSA that is not quantized (i32 arithmetic) is NNEF `int` tensors and operators:
+    the re-imported graph computes the same."""
+    m = _module("""func.func @f(%a: tensor<2x3xi32>, %b: tensor<2x3xi32>) -> tensor<2x3xi32> {
+      %0 = tosa.add %a, %b : (tensor<2x3xi32>, tensor<2x3xi32>) -> tensor<2x3xi32>
+      %1 = tosa.maximum %0, %a : (tensor<2x3xi32>, tensor<2x3xi32>) -> tensor<2x3xi32>
+      return %1 : tensor<2x3xi32>
+    }""")
+    text, _ = export_nnef(m)
+    assert "@quantize" not in text and "int[2, 3]" in text
+    a, b = np.arange(6, dtype=np.int32).reshape(2, 3) - 3, np.full((2, 3), -2, np.int32)
+    (y,) = run(import_nnef(text), [a, b], entry="f")
+    np.testing.assert_array_equal(y, np.maximum(a + b, a))
+
+
+def _random_inputs(fn, seed):
+    rng = np.random.default_rng(seed)
+    out = []
+    for a in fn.body.block.args:
+        el, shape = str(a.type.get_element_type()), a.type.get_shape()
+        out.append(rng.integers(-128, 128, shape).astype(np.int8) if el == "i8" else
+                   rng.uniform(-2, 2, shape).astype(np.float32) if el == "f32" else
+                   rng.integers(-100, 100, shape).astype(np.int32))
+    return out
+
+
+def test_export_fuzz_on_mutated_integer_tosa(tmp_path):
+    """Seeded mutations of the models' integer TOSA (imported from NNEF and from TFLite; RESCALE multipliers, shifts, zero points
+    and flags, clamp bounds, constants, permutations, axes, op names swapped, operations
+    deleted, operands swapped): each export raises a one-line ExportError, or writes a model
+    that imports again and computes what the mutated TOSA computes (never a different graph)."""
+    rng = random.Random(16)
+    texts = [str(import_nnef(HERE / "models" / m)) for m in
+             ("net_mobilenet.int8", "add.uint8io", "mul.int8", "maximum.int8", "concatenation.int8", "relu.int8",
+              "fully_connected.int8", "softmax.int8", "pad.int8", "depthwise_conv_2d.int8")]
+    from tosa_xdsl.frontends.tflite import import_tflite
+    texts += [str(import_tflite((TFLITE / "models" / f"{m}.tflite").read_bytes()))
+              for m in ("prelu_unfused.int8", "conv_2d_valid_dilated.int8")]
+    ctx = make_context()
+    spots = (r"dense<(-?[\d.e+]+)>|dense<\[[-\d, ]+\]>|min_val\(-?\d+|max_val\(-?\d+|\((true|false)\)|"
+             r"tosa\.(add|sub|maximum|minimum|mul|cast)\b|perms\(\[[\d, ]+\]\)|axis\(\d\)")
+    values = ["dense<0>", "dense<-1>", "dense<1073741824>", "dense<62>", "dense<2>", "dense<127>", "dense<-128>",
+              "dense<1.5>", "dense<0.0>", "min_val(0", "max_val(5", "min_val(-128", "(true)", "(false)", "tosa.sub",
+              "tosa.maximum", "tosa.add", "tosa.minimum", "tosa.mul", "perms([1, 0])", "perms([0, 2, 3, 1])",
+              "axis(0)", "axis(1)"]
+    deadline = time.monotonic() + 6.0
+    runs = exported = compared = 0
+    while time.monotonic() < deadline:
+        text = rng.choice(texts)
+        for _ in range(rng.randint(1, 4)):
+            r = rng.random()
+            if r < 0.7:
+                m = rng.choice(list(re.finditer(spots, text)))
+                text = text[:m.start()] + rng.choice(values) + text[m.end():]
+                continue
+            lines = text.splitlines()
+            i = rng.randrange(2, len(lines) - 2)
+            names = re.findall(r"%\w+", lines[i])
+            if r < 0.85:
+                del lines[i]
+            elif len(names) >= 3:
+                lines[i] = lines[i].replace(names[1], "%SWAP", 1).replace(names[2], names[1], 1).replace(
+                    "%SWAP", names[2], 1)
+            text = "\n".join(lines)
+        try:
+            module = Parser(ctx, text).parse_module()
+            module.verify()
+        except Exception:       # noqa: BLE001, S112  the mutation made invalid TOSA: nothing to export
+            continue
+        runs += 1
+        try:
+            export_nnef_folder(module, tmp_path / f"{runs}")
+        except ExportError as err:
+            assert "\n" not in str(err)
+            continue
+        exported += 1
+        back = import_nnef(tmp_path / f"{runs}")
+        back.verify()
+        fn = next(op for op in module.walk() if op.name == "func.func")
+        xs = _random_inputs(fn, runs)
+        try:
+            want = run(module, xs, entry=fn.sym_name.data)
+        except Exception:       # noqa: BLE001, S112  the mutated TOSA fails at run time (an ERROR_IF): no reference
+            continue
+        for g, w in zip(run(back, xs, entry=fn.sym_name.data), want):
+            np.testing.assert_array_equal(g, w)
+        compared += 1
+    assert runs > 5 and exported > 0 and compared > 0
+
+
+def _without_quantize(text: str) -> str:
+    return re.sub(r"\n\s*@quantize \{.*?\n\s*\}\n", "\n", text, flags=re.DOTALL)
+
+
+def test_khronos_reader_reads_our_quantized_export(tmp_path, capfd):
+    """Khronos' reader (skriptnd, built from NNEF-Tools v2.0) parses our @quantize blocks, but
+    its lookup of the quantized tensors fails for every model, Khronos' own converter output
+    included: it looks the bare names up among tensors it has renamed `main.main.<name>`
+    (composer.h, eval_quantization). So: the only diagnostics on our export are that lookup's
+    'is not a public tensor identifier', one per entry, exactly as for Khronos' own model;
+    without the @quantize block the reader reads the graph with its operators."""
+    skriptnd = pytest.importorskip("skriptnd")
+    for model in ("net_mobilenet.int8", "add.uint8io", "mul.int8"):
+        folder = export_nnef_folder(import_nnef(HERE / "models" / model), tmp_path / model)
+        text = (folder / "main.sknd").read_text()
+        entries = re.findall(r"^\s*(\w+): quant\.zero_point_linear_quantize", text, flags=re.MULTILINE)
+        capfd.readouterr()
+        assert skriptnd.read_model(str(folder)) is None
+        errors = [line for line in capfd.readouterr().out.splitlines() if "Error" in line]
+        assert sorted(re.search(r"'(\w+)' is not a public tensor identifier", e).group(1) for e in errors) \
+            == sorted(entries), errors
+        assert skriptnd.read_model(str(HERE / "models" / model)) is None      # Khronos' own file: the same
+        assert all("is not a public tensor identifier" in line
+                   for line in capfd.readouterr().out.splitlines() if "Error" in line)
+        (folder / "main.sknd").write_text(_without_quantize(text))
+        m = skriptnd.read_model(str(folder))
+        assert m is not None, capfd.readouterr().out
+        names = {op.name for op in m.graphs[0].operations}
+        assert {"nn.conv", "nn.linear"} <= names if model == "net_mobilenet.int8" else names
