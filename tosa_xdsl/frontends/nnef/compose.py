@@ -57,8 +57,14 @@ TENSOR_TYPES = ("real", "int", "bool")
 
 
 class Composer:
-    def __init__(self, lib: Library, keep: callable, dynamic_ok: callable | None = None):
+    def __init__(self, lib: Library, keep: callable, dynamic_ok: callable | None = None,
+                 keep_quantized: callable | None = None):
         self.lib = lib
+        # keep_quantized(qualified_name, attribute values, [input entry's attribute values],
+        # [output entry's attribute values], [input shapes]) -> True to keep a composite whole
+        # between tensors with @quantize entries (it has an integer form: to_tosa/integer.py)
+        self.keep_quantized = keep_quantized
+        self.entry_of: dict[int, dict] = {}     # id(quantized tensor) -> its entry's attribute values
         self.quantize: dict[str, A.Quantization] = {}   # the current block's @quantize entries
         self.keep = keep     # keep(qualified_name, op, instance, arg types) -> True to keep the invocation whole
         # dynamic_ok(qualified_name, instance, arg types) -> True when the invocation, whose one
@@ -150,6 +156,8 @@ class Composer:
         outs = self.invoke(module, call, env, tensors, g, [name])
         if g.nodes and len(outs) == 1 and g.nodes[-1].outputs[0] is outs[0]:
             g.nodes[-1].quantizes = name
+            if g.nodes[-1].op == "quant.zero_point_linear_quantize":
+                self.entry_of[id(outs[0])] = g.nodes[-1].instance.env.values
         del tensors[hidden]
         if len(outs) != 1:
             raise NnefError(inv.loc, f"a quantization operator must have one output; '{inv.name}' has {len(outs)}")
@@ -158,6 +166,28 @@ class Composer:
         if not isinstance(before, Tensor) or t.type.shape != before.type.shape or t.type.dtype != before.type.dtype:
             raise NnefError(inv.loc, f"'{inv.name}' does not map '{name}' to a tensor of its own type")
         tensors[name] = t
+
+    def whole_between_quantized(self, module, qname, inst, args, types, env, names) -> bool:
+        """A composite whose tensor inputs are quantized and whose results have @quantize
+        entries (zero_point_linear_quantize) in this block, when keep_quantized takes it."""
+        if self.keep_quantized is None or any(isinstance(a, list) for a in args):
+            return False
+        ins = [a for a in args if a is not None]
+        if not ins or any(id(a) not in self.entry_of for a in ins) or len(names) < len(inst.outputs):
+            return False
+        outs = []
+        for name in names[:len(inst.outputs)]:
+            entry = self.quantize.get(name) if name else None
+            if entry is None:
+                return False
+            try:
+                if self.lib.lookup(entry.invocation.name, module, entry.loc)[0] != "quant.zero_point_linear_quantize":
+                    return False
+                outs.append({k: env.eval(e) for k, e in entry.invocation.attribs})
+            except (NnefError, Unknown):
+                return False        # reported where the entry is invoked
+        return self.keep_quantized(qname, inst.env.values, [self.entry_of[id(a)] for a in ins], outs,
+                                   [t.shape for t in types if t is not None])
 
     def param_type(self, env: Env, p: A.Param, allow_missing=False) -> TensorType:
         if p.type.name not in TENSOR_TYPES:
@@ -489,7 +519,8 @@ class Composer:
                 if x.dtype not in TENSOR_TYPES:
                     raise NnefError(inv.loc, f"output '{p.name}' of '{qname}' has type '{x.dtype}' "
                                     f"(unknown or not a tensor type: {', '.join(TENSOR_TYPES)})")
-        if self.keep(qname, op, inst, types) or op.compose is None:
+        if self.keep(qname, op, inst, types) or op.compose is None or \
+                self.whole_between_quantized(module, qname, inst, args, types, env, names):
             outs = []
             for i, t in enumerate(inst.outputs):
                 base = names[i] if i < len(names) and names[i] else op.outputs[i].name

@@ -19,7 +19,7 @@ from tosa_xdsl.frontends.nnef.errors import NnefError
 from tosa_xdsl.frontends.nnef.modules import Library
 from tosa_xdsl.frontends.nnef.parser import parse
 from tosa_xdsl.frontends.nnef.to_tosa.emit import Emitter, Value, ttype
-from tosa_xdsl.frontends.nnef.to_tosa.integer import Plan
+from tosa_xdsl.frontends.nnef.to_tosa.integer import Plan, keeps_whole
 from tosa_xdsl.frontends.nnef.to_tosa.ops import DYNAMIC_CONSUMERS, MAPPINGS, Unsupported
 
 
@@ -47,7 +47,9 @@ def load_document(path_or_text, file: str | None = None, root=None) -> tuple[A.D
 
 
 def compose_graph(path_or_text, attribs: dict | None = None, graph: str | None = None,
-                  lower_all: bool = False, file: str | None = None, root=None) -> Graph:
+                  lower_all: bool = False, file: str | None = None, root=None, integer: bool = False) -> Graph:
+    """`integer`: composites with an integer form between quantized tensors (nn.softmax,
+    math.mean_reduce: to_tosa/integer.py's WHOLE) are kept whole for it."""
     doc, lib = load_document(path_or_text, file, root)
     graphs = [op for op in doc.operators if op.is_graph]
     if not graphs:
@@ -59,7 +61,8 @@ def compose_graph(path_or_text, attribs: dict | None = None, graph: str | None =
         lambda name, op, inst, types: not op.compose or _maps(name, inst, types))
     def dynamic_ok(name, inst, types):
         return not lower_all and name in DYNAMIC_CONSUMERS and _maps(name, inst, types)
-    return Composer(lib, keep, dynamic_ok).graph("main", g, dict(attribs or {}))
+    whole = keeps_whole if integer and not lower_all else None
+    return Composer(lib, keep, dynamic_ok, whole).graph("main", g, dict(attribs or {}))
 
 
 def _maps(name: str, inst, types) -> bool:
@@ -306,7 +309,7 @@ def import_nnef(path_or_text, ctx: Context | None = None, *, attribs: dict | Non
     quantization (real tensors), which is also what `lower_all` compiles."""
     from tosa_xdsl.context import make_context
 
-    g = compose_graph(path_or_text, attribs, graph, lower_all, file, root)
+    g = compose_graph(path_or_text, attribs, graph, lower_all, file, root, integer=not fake_quant)
     if root is None and isinstance(path_or_text, (str, Path)) and "\n" not in str(path_or_text):
         p = Path(path_or_text)
         root = p if p.is_dir() else p.parent
