@@ -38,7 +38,9 @@ INTEGER_MODELS = ["conv_2d.int8", "net_mobilenet.int8", "depthwise_conv_2d.int8"
                   # integer forms of to_tosa/integer_functions.py and integer_layout.py
                   "softmax.int8", "logistic.int8", "pad.int8", "mean.int8", "leaky_relu.int8", "tanh.int8",
                   "exp.int8", "log.int8", "resize_nearest_neighbor.int8", "resize_bilinear.int8",
-                  "fully_connected.int16x8"]
+                  "fully_connected.int16x8", "add.int16x8", "mean.int16x8", "leaky_relu.int16x8", "pad.int16x8",
+                  "max_pool_2d.int16x8", "resize_nearest_neighbor.int16x8", "logistic.int16x8", "tanh.int16x8",
+                  "softmax.int16x8"]
 KNOWN_LSB = {
     # TFLite's int8 bilinear kernel weighs with 10-bit fixed-point fractions; RESIZE's
     # weights are exact (scale_n units) and the one RESCALE rounds once
@@ -46,6 +48,12 @@ KNOWN_LSB = {
     # i48 accumulators: TOSA RESCALEs them with a 16-bit multiplier (scale32 = false, its
     # ERROR_IF), TFLite with a 32-bit one
     "fully_connected.int16x8": (1, 1),
+    # int16 functions: TOSA's interpolated 513-entry TABLE vs TFLite's own int16 kernels
+    # (logistic/tanh: fixed-point polynomials; softmax: its exp and 1/(1+x) LUTs, ours a TABLE
+    # exp and one rounded INTDIV); the TFLite frontend's forms, with the same differences
+    "logistic.int16x8": (32, 1),
+    "tanh.int16x8": (44, 2),
+    "softmax.int16x8": (24, 2),
 }
 SEEDS = (0, 1, 2, 3)
 

@@ -44,6 +44,15 @@ class Node:
 
 
 @dataclass
+class Scoped:
+    """A @quantize entry naming a tensor inside a labelled invocation (`label.tensor`), with
+    the module and attributes of the block that wrote it."""
+    entry: A.Quantization
+    module: str
+    env: object
+
+
+@dataclass
 class Graph:
     name: str
     inputs: list[Tensor]
@@ -65,7 +74,8 @@ class Composer:
         # between tensors with @quantize entries (it has an integer form: to_tosa/integer.py)
         self.keep_quantized = keep_quantized
         self.entry_of: dict[int, dict] = {}     # id(quantized tensor) -> its entry's attribute values
-        self.quantize: dict[str, A.Quantization] = {}   # the current block's @quantize entries
+        self.quantize: dict[str, A.Quantization | Scoped] = {}   # the current block's @quantize entries
+        self.scoped: dict[str, dict[str, Scoped]] = {}  # label -> entries naming tensors inside its invocation
         self.keep = keep     # keep(qualified_name, op, instance, arg types) -> True to keep the invocation whole
         # dynamic_ok(qualified_name, instance, arg types) -> True when the invocation, whose one
         # tensor input has a data-dependent extent, is kept whole and its mapping takes the `?`
@@ -94,7 +104,7 @@ class Composer:
             raise NnefError(op.loc, f"graph '{op.name}' has no attribute '{sorted(unknown)[0]}'")
         tensors: dict[str, object] = {}
         g = Graph(op.name, [], [], [])
-        self.quantize = self.quantize_entries(op)
+        self.quantize, self.scoped = self.quantize_entries(op, doc_module, env)
         for p in op.inputs:
             t = Tensor(p.name, self.param_type(env, p))
             tensors[p.name] = t
@@ -124,15 +134,23 @@ class Composer:
             g.outputs.append(t)
         return g
 
-    @staticmethod
-    def quantize_entries(op: A.Operator) -> dict:
-        """@quantize (draft 2.14): tensor name -> the quantization operator binding. Names scoped
-        by labels (tensors inside invoked operators) are not imported yet."""
-        entries = {}
+    def quantize_entries(self, op: A.Operator, module: str, env) -> tuple[dict, dict]:
+        """@quantize (draft 2.14): tensor name -> the quantization operator binding, and label ->
+        {name inside the labelled invocation -> entry} for names scoped by an explicit label
+        (`conv1.t`, `block.conv1.t`), applied when that invocation is expanded (evaluated in
+        this block's module and attributes)."""
+        entries, scoped = {}, {}
+        labels = {c.value.label for c in op.compose or [] if isinstance(c.value, A.Invocation) and c.value.label}
         for q in op.quantize:
             if "." in q.tensor:
-                raise NnefError(q.loc, f"quantization of the scoped tensor '{q.tensor}' is not supported "
-                                "by the importer yet")
+                label, _, rest = q.tensor.partition(".")
+                if label not in labels:
+                    raise NnefError(q.loc, f"@quantize names '{q.tensor}', but no invocation in '{op.name}' "
+                                    f"is labelled '{label}'")
+                if rest in scoped.setdefault(label, {}):
+                    raise NnefError(q.loc, f"tensor '{q.tensor}' is quantized twice")
+                scoped[label][rest] = Scoped(q, module, env)
+                continue
             if q.tensor in entries:
                 raise NnefError(q.loc, f"tensor '{q.tensor}' is quantized twice")
             entries[q.tensor] = q
@@ -141,7 +159,26 @@ class Composer:
         for name, q in entries.items():
             if name not in known:
                 raise NnefError(q.loc, f"@quantize names '{name}', which '{op.name}' does not declare")
-        return entries
+        return entries, scoped
+
+    def scoped_entries(self, op: A.Operator, label: str | None, qname: str, mod: str, env) -> tuple[dict, dict]:
+        """The entries of an expanded composite: its own block's, plus the outer block's
+        entries scoped by the invocation's label (one level consumed, deeper ones passed on)."""
+        entries, scoped = self.quantize_entries(op, mod, env)
+        known = {p.name for p in op.inputs + op.outputs + op.constants}
+        known |= {r.name for c in op.compose or [] for r in c.results if isinstance(r, A.Result) and r.name}
+        labels = {c.value.label for c in op.compose or [] if isinstance(c.value, A.Invocation) and c.value.label}
+        for rest, sq in (self.scoped.get(label, {}) if label else {}).items():
+            head, dot, tail = rest.partition(".")
+            if dot and head in labels:
+                scoped.setdefault(head, {})[tail] = sq
+            elif dot or rest not in known:
+                raise NnefError(sq.entry.loc, f"@quantize names '{label}.{rest}', which '{qname}' does not declare")
+            elif rest in entries:
+                raise NnefError(sq.entry.loc, f"tensor '{rest}' of '{qname}' is quantized twice")
+            else:
+                entries[rest] = sq
+        return entries, scoped
 
     def quantized(self, module, name: str, env, tensors: dict, g: Graph):
         """A tensor with quantization info is replaced, where it is defined, by its quantized
@@ -149,6 +186,8 @@ class Composer:
         q = self.quantize.get(name)
         if q is None or name not in tensors:
             return
+        if isinstance(q, Scoped):       # an outer block's `label.name` entry: its module and attributes
+            q, module, env = q.entry, q.module, q.env
         hidden = f"{name} (before quantization)"
         tensors[hidden] = tensors[name]
         inv = q.invocation
@@ -345,6 +384,7 @@ class Composer:
         for r, t in zip(results, outs):
             if r.name is not None:
                 tensors[r.name] = t
+                self.quantized(module, r.name, env, tensors, g)     # its @quantize entry, as any result's
 
     def dynamic_loop(self, module, L: A.Loop, env, tensors, g) -> list:
         """A loop whose end depends on tensor data (a `while` condition or a tensor trip count):
@@ -519,8 +559,13 @@ class Composer:
                 if x.dtype not in TENSOR_TYPES:
                     raise NnefError(inv.loc, f"output '{p.name}' of '{qname}' has type '{x.dtype}' "
                                     f"(unknown or not a tensor type: {', '.join(TENSOR_TYPES)})")
-        if self.keep(qname, op, inst, types) or op.compose is None or \
-                self.whole_between_quantized(module, qname, inst, args, types, env, names):
+        inside = self.scoped.get(inv.label) if inv.label else None      # entries naming its inner tensors
+        if inside and op.compose is None:
+            sq = next(iter(inside.values()))
+            raise NnefError(sq.entry.loc, f"@quantize names '{inv.label}.{next(iter(inside))}', a tensor inside "
+                            f"'{qname}', which has no @compose (its inner tensors are not composed)")
+        if not inside and (self.keep(qname, op, inst, types) or op.compose is None or
+                           self.whole_between_quantized(module, qname, inst, args, types, env, names)):
             outs = []
             for i, t in enumerate(inst.outputs):
                 base = names[i] if i < len(names) and names[i] else op.outputs[i].name
@@ -540,11 +585,12 @@ class Composer:
             t.value = inner_env.eval(p.default) if p.default is not None else None
             inner[p.name] = t
         mod = qname.rpartition(".")[0]
-        outer_quantize, self.quantize = self.quantize, self.quantize_entries(op)
+        outer_quantize, outer_scoped = self.quantize, self.scoped
+        self.quantize, self.scoped = self.scoped_entries(op, inv.label, qname, mod, inner_env)
         for p in op.inputs:
             self.quantized(mod, p.name, inner_env, inner, g)
         self.components(mod, op.compose, inner_env, inner, g)
-        self.quantize = outer_quantize
+        self.quantize, self.scoped = outer_quantize, outer_scoped
         outs = []
         for p in op.outputs:
             if p.name not in inner:

@@ -182,7 +182,10 @@ def graph_to_mlir(g: Graph, variables: dict | None = None, lower_all: bool = Fal
             for t in _uses(sub_nodes, yields):
                 if id(t) in values and all(t is not c for c in captured):
                     captured.append(t)
-        outer = [values[id(t)] for t in captured]
+        # quantized values cross region boundaries as reals (dequantized here, requantized by
+        # the entries inside / after): both branches must yield one type, which the outputs'
+        # declared (real) types give, while their quantizations could differ
+        outer = [plan.real(em, values[id(t)]) for t in captured]
         res = em.fresh()
         n = len(node.outputs)
         out_types = [ttype(t.type.shape, t.type.dtype) for t in node.outputs]
@@ -197,7 +200,7 @@ def graph_to_mlir(g: Graph, variables: dict | None = None, lower_all: bool = Fal
                      enumerate(zip(captured, outer))}
             em.lines.append(f"    ^bb0({', '.join(f'{v.ssa}: {v.type}' for v in inner.values())}):")
             emit_nodes(sub_nodes, inner)
-            ys = [get(y, inner) for y in yields]
+            ys = [plan.real(em, get(y, inner)) for y in yields]
             em.lines.append(f"    tosa.yield {', '.join(y.ssa for y in ys)} : {', '.join(y.type for y in ys)}")
         em.lines.append("    }")
         for k, t in enumerate(node.outputs):
@@ -207,14 +210,14 @@ def graph_to_mlir(g: Graph, variables: dict | None = None, lower_all: bool = Fal
         """tosa.while_loop over the loop-carried tensors, the outer tensors the regions read
         passed along as extra carried values."""
         placeholders, cond_nodes, cond_val, body_nodes, body_vals, counter = node.loop
-        inits = [get(t, values) for t in node.inputs]
+        inits = [plan.real(em, get(t, values)) for t in node.inputs]     # reals across regions, as cond_if
         ph_ids = {id(p) for p in placeholders}
         captured = []
         for t in _uses(cond_nodes, [cond_val] if cond_val is not None else []) + _uses(body_nodes, body_vals) + \
                 ([counter[1]] if counter and counter[1] is not None else []):
             if id(t) not in ph_ids and all(t is not c for c in captured):
                 captured.append(t)
-        outer = inits + [get(t, values) for t in captured]
+        outer = inits + [plan.real(em, get(t, values)) for t in captured]
         res = em.fresh()
         n = len(outer)
         types = ", ".join(v.type for v in outer)
@@ -224,7 +227,7 @@ def graph_to_mlir(g: Graph, variables: dict | None = None, lower_all: bool = Fal
         for k, t in enumerate(list(placeholders) + captured):
             cmap[id(t)] = Value(f"{res}_c{k}", outer[k].shape, outer[k].dtype)
         emit_nodes(cond_nodes, cmap)
-        cond = em.reshape(get(cond_val, cmap), []) if cond_val is not None else None
+        cond = em.reshape(plan.real(em, get(cond_val, cmap)), []) if cond_val is not None else None
         if counter is not None and counter[1] is not None:
             i = cmap[id(counter[0])]
             lim = em.reshape(get(counter[1], cmap), [])
@@ -237,7 +240,7 @@ def graph_to_mlir(g: Graph, variables: dict | None = None, lower_all: bool = Fal
             bmap[id(t)] = Value(f"{res}_d{k}", outer[k].shape, outer[k].dtype)
         em.lines.append(f"    ^bb0({', '.join(f'{v.ssa}: {v.type}' for v in bmap.values())}):")
         emit_nodes(body_nodes, bmap)
-        ys = [get(y, bmap) for y in body_vals]
+        ys = [plan.real(em, get(y, bmap)) for y in body_vals]
         if counter is not None:
             one = em.const(1, [], "int")
             ys.append(em.op("tosa.add", [bmap[id(counter[0])], one], [], "int"))

@@ -175,12 +175,15 @@ for _n in FUNCTIONS:
 
 def softmax_is_integer(env, x: QParams, y: QParams, shape) -> bool:
     """Whether nn.softmax of these parameters has the integer form below (decided when the
-    graph is composed, so the composite is kept whole only then)."""
+    graph is composed, so the composite is kept whole only then): one axis, 8- or 16-bit
+    values, the output scale 1/K (TFLite's: 1/256, 1/32768) and for 16 bits zero points 0."""
     axes = env.get("axes", [1])
     k = round(1.0 / y.scale) if y.scale > 0 else 0
+    wide = x.bits == 16
     return (len(axes) == 1 and -len(shape) <= axes[0] < len(shape) and x.per_tensor and y.per_tensor
-            and x.bits == y.bits == 8 and not x.unsigned and not y.unsigned and 0 < k <= 1 << 14
-            and abs(k - 1.0 / y.scale) <= 1e-6 * k and shape[axes[0]] <= 32768)
+            and x.bits == y.bits and x.bits in (8, 16) and not x.unsigned and not y.unsigned
+            and 0 < k <= (1 << 15 if wide else 1 << 14) and abs(k - 1.0 / y.scale) <= 1e-6 * k
+            and shape[axes[0] % len(shape)] <= (65535 if wide else 32768) and (not wide or y.zp == 0))
 
 
 WHOLE["nn.softmax"] = softmax_is_integer
@@ -188,8 +191,8 @@ WHOLE["nn.softmax"] = softmax_is_integer
 
 @handles("nn.softmax")
 def _softmax(em, env, ins, outs, oq):
-    """int8 softmax along one axis (moved last by a transpose), rows flattened: TFLite's
-    kernel as our TFLite frontend lowers it (reduction.py, _softmax_int8)."""
+    """Softmax along one axis (moved last by a transpose), rows flattened: TFLite's kernels as
+    our TFLite frontend lowers them (reduction.py, _softmax_int8 / _softmax_int16)."""
     x, q = ins[0], oq[0]
     if not softmax_is_integer(env, x.q, q, x.shape):
         raise Unsupported("softmax of these parameters")
@@ -201,10 +204,21 @@ def _softmax(em, env, ins, outs, oq):
     rows = math.prod(xt.shape[:-1])
     x32 = em.reshape(em.op("tosa.cast", [xt], xt.shape, "int"), [rows, depth])
     m = em.op("tosa.reduce_max", [x32], [rows, 1], "int", "axis = 1 : i32")
-    neg_d = em.op("tosa.sub", [m, x32], [rows, depth], "int")        # max - x in [0, 255]
-    values = em.const(softmax_exp_table_q16(x.q.scale).reshape(1, 256, 1), [1, 256, 1], "int")
-    e = em.op("tosa.gather", [values, em.reshape(neg_d, [1, rows * depth])], [1, rows * depth, 1], "int")
-    e = em.reshape(e, [rows, depth])
+    if x.q.bits == 8:
+        neg_d = em.op("tosa.sub", [m, x32], [rows, depth], "int")        # max - x in [0, 255]
+        values = em.const(softmax_exp_table_q16(x.q.scale).reshape(1, 256, 1), [1, 256, 1], "int")
+        e = em.op("tosa.gather", [values, em.reshape(neg_d, [1, rows * depth])], [1, rows * depth, 1], "int")
+        e = em.reshape(e, [rows, depth])
+    else:
+        # x - max mapped onto [-10, 0] as int16 (saturating below), exp as TOSA's interpolated
+        # i16 TABLE in Q15 (TFLite's int16 kernel uses its own exp LUT: up to 1 LSB apart)
+        step = 10.0 / 65535.0
+        diff = em.op("tosa.sub", [x32, m], [rows, depth], "int")
+        scaled = rescale(em, diff, "int", x.q.scale / step, 0, 0)
+        shifted = em.op("tosa.add", [scaled, em.const([[32767]], [1, 1], "int")], [rows, depth], "int")
+        q16 = rescale(em, shifted, "i16", 1.0, 0, 0)
+        table = em.const(table_contents_16(np.exp, step, 32767, 1.0 / 32768.0, 0), [513], "i16")
+        e = rescale(em, em.op("tosa.table", [q16, table], [rows, depth], "int"), "int", 1.0 / 128.0, 0, 0)
     s = em.op("tosa.reduce_sum", [e], [rows, 1], "int", "axis = 1 : i32")
     half = em.op("tosa.arithmetic_right_shift", [s, em.const([[1]], [1, 1], "int")], [rows, 1], "int",
                  "round = false")
