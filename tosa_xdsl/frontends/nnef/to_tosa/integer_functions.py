@@ -74,18 +74,17 @@ def _const_like(em, x, value, dtype="int"):
 
 
 def _leaky_relu(em, env, ins, outs, oq):
-    """max(x, alpha * x) = x >= 0 ? f_pos * x : f_neg * x with (f_pos, f_neg) = (1, alpha)
-    for alpha <= 1 and (alpha, 1) above: both sides RESCALEd from x - zp_in to i32, a SELECT
-    on x - zp_in >= 0, one exact RESCALE (by 1) to the output with its zero point, and the
-    `max` clamp (TFLite's leaky relu kernel: the guide's tfl.leaky_relu is TODO)."""
+    """max(x, alpha * x) = x >= 0 ? x : alpha * x (the definition asserts 0 <= alpha <= 1):
+    both sides RESCALEd from x - zp_in to i32, a SELECT on x - zp_in >= 0, one exact RESCALE
+    (by 1) to the output with its zero point, and the `max` clamp (TFLite's leaky relu
+    kernel; the guide's tfl.leaky_relu is TODO, its tf.LeakyRelu a MUL/GREATER/SELECT)."""
     x, q = ins[0], oq[0]
     alpha = float(env["alpha"])
     if not (x.q.per_tensor and q.per_tensor) or x.q.bits == 32 or x.q.unsigned:
         raise Unsupported("leaky relu of per-channel or 32-bit values")
-    f_pos, f_neg = (1.0, alpha) if alpha <= 1.0 else (alpha, 1.0)
     ratio = x.q.scale / q.scale
-    pos = rescale(em, x, "int", f_pos * ratio, x.q.zp, 0)
-    neg = rescale(em, x, "int", f_neg * ratio, x.q.zp, 0)
+    pos = rescale(em, x, "int", ratio, x.q.zp, 0)
+    neg = rescale(em, x, "int", alpha * ratio, x.q.zp, 0)
     centered = rescale(em, x, "int", 1.0, x.q.zp, 0)
     ge = em.op("tosa.greater_equal", [centered, _const_like(em, x, 0)], x.shape, "bool")
     y = em.op("tosa.select", [ge, pos, neg], x.shape, "int")
