@@ -301,7 +301,8 @@ def test_quantize_block_fuzz_gives_located_errors_only(tmp_path):
 
     rng = random.Random(7)
     models = ["conv_2d.int8", "add.int8", "average_pool_2d.int8", "fully_connected.int8", "conv_2d.uint8io",
-              "mean.int8", "concatenation.int8"]
+              "mean.int8", "concatenation.int8", "softmax.int8", "leaky_relu.int8", "fully_connected.int16x8",
+              "tanh.int16x8", "softmax.int16x8"]
     values = ["0", "-1", "255", "-129", "2147483648", "0.0", "-0.5", "1e-45", "1e38", "inf", "[]", "[1, 2]",
               "[0, 0, 0, 0, 0, 0, 0, 0, 0]", "true", "false", "3", "33", "64", "-2", "x"]
     deadline = time.monotonic() + 6.0

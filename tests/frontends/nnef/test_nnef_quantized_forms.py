@@ -287,3 +287,38 @@ def test_quantized_values_cross_cond_if_and_while_loop_as_reals():
             s = s + br
         assert np.abs(y - zp_quant(ref_y, -10, 0.04)).max() <= 1
         assert np.abs(q - zp_quant(s, 0, 0.1)).max() <= 1
+
+
+def _edited(tmp_path, model, old, new, count=1):
+    import shutil
+
+    folder = tmp_path / model
+    shutil.copytree(HERE / "models" / model, folder)
+    text = (folder / "main.sknd").read_text()
+    block = text.index("@quantize")
+    (folder / "main.sknd").write_text(text[:block] + text[block:].replace(old, new, count))
+    return folder
+
+
+def test_fuzz_findings_are_diagnostics_or_reals(tmp_path):
+    """Found by seeded mutation of the @quantize blocks: 33 quantization bits (levels beyond
+    i32) were an invalid module, now a located error at the entry; a scale of inf gave an
+    OverflowError computing the RESCALE multiplier, and i8 weights with a zero point were
+    cast to i16 for MATMUL (which takes zero points of i8 only): both now compute in reals."""
+    with pytest.raises(NnefError, match=r"main\.sknd:\d+:\d+: error: quantization to 33 signed bits"):
+        import_nnef(_edited(tmp_path, "tanh.int16x8", "bits=16", "bits=33"))
+    folder = _edited(tmp_path, "fully_connected.int16x8", "nn_linear1: quant.zero_point_linear_quantize{zero_point=0, "
+                     "scale=0.00022450120013672858", "nn_linear1: quant.zero_point_linear_quantize{zero_point=0, scale=inf")
+    import_nnef(folder).verify()
+    tfl = TFLITE / "models" / "fully_connected.int16x8.tflite"
+    xs = inputs_for(tfl, 0)
+    (tmp_path / "zp").mkdir()
+    folder = _edited(tmp_path / "zp", "fully_connected.int16x8", "zero_point=[0, 0, 0, 0, 0, 0, 0, 0, 0, 0]", "zero_point=0")
+    module = import_nnef(folder)
+    assert integer_only(module)
+    (y,) = run(module, xs, entry="main")
+    assert np.abs(y.astype(np.int32) - run_litert(tfl, xs)[0]).max() <= 1
+    (tmp_path / "zp1").mkdir()
+    module = import_nnef(_edited(tmp_path / "zp1", "fully_connected.int16x8", "zero_point=[0, 0, 0, 0, 0, 0, 0, 0, 0, 0]",
+                                 "zero_point=-1"))
+    assert not integer_only(module) and "tosa.matmul" in names(module)

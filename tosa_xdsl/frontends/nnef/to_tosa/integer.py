@@ -20,6 +20,7 @@ data is quantized at import."""
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -160,6 +161,8 @@ def rescale(em: Emitter, x: Value, dtype: str, scales, in_zp: int, out_zp: int, 
         y = rescale(em, em.transpose(x, perm), dtype, scales, in_zp, out_zp, rank - 1, input_unsigned,
                     output_unsigned)
         return em.transpose(y, [perm.index(a) for a in range(rank)])
+    if not all(math.isfinite(s) and s >= 0 for s in scales):     # e.g. from a scale of inf
+        raise Unsupported(f"rescale factors {scales}")
     scale32 = x.dtype != "i48"
     try:
         pairs = [(compute_scale_32 if scale32 else compute_scale_16)(s) for s in scales]
@@ -237,11 +240,25 @@ HANDLERS: dict[str, callable] = {}
 WHOLE: dict[str, callable] = {}
 
 
+def _well_typed(env: dict) -> bool:
+    """An output entry's attribute values, not yet checked against the definition: of the
+    types zero_point_linear_quantize declares (a scale and zero point each a number or a list)."""
+    def number(v, kind):
+        return isinstance(v, kind) and not isinstance(v, bool) and (kind is int or math.isfinite(v))
+
+    def numbers(v, kind):
+        return number(v, kind) or (isinstance(v, list) and bool(v) and all(number(x, kind) for x in v))
+    return (number(env.get("bits"), int) and numbers(env.get("scale"), (int, float))
+            and numbers(env.get("zero_point"), int) and isinstance(env.get("signed", True), bool)
+            and isinstance(env.get("symmetric", False), bool) and number(env.get("channel_axis", 1), int))
+
+
 def keeps_whole(name, env, in_entries, out_entries, shapes) -> bool:
     """Composer's keep_quantized: the entries' attribute values as QParams, asked to WHOLE."""
     f = WHOLE.get(name)
-    if f is None or len(in_entries) != 1 or len(out_entries) != 1 or not shapes:
-        return False
+    if f is None or len(in_entries) != 1 or len(out_entries) != 1 or not shapes \
+            or not all(_well_typed(e) for e in in_entries + out_entries):
+        return False        # an ill-typed entry is reported where it is invoked
     x, y = qparams_of(in_entries[0], len(shapes[0])), qparams_of(out_entries[0], len(shapes[0]))
     return x is not None and y is not None and f(env, x, y, shapes[0])
 
@@ -293,6 +310,8 @@ def _accumulating(name, weight_axis, out_axis):
             if bias is not None:
                 raise Unsupported("a bias of 16-bit activations (an i48 accumulator operand)")
             if name == "nn.linear":
+                if w.q.zp != 0:
+                    raise Unsupported("weights with a zero point for i16 MATMUL (only i8 takes one)")
                 w = QValue(em.op("tosa.cast", [w], w.shape, "i16"), w.q)
         bias = _bias(bias, x, ws)
         acc = MAPPINGS[name](em, env, [x, w, bias], outs)[0]
