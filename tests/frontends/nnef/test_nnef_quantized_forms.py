@@ -322,3 +322,18 @@ def test_fuzz_findings_are_diagnostics_or_reals(tmp_path):
     module = import_nnef(_edited(tmp_path / "zp1", "fully_connected.int16x8", "zero_point=[0, 0, 0, 0, 0, 0, 0, 0, 0, 0]",
                                  "zero_point=-1"))
     assert not integer_only(module) and "tosa.matmul" in names(module)
+
+
+def test_prelu_is_two_rescales_and_a_select():
+    """nn.prelu with a quantized alpha per channel (axis 1): TFLite's int8 prelu kernel, within
+    1 LSB of the formula (x < 0 ? alpha * x : x)."""
+    src = graph("x: real[2,3,2];", "y: real[2,3,2];", "y = nn.prelu(x, a);",
+                entry("x", 4, 0.05) + "\n" + entry("a", -100, 0.002) + "\n" + entry("y", 9, 0.03),
+                ).replace("@compose", "@variable { a: real[3]; }\n  @compose")
+    aq = np.array([-128, 0, 120], np.int8)
+    module = import_nnef(src, variables={"a": aq})
+    assert integer_only(module) and "tosa.select" in names(module)
+    xq = np.random.default_rng(12).integers(-128, 128, (2, 3, 2)).astype(np.int8)
+    (y,) = run(module, [xq], entry="G")
+    xr, ar = (xq - 4.0) * 0.05, ((aq + 100.0) * 0.002).reshape(1, 3, 1)
+    assert np.abs(y - zp_quant(np.where(xr < 0, ar * xr, xr), 9, 0.03)).max() <= 1

@@ -133,7 +133,8 @@ Pieces: `lexer.py`, `parser.py`, `ast.py` (the grammar of 2.16 with located erro
   RESCALE where the output's parameters differ. The guide leaves most TFLite quantized
   operators "TODO", so the rest follow TFLite's kernels as our TFLite frontend lowers them
   (`to_tosa/integer_functions.py`, `to_tosa/integer_layout.py`): leaky relu (`nn.relu{alpha}`)
-  as two RESCALEs of x - zp (by s_in/s_out and alpha * s_in/s_out) and a SELECT on x >= zp;
+  as two RESCALEs of x - zp (by s_in/s_out and alpha * s_in/s_out) and a SELECT on x >= zp,
+  `nn.prelu` likewise with (x - zp) * (alpha - zp_alpha) on the negative side;
   `nn.sigmoid`, `math.tanh`, `math.exp`, `math.log`, `math.log2`, `math.sqrt`, `math.rsqrt`,
   `math.rcp`, `math.sin`, `math.cos`, `nn.erf`, `nn.elu`, `nn.selu`, `nn.gelu`, `nn.silu`,
   `nn.softplus` as one TABLE (8 bits: 256 entries of TFLite's LUT, dequantize / the
@@ -247,7 +248,7 @@ OUTRO = """
 - Integer quantization: operators without an integer form compute in reals between
   quantized tensors (dequantize, the float mapping, requantize): the binary and comparison
   operators besides add/sub/mul/max/min, `math.neg`/`floor`/`ceil`/`round`/`sign`/`sqr`,
-  `nn.prelu`, `layout.pad` with a `value` input, gathers/scatters, the normalizations and
+  `layout.pad` with a `value` input, gathers/scatters, the normalizations and
   pools other than max/avg; and, within the ones listed above, parameters the integer forms
   do not take: a bias of 16-bit activations (an i48 operand: MATMUL has none, TOSA ADD no
   i48), 16-bit weights, softmax over several axes or with an output scale that is not 1/K

@@ -15,7 +15,9 @@ reduction.py), which follow TFLite's kernels and equal LiteRT's builtin int8 ker
   values: TOSA's interpolated 513-entry i16 TABLE (table_contents_16), i32 out, RESCALE 1/128;
 - softmax (int8, output scale 1/K): the row maximum subtracted in i32, exp(-s_in * d) for
   the 256 differences d a GATHER from a Q16 table, each output INTDIV(e * K + sum / 2, sum)
-  (TFLite's kernel rounds once, there).
+  (TFLite's kernel rounds once, there);
+- prelu: TFLite's int8 prelu kernel, two RESCALEs (x - zp, and (x - zp) * (alpha - zp_a)) and
+  a SELECT.
 """
 
 from __future__ import annotations
@@ -93,6 +95,30 @@ def _leaky_relu(em, env, ins, outs, oq):
         return [y]
     _, hi = quantized_activation_bounds(0.0, _top(env), *q.bounds, q.scale, q.zp)
     return [_clamp(em, y, q.bounds[0], hi, q)]
+
+
+@handles("nn.prelu")
+def _prelu(em, env, ins, outs, oq):
+    """x - zp_x >= 0 ? rescale(x - zp_x, s_x / s_out) : rescale((x - zp_x) * (alpha - zp_a),
+    s_x * s_alpha / s_out), each RESCALE adding the output zero point (TFLite's int8 prelu
+    kernel, as our TFLite frontend lowers tfl.prelu; the guide's is TODO), alpha reshaped
+    along the axis."""
+    x, alpha = ins
+    q = oq[0]
+    if not (x.q.per_tensor and alpha.q.per_tensor and q.per_tensor) or 32 in (x.q.bits, alpha.q.bits) \
+            or x.q.unsigned or alpha.q.unsigned:
+        raise Unsupported("prelu of per-channel or 32-bit values")
+    axis = env.get("axis", 1)
+    axis = axis + len(x.shape) if axis < 0 else axis
+    shape = [1] * len(x.shape)
+    shape[axis] = alpha.shape[0]
+    x32 = rescale(em, x, "int", 1.0, x.q.zp, 0)
+    a32 = em.reshape(rescale(em, alpha, "int", 1.0, alpha.q.zp, 0), shape)
+    pos = rescale(em, x32, q.storage, x.q.scale / q.scale, 0, q.zp)
+    prod = em.op("tosa.mul", [x32, a32, em.const([0], [1], "i8")], x.shape, "int")
+    neg = rescale(em, prod, q.storage, x.q.scale * alpha.q.scale / q.scale, 0, q.zp)
+    ge = em.op("tosa.greater_equal", [x32, _const_like(em, x, 0)], x.shape, "bool")
+    return [QValue(em.op("tosa.select", [ge, pos, neg], x.shape, q.storage), q)]
 
 
 @handles("math.abs")
