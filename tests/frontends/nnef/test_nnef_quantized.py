@@ -37,7 +37,9 @@ INTEGER_MODELS = ["conv_2d.int8", "net_mobilenet.int8", "depthwise_conv_2d.int8"
                   "expand_dims.int8", "slice.int8",
                   # integer forms of to_tosa/integer_functions.py and integer_layout.py
                   "softmax.int8", "logistic.int8", "pad.int8", "mean.int8", "leaky_relu.int8", "tanh.int8",
-                  "exp.int8", "log.int8", "resize_nearest_neighbor.int8", "resize_bilinear.int8",
+                  "exp.int8", "log.int8", "resize_nearest_neighbor.int8", "resize_bilinear.int8", "sum.int8",
+                  "reduce_max.int8", "rsqrt.int8", "sqrt.int8", "abs.int8", "minimum.int8", "mirror_pad.int8",
+                  "tile.int8",
                   "fully_connected.int16x8", "add.int16x8", "mean.int16x8", "leaky_relu.int16x8", "pad.int16x8",
                   "max_pool_2d.int16x8", "resize_nearest_neighbor.int16x8", "logistic.int16x8", "tanh.int16x8",
                   "softmax.int16x8"]
@@ -45,6 +47,10 @@ KNOWN_LSB = {
     # TFLite's int8 bilinear kernel weighs with 10-bit fixed-point fractions; RESIZE's
     # weights are exact (scale_n units) and the one RESCALE rounds once
     "resize_bilinear.int8": (61, 1),
+    # TFLite's sum kernel derives its multiplier and shift otherwise than compute_scale_32
+    "sum.int8": (7, 1),
+    # TFLite's int8 SQRT computes in its own fixed point; the TABLE holds the rounded sqrt
+    "sqrt.int8": (25, 1),
     # i48 accumulators: TOSA RESCALEs them with a 16-bit multiplier (scale32 = false, its
     # ERROR_IF), TFLite with a 32-bit one
     "fully_connected.int16x8": (1, 1),

@@ -176,11 +176,12 @@ Pieces: `lexer.py`, `parser.py`, `ast.py` (the grammar of 2.16 with located erro
 - **Models**: the face detector (TFLite) and `small_cnn` (ONNX, `make_onnx_model.py`) converted
   by Khronos' converters (`convert_models.py`, run by hand), imported as TOSA only and
   checked against LiteRT's / onnxruntime's outputs (`test_nnef_models.py`). Quantized:
-  27 of the TFLite tests' int8 models (`net_mobilenet.int8`: conv, depthwise conv, relu6,
+  35 of the TFLite tests' int8 models (`net_mobilenet.int8`: conv, depthwise conv, relu6,
   residual add, average pool, fully connected with per-channel weights; single operators:
   conv, depthwise conv, fully connected, add, sub, mul, maximum, relu, pools, concatenation,
-  reshapes, transpose, slice, softmax, logistic, tanh, exp, log (with abs and add), pad,
-  mean, leaky relu, nearest and bilinear resizes) and 10 of its 16x8 models (fully
+  reshapes, transpose, slice, tile, softmax, logistic, tanh, exp, log (with abs and add),
+  sqrt, rsqrt, abs, minimum, pad, mirror pad, mean, sum, reduce max, leaky relu, nearest and
+  bilinear resizes) and 10 of its 16x8 models (fully
   connected, add, mean, leaky relu, pad, max pool, nearest resize, logistic, tanh, softmax)
   converted the same way;
   Khronos' v2.0 writer does not print quantization and its TFLite reader drops
@@ -190,7 +191,9 @@ Pieces: `lexer.py`, `parser.py`, `ast.py` (the grammar of 2.16 with located erro
   (`test_nnef_quantized.py`; the TABLE functions and leaky relu on every int8 level,
   `test_nnef_quantized_forms.py`), except where TFLite's kernel computes differently from
   the integer TOSA form (counts over four seeded inputs): `resize_bilinear.int8` (61 elements
-  by 1 LSB: TFLite weighs with 10-bit fixed-point fractions, RESIZE exactly),
+  by 1 LSB: TFLite weighs with 10-bit fixed-point fractions, RESIZE exactly), `sum.int8` (7
+  by 1: TFLite's sum derives its multiplier otherwise than compute_scale_32), `sqrt.int8` (25
+  by 1: TFLite's int8 SQRT is its own fixed point, the TABLE the rounded square root),
   `fully_connected.int16x8` (1 element by 1: the i48 RESCALE's 16-bit multiplier),
   `logistic.int16x8` (32 by 1), `tanh.int16x8` (44 by up to 2), `softmax.int16x8` (24 by up
   to 2): TFLite's int16 kernels are fixed-point polynomials / their own LUTs, ours TOSA's
