@@ -30,6 +30,7 @@ from tosa_xdsl.frontends.legalize_common import (
     compute_scale_16,
     compute_scale_32,
 )
+from tosa_xdsl.frontends.nnef.errors import NnefError
 from tosa_xdsl.frontends.nnef.to_tosa.emit import STORAGE, Emitter, Value
 from tosa_xdsl.frontends.nnef.to_tosa.ops import (
     MAPPINGS,
@@ -238,6 +239,14 @@ HANDLERS: dict[str, callable] = {}
 # (attribute values, input QParams, output QParams, input shape); the composer keeps them
 # whole between quantized tensors only then (the emission has no @compose to fall back on)
 WHOLE: dict[str, callable] = {}
+
+
+def rescalable(factor: float) -> bool:
+    """Whether a 32-bit RESCALE multiplies by `factor` (for the WHOLE predicates)."""
+    try:
+        return math.isfinite(factor) and factor >= 0 and compute_scale_32(factor) is not None
+    except LegalizeError:
+        return False
 
 
 def _well_typed(env: dict) -> bool:
@@ -491,9 +500,13 @@ class Plan:
             if q is None:
                 return False
             x = get(node.inputs[0], values)
+            v = None
             if isinstance(x, QValue):
-                v = requantize(em, x, q) if x.q != q else x
-            else:
+                try:
+                    v = requantize(em, x, q) if x.q != q else x
+                except Unsupported:     # e.g. u8 to u8, scales per channel along another axis
+                    x = to_real(em, x)
+            if v is None:
                 v = from_real(em, x, q, node.outputs[0].type)
             values[id(node.outputs[0])] = v
             return True
@@ -508,7 +521,9 @@ class Plan:
             return False        # u8 values compute in reals (to_real widens them by a RESCALE)
         try:
             outs = f(em, node.instance.env.values, ins, [t.type for t in node.outputs], oq)
-        except Unsupported:
+        except Unsupported as err:
+            if node.op in WHOLE:    # kept whole for its integer form: no @compose left to expand
+                raise NnefError(node.loc, f"'{node.op}' has no integer form here ({err}); please report") from None
             return False
         for t, qn, v in zip(node.outputs, qnodes, outs):
             self.bind(qn, t, v)

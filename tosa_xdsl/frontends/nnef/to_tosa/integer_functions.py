@@ -38,6 +38,7 @@ from tosa_xdsl.frontends.nnef.to_tosa.integer import (
     QValue,
     handles,
     requantize,
+    rescalable,
     rescale,
 )
 from tosa_xdsl.frontends.nnef.to_tosa.ops import F32_MAX, Unsupported
@@ -208,7 +209,8 @@ def softmax_is_integer(env, x: QParams, y: QParams, shape) -> bool:
     return (len(axes) == 1 and -len(shape) <= axes[0] < len(shape) and x.per_tensor and y.per_tensor
             and x.bits == y.bits and x.bits in (8, 16) and not x.unsigned and not y.unsigned
             and 0 < k <= (1 << 15 if wide else 1 << 14) and abs(k - 1.0 / y.scale) <= 1e-6 * k
-            and shape[axes[0] % len(shape)] <= (65535 if wide else 32768) and (not wide or y.zp == 0))
+            and shape[axes[0] % len(shape)] <= (65535 if wide else 32768)
+            and (not wide or (y.zp == 0 and rescalable(x.scale * 65535.0 / 10.0))))
 
 
 WHOLE["nn.softmax"] = softmax_is_integer

@@ -30,6 +30,7 @@ from tosa_xdsl.frontends.nnef.to_tosa.integer import (
     QValue,
     handles,
     requantize,
+    rescalable,
     rescale,
 )
 from tosa_xdsl.frontends.nnef.to_tosa.ops import MAPPINGS, Type, Unsupported
@@ -79,8 +80,13 @@ def _axes(env, rank):
 def mean_is_integer(env, x: QParams, y: QParams, shape) -> bool:
     """Whether math.mean_reduce of these parameters has the integer form below (decided when
     the graph is composed: the composite is kept whole only then)."""
+    axes = env.get("axes", [])
+    if not all(-len(shape) <= a < len(shape) for a in axes):
+        return False
+    count = math.prod(shape[a] for a in {a % len(shape) for a in axes})
     return (x.per_tensor and y.per_tensor and x.bits in (8, 16) and y.bits in (8, 16) and not x.unsigned
-            and not y.unsigned and all(-len(shape) <= a < len(shape) for a in env.get("axes", [])))
+            and not y.unsigned and count * (1 << x.bits) < 1 << 31      # the i32 sum cannot overflow
+            and rescalable(x.scale / y.scale / count))
 
 
 def _sum_mean(mean: bool):
