@@ -337,3 +337,21 @@ def test_prelu_is_two_rescales_and_a_select():
     (y,) = run(module, [xq], entry="G")
     xr, ar = (xq - 4.0) * 0.05, ((aq + 100.0) * 0.002).reshape(1, 3, 1)
     assert np.abs(y - zp_quant(np.where(xr < 0, ar * xr, xr), 9, 0.03)).max() <= 1
+
+
+def test_label_tensor_entries_keep_an_inner_softmax_whole():
+    """An entry on a tensor inside the labelled invocation may be the result of a composite
+    with an integer form (nn.softmax inside `block2`): it is kept whole for it there."""
+    ops = """
+operator block2 {
+  @input { x: real[s..]; }
+  @output { y: real[s..]; }
+  @compose { h = nn.softmax{axes=[1]}(x); y = nn.relu(h); }
+}"""
+    q = entry("x", 0, 0.05) + "\n" + entry("b.h", -128, 1 / 256) + "\n" + entry("y", -128, 1 / 256)
+    module = import_nnef(graph("x: real[2,5];", "y: real[2,5];", "y = b: block2(x);", q, ops))
+    assert integer_only(module) and "tosa.gather" in names(module)
+    xq = np.random.default_rng(13).integers(-128, 128, (2, 5)).astype(np.int8)
+    (y,) = run(module, [xq], entry="G")
+    e = np.exp(xq * 0.05 - (xq * 0.05).max(axis=1, keepdims=True))
+    assert np.abs(y - zp_quant(e / e.sum(axis=1, keepdims=True), -128, 1 / 256)).max() <= 1

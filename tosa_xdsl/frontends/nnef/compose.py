@@ -219,10 +219,13 @@ class Composer:
             entry = self.quantize.get(name) if name else None
             if entry is None:
                 return False
+            where, scope = module, env
+            if isinstance(entry, Scoped):
+                entry, where, scope = entry.entry, entry.module, entry.env
             try:
-                if self.lib.lookup(entry.invocation.name, module, entry.loc)[0] != "quant.zero_point_linear_quantize":
+                if self.lib.lookup(entry.invocation.name, where, entry.loc)[0] != "quant.zero_point_linear_quantize":
                     return False
-                outs.append({k: env.eval(e) for k, e in entry.invocation.attribs})
+                outs.append({k: scope.eval(e) for k, e in entry.invocation.attribs})
             except (NnefError, Unknown):
                 return False        # reported where the entry is invoked
         return self.keep_quantized(qname, inst.env.values, [self.entry_of[id(a)] for a in ins], outs,
