@@ -251,13 +251,16 @@ def rescalable(factor: float) -> bool:
 
 def _well_typed(env: dict) -> bool:
     """An output entry's attribute values, not yet checked against the definition: of the
-    types zero_point_linear_quantize declares (a scale and zero point each a number or a list)."""
+    types zero_point_linear_quantize declares (a scale and zero point each a number or a
+    list), positive scales (its assertion)."""
     def number(v, kind):
         return isinstance(v, kind) and not isinstance(v, bool) and (kind is int or math.isfinite(v))
 
     def numbers(v, kind):
         return number(v, kind) or (isinstance(v, list) and bool(v) and all(number(x, kind) for x in v))
-    return (number(env.get("bits"), int) and numbers(env.get("scale"), (int, float))
+    scale = env.get("scale")
+    return (number(env.get("bits"), int) and numbers(scale, (int, float))
+            and all(v > 0 for v in (scale if isinstance(scale, list) else [scale]))
             and numbers(env.get("zero_point"), int) and isinstance(env.get("signed", True), bool)
             and isinstance(env.get("symmetric", False), bool) and number(env.get("channel_axis", 1), int))
 

@@ -84,6 +84,8 @@ def mean_is_integer(env, x: QParams, y: QParams, shape) -> bool:
     if not all(-len(shape) <= a < len(shape) for a in axes):
         return False
     count = math.prod(shape[a] for a in {a % len(shape) for a in axes})
+    if count <= 0 or not (x.scale > 0 and y.scale > 0):
+        return False
     return (x.per_tensor and y.per_tensor and x.bits in (8, 16) and y.bits in (8, 16) and not x.unsigned
             and not y.unsigned and count * (1 << x.bits) < 1 << 31      # the i32 sum cannot overflow
             and rescalable(x.scale / y.scale / count))
