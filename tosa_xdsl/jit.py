@@ -126,6 +126,34 @@ def compile(module: ModuleOp, entry: str = "main", *, opt_level: int = 2,  # noq
     return from_object(compile_object(module, entry, opt_level), entry, fn.function_type, arg_types)
 
 
+def lower_and_compile(tosa_module: ModuleOp, pipeline: str, entry: str,
+                      opt_level: int = 2) -> tuple[bytes, llvm.LLVMFunctionType]:
+    """(object code, llvm type of `entry`) of a clone of `tosa_module` lowered with `pipeline`,
+    `entry`'s pointer arguments `noalias` (the caller allocates the outputs). A plain
+    tosa-to-llvm pipeline takes the direct road when it can (codegen/direct_llvm.py: LLVM IR
+    text from the loop level); anything it does not know, the llvm-dialect road."""
+    from tosa_xdsl.codegen import direct_llvm
+    from tosa_xdsl.codegen.llvm import CodegenError
+
+    module = tosa_module.clone()
+    split = direct_llvm.split_pipeline(pipeline) if direct_llvm.enabled() else None
+    if split is None:
+        lower_to_llvm(module, pipeline)
+    else:
+        head, tail = split
+        direct_llvm.lower(module, head)
+        try:
+            function_type = direct_llvm.entry_type(module, entry)
+            return direct_llvm.compile_loop_level(module, entry, opt_level), function_type
+        except direct_llvm.Unsupported:
+            direct_llvm.lower(module, tail)  # the rest of tosa-to-llvm: the llvm-dialect road
+        except CodegenError as err:
+            raise JitError(f"cannot compile @{entry}: {err}") from err
+    fn = _llvm_function(module, entry)
+    _mark_noalias(fn)
+    return compile_object(module, entry, opt_level), fn.function_type
+
+
 def _llvm_function(module: ModuleOp, entry: str) -> llvm.FuncOp:
     from xdsl.traits import SymbolTable
 
@@ -229,13 +257,14 @@ class NativeModule:
             self.function = hit
             return
         if lowered is None:
-            lowered = lower_to_llvm(tosa_module.clone(), pipeline)
-        fn = _llvm_function(lowered, entry)
-        _mark_noalias(fn)  # `call` allocates the outputs: no two pointer arguments overlap
-        obj = compile_object(lowered, entry, opt_level)
-        self.function = from_object(obj, entry, fn.function_type, None if self.dynamic else self.memrefs)
+            obj, function_type = lower_and_compile(tosa_module, pipeline, entry, opt_level)
+        else:
+            fn = _llvm_function(lowered, entry)
+            _mark_noalias(fn)  # `call` allocates the outputs: no two pointer arguments overlap
+            obj, function_type = compile_object(lowered, entry, opt_level), fn.function_type
+        self.function = from_object(obj, entry, function_type, None if self.dynamic else self.memrefs)
         if key is not None:
-            cache.store(key, obj, {"entry": entry, "function_type": str(fn.function_type)})
+            cache.store(key, obj, {"entry": entry, "function_type": str(function_type)})
 
     def _signature(self, tosa_module: ModuleOp, entry: str) -> None:
         from xdsl.dialects.builtin import MemRefType
@@ -460,7 +489,11 @@ def cache_key(tosa_module: ModuleOp, pipeline: str | None, entry: str, opt_level
     from tosa_xdsl.codegen.cache import cache_key as key
     from tosa_xdsl.printing import print_ir
 
-    return key(print_ir(tosa_module, style="generic"), pipeline or DEFAULT_PIPELINE, entry, opt_level)
+    from tosa_xdsl.codegen import direct_llvm
+
+    # the direct road (codegen/direct_llvm.py) emits other (equivalent) LLVM IR: its own entries
+    road = "direct-llvm" if direct_llvm.enabled() else "llvm-dialect"
+    return key(print_ir(tosa_module, style="generic"), pipeline or DEFAULT_PIPELINE, entry, opt_level, road)
 
 
 def _load_cached(cache: Any, key: str, entry: str, memrefs: list[Attribute]) -> CompiledFunction | None:

@@ -1,0 +1,804 @@
+"""LLVM IR text straight from the loop level: the JIT's fast road (compile time, issue 15).
+
+`tosa-to-llvm` ends with `convert-scf-to-cf`, `convert-to-llvm` and
+`reconcile-unrealized-casts`, which build an llvm-dialect xDSL module that xDSL's LLVM backend
+then turns into llvmlite objects and prints (codegen/llvm.py). On the example model those
+four steps took ~0.85 s of the ~3 s compile, nearly all of it in constructing xDSL and
+llvmlite objects that exist only to be printed. Here the module as it is after
+`bound-while-loops` (func / scf / memref / arith / math on scalars, static shapes) is printed
+as LLVM IR text directly, one string per instruction, and llvmlite parses that text.
+
+The instructions are the ones convert-to-llvm emits for the same ops (lowering/to_llvm/:
+the same bare-pointer ABI, element addressing `getelementptr T, ptr p, i64 sum(i_k * s_k)`
+with the same operand order, malloc/free, llvm.memcpy or the same copy loop, the same
+intrinsics, `contract` as the only fast-math flag; scf.for as the header/body/exit blocks of
+convert-scf-to-cf), so the object code computes the same bits. Constants are written as
+immediates (LLVM's IR has no constant instructions; convert-to-llvm's llvm.mlir.constant ops
+become the same immediates in the backend).
+
+Only what the loop stage of typical models produces is handled; any other op, type or
+attribute (dynamic shapes, bf16/fp8/i1/i4/i48 storage, scf.while, the thread pool's calls,
+integer division, ...) raises `Unsupported`, and the caller lowers the whole module the
+usual way (`lower_and_emit`): nothing loses coverage. `tosa-opt -p tosa-to-llvm` and the
+llvm-dialect output that `mlir-translate` reads are unchanged: only the JIT / shared-library
+compile takes this road.
+"""
+
+from __future__ import annotations
+
+import struct
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from xdsl.dialects import arith, func, math, memref, scf
+from xdsl.dialects.builtin import (
+    Float16Type,
+    Float32Type,
+    Float64Type,
+    FloatAttr,
+    IndexType,
+    IntegerAttr,
+    IntegerType,
+    MemRefType,
+    ModuleOp,
+    NoneAttr,
+    StridedLayoutAttr,
+)
+from xdsl.ir import Attribute, Block, Operation, SSAValue
+
+# the passes of tosa-to-llvm this module replaces (the rest of the pipeline runs as usual)
+REPLACED = ("convert-scf-to-cf", "convert-to-llvm", "reconcile-unrealized-casts")
+
+
+class Unsupported(Exception):
+    """An op (or type) the direct emitter does not know: lower the module the usual way."""
+
+
+_DYNAMIC = -(2**63)
+
+_INT_BINARY = {arith.AddiOp: "add", arith.SubiOp: "sub", arith.MuliOp: "mul", arith.AndIOp: "and",
+               arith.OrIOp: "or", arith.XOrIOp: "xor"}
+_INT_MINMAX = {arith.MaxSIOp: "smax", arith.MinSIOp: "smin", arith.MaxUIOp: "umax", arith.MinUIOp: "umin"}
+_FLOAT_BINARY = {arith.AddfOp: "fadd", arith.SubfOp: "fsub", arith.MulfOp: "fmul", arith.DivfOp: "fdiv"}
+_FLOAT_MINMAX = {arith.MaximumfOp: "maximum", arith.MinimumfOp: "minimum",
+                 arith.MaxnumfOp: "maximumnum", arith.MinnumfOp: "minimumnum"}
+_MATH_INTRINSIC = {
+    math.ExpOp: "exp", math.Exp2Op: "exp2", math.LogOp: "log", math.Log2Op: "log2",
+    math.Log10Op: "log10", math.SinOp: "sin", math.CosOp: "cos", math.SqrtOp: "sqrt",
+    math.AbsFOp: "fabs", math.CeilOp: "ceil", math.FloorOp: "floor", math.TruncOp: "trunc",
+    math.RoundEvenOp: "roundeven", math.RoundOp: "round", math.PowFOp: "pow",
+    math.CopySignOp: "copysign", math.FmaOp: "fma",
+}
+_MATH_LIBM = {  # as arith_math._MATH_LIBM (f32: the `f` name)
+    math.TanhOp: "tanh", math.ErfOp: "erf", math.TanOp: "tan", math.AtanOp: "atan",
+    math.Atan2Op: "atan2", math.SinhOp: "sinh", math.CoshOp: "cosh", math.AsinOp: "asin",
+    math.AcosOp: "acos", math.AsinhOp: "asinh", math.AcoshOp: "acosh", math.AtanhOp: "atanh",
+    math.ExpM1Op: "expm1", math.Log1pOp: "log1p", math.CbrtOp: "cbrt",
+}
+_ICMP = ("eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge")
+_FCMP = ("false", "oeq", "ogt", "oge", "olt", "ole", "one", "ord", "ueq", "ugt", "uge", "ult", "ule",
+         "une", "uno", "true")
+_FLOAT_NAMES = {Float16Type: "half", Float32Type: "float", Float64Type: "double"}
+_SUFFIX = {"half": "f16", "float": "f32", "double": "f64"}
+# bytes of LLVM's c"..." strings: printable ASCII but '"' and '\' as themselves, the rest \XX
+_ESCAPE = {b: (chr(b) if 0x20 <= b < 0x7F and b not in (0x22, 0x5C) else f"\\{b:02X}") for b in range(256)}
+
+
+def ir_type(t: Attribute) -> str:
+    """The LLVM type of a value of builtin type `t` (convert-to-llvm's, emitter.value_type),
+    for the types whose memory storage is the same (else Unsupported)."""
+    if isinstance(t, IndexType):
+        return "i64"
+    if isinstance(t, IntegerType):
+        if t.width.data not in (8, 16, 32, 64):  # i1/i4/i48: widened in memory, not here
+            if t.width.data == 1:
+                return "i1"
+            raise Unsupported(f"type {t}")
+        return f"i{t.width.data}"
+    name = _FLOAT_NAMES.get(type(t))
+    if name is not None:
+        return name
+    if isinstance(t, MemRefType):
+        return "ptr"
+    raise Unsupported(f"type {t}")
+
+
+def storage(t: Attribute) -> str:
+    """The LLVM type of a memref element in memory: only those stored as themselves."""
+    ty = ir_type(t)
+    if ty in ("i1", "ptr"):
+        raise Unsupported(f"memref element {t}")
+    return ty
+
+
+def elem_bytes(ty: str) -> int:
+    return {"i8": 1, "i16": 2, "half": 2, "i32": 4, "float": 4, "i64": 8, "double": 8}[ty]
+
+
+def float_literal(value: float, ty: str) -> str:
+    """LLVM's hex form: a double's bits (f32: the f32 value widened exactly), `0xH` for f16."""
+    if ty == "half":
+        return "0xH" + struct.pack(">e", value).hex().upper()
+    if ty == "float":
+        value = struct.unpack("<f", struct.pack("<f", value))[0]
+    return "0x" + struct.pack(">d", value).hex().upper()
+
+
+def _static(t: MemRefType) -> list[int]:
+    shape = [int(d) for d in t.get_shape()]
+    if any(d < 0 for d in shape):
+        raise Unsupported(f"dynamic shape {t}")
+    return shape
+
+
+def _strides(t: MemRefType) -> list[int]:
+    _static(t)
+    got = t.get_strides()
+    if got is None or any(s is None or s < 0 for s in got):
+        raise Unsupported(f"strides of {t}")
+    return [int(s) for s in got]
+
+
+def _offset(t: MemRefType) -> int:
+    if isinstance(t.layout, StridedLayoutAttr):
+        off = t.layout.get_offset()
+        if off is None or off < 0:
+            raise Unsupported(f"offset of {t}")
+        return int(off)
+    if not isinstance(t.layout, NoneAttr):
+        raise Unsupported(f"layout of {t}")
+    return 0
+
+
+def _contiguous(t: MemRefType) -> bool:
+    shape, st = _static(t), _strides(t)
+    expect, ok = 1, True
+    for d, s in zip(reversed(shape), reversed(st)):
+        ok = ok and (d == 1 or s == expect)
+        expect *= d
+    return ok
+
+
+@dataclass
+class Module:
+    """Module-wide state: declarations the functions call, the code size for settings_for."""
+
+    defined: set[str]
+    declares: dict[str, str]
+    size: int = 0
+
+    def declare(self, name: str, result: str, args: Sequence[str]) -> None:
+        if name not in self.defined and name not in self.declares:
+            self.declares[name] = f'declare {result} @"{name}"({", ".join(args)})'
+
+
+class Function:
+    """The text of one func.func: `names` maps SSA values to LLVM operands (`%vN`, or an
+    immediate for a constant), `out` collects the lines."""
+
+    def __init__(self, module: Module):
+        self.module = module
+        self.names: dict[SSAValue, str] = {}
+        self.out: list[str] = []
+        self.count = 0
+        self.label = "entry"
+        self.constants: set[str] = set()  # distinct immediates (convert-to-llvm's constant ops)
+
+    def fresh(self) -> str:
+        self.count += 1
+        return f"%v{self.count}"
+
+    def new_label(self) -> str:
+        self.count += 1
+        return f"b{self.count}"
+
+    def emit(self, text: str) -> str:
+        """`%vN = text`; returns %vN."""
+        r = self.fresh()
+        self.out.append(f"  {r} = {text}")
+        return r
+
+    def line(self, text: str) -> None:
+        self.out.append(f"  {text}")
+
+    def start(self, label: str) -> None:
+        self.out.append(f"{label}:")
+        self.label = label
+
+    def get(self, v: SSAValue) -> str:
+        try:
+            return self.names[v]
+        except KeyError:
+            raise Unsupported("a value defined outside the function") from None
+
+    def const(self, value: int) -> str:
+        self.constants.add(str(value))
+        return str(value)
+
+    # ---------------------------------------------------------------- ops
+    def block(self, block: Block) -> None:
+        for op in block.ops:
+            handler = _HANDLERS.get(type(op))
+            if handler is None:
+                raise Unsupported(f"'{op.name}'")
+            handler(self, op)
+
+    def call(self, name: str, result: str, args: Sequence[tuple[str, str]]) -> str | None:
+        self.module.declare(name, result, [t for t, _ in args])
+        text = f'call {result} @"{name}"({", ".join(f"{t} {v}" for t, v in args)})'
+        if result == "void":
+            self.line(text)
+            return None
+        return self.emit(text)
+
+    def linear(self, indices: Sequence[str], strides: Sequence[int]) -> str:
+        """sum(i_k * s_k) in memref.py's `_linear` order (s = 0 skipped, s = 1 not multiplied)."""
+        total = None
+        for idx, s in zip(indices, strides):
+            if s == 0:
+                continue
+            term = idx if s == 1 else self.emit(f"mul i64 {idx}, {self.const(s)}")
+            total = term if total is None else self.emit(f"add i64 {total}, {term}")
+        return total if total is not None else self.const(0)
+
+    def element(self, mem: SSAValue, indices: Sequence[SSAValue]) -> tuple[str, str]:
+        t = mem.type
+        assert isinstance(t, MemRefType)
+        ty = storage(t.get_element_type())
+        lin = self.linear([self.get(i) for i in indices], _strides(t))
+        return self.emit(f"getelementptr {ty}, ptr {self.get(mem)}, i64 {lin}"), ty
+
+
+# ------------------------------------------------------------------------ handlers
+
+def _constant(fn: Function, op: arith.ConstantOp) -> None:
+    attr, t = op.value, op.result.type
+    ty = ir_type(t)
+    if isinstance(attr, IntegerAttr) and ty[0] == "i":
+        w = 64 if isinstance(t, IndexType) else int(ty[1:])
+        v = attr.value.data & ((1 << w) - 1)
+        if w == 1:
+            fn.names[op.result] = "true" if v else "false"
+            return
+        fn.names[op.result] = fn.const(v - (1 << w) if v >= 1 << (w - 1) else v)
+    elif isinstance(attr, FloatAttr) and ty in _SUFFIX:
+        fn.names[op.result] = float_literal(attr.value.data, ty)
+        fn.constants.add(f"{ty}{fn.names[op.result]}")
+    else:
+        raise Unsupported(f"constant {attr}")
+
+
+def _int_binary(fn: Function, op: Operation) -> None:
+    a, b = (fn.get(v) for v in op.operands)
+    fn.names[op.results[0]] = fn.emit(f"{_INT_BINARY[type(op)]} {ir_type(op.results[0].type)} {a}, {b}")
+
+
+def _intrinsic(fn: Function, name: str, ty: str, args: Sequence[str]) -> str:
+    suffix = _SUFFIX.get(ty, ty)
+    r = fn.call(f"llvm.{name}.{suffix}", ty, [(ty, a) for a in args])
+    assert r is not None
+    return r
+
+
+def _int_minmax(fn: Function, op: Operation) -> None:
+    ty = ir_type(op.results[0].type)
+    fn.names[op.results[0]] = _intrinsic(fn, _INT_MINMAX[type(op)], ty, [fn.get(v) for v in op.operands])
+
+
+def _resize(fn: Function, v: str, have: int, want: int, signed: bool) -> str:
+    if have == want:
+        return v
+    if have > want:
+        return fn.emit(f"trunc i{have} {v} to i{want}")
+    return fn.emit(f"{'sext' if signed else 'zext'} i{have} {v} to i{want}")
+
+
+def _width(t: Attribute) -> int:
+    return 64 if isinstance(t, IndexType) else int(ir_type(t)[1:])
+
+
+def _int_resize(fn: Function, op: Operation) -> None:
+    src, res = op.operands[0], op.results[0]
+    signed = not isinstance(op, arith.ExtUIOp | _INDEX_CASTUI)
+    fn.names[res] = _resize(fn, fn.get(src), _width(src.type), _width(res.type), signed)
+
+
+def _cmpi(fn: Function, op: arith.CmpiOp) -> None:
+    ty = ir_type(op.lhs.type)
+    fn.names[op.result] = fn.emit(f"icmp {_ICMP[op.predicate.value.data]} {ty} {fn.get(op.lhs)}, {fn.get(op.rhs)}")
+
+
+def _select(fn: Function, op: arith.SelectOp) -> None:
+    c, a, b = (fn.get(v) for v in op.operands)
+    if op.cond.type != IntegerType(1):
+        raise Unsupported("a non-scalar select")
+    ty = ir_type(op.result.type)
+    fn.names[op.result] = fn.emit(f"select i1 {c}, {ty} {a}, {ty} {b}")
+
+
+def _float_type(t: Attribute) -> str:
+    ty = ir_type(t)
+    if ty not in _SUFFIX:
+        raise Unsupported(f"float type {t}")
+    return ty
+
+
+def _float_binary(fn: Function, op: Operation) -> None:
+    ty = _float_type(op.results[0].type)
+    contract = arith.FastMathFlag.ALLOW_CONTRACT in op.fastmath.data  # pyright: ignore[reportAttributeAccessIssue]
+    a, b = (fn.get(v) for v in op.operands)
+    flag = " contract" if contract else ""
+    fn.names[op.results[0]] = fn.emit(f"{_FLOAT_BINARY[type(op)]}{flag} {ty} {a}, {b}")
+
+
+def _float_minmax(fn: Function, op: Operation) -> None:
+    ty = _float_type(op.results[0].type)
+    fn.names[op.results[0]] = _intrinsic(fn, _FLOAT_MINMAX[type(op)], ty, [fn.get(v) for v in op.operands])
+
+
+def _math_intrinsic(fn: Function, op: Operation) -> None:
+    ty = _float_type(op.results[0].type)
+    if ty == "half" and isinstance(op, math.FmaOp):
+        raise Unsupported("f16 fma")
+    fn.names[op.results[0]] = _intrinsic(fn, _MATH_INTRINSIC[type(op)], ty, [fn.get(v) for v in op.operands])
+
+
+def _math_libm(fn: Function, op: Operation) -> None:
+    ty = _float_type(op.results[0].type)
+    if ty == "half":
+        raise Unsupported("f16 libm call")
+    name = _MATH_LIBM[type(op)] + ("f" if ty == "float" else "")
+    fn.names[op.results[0]] = fn.call(name, ty, [(ty, fn.get(v)) for v in op.operands])  # pyright: ignore
+
+
+def _rsqrt(fn: Function, op: Operation) -> None:
+    ty = _float_type(op.results[0].type)
+    s = _intrinsic(fn, "sqrt", ty, [fn.get(op.operands[0])])
+    fn.names[op.results[0]] = fn.emit(f"fdiv {ty} {float_literal(1.0, ty)}, {s}")
+
+
+def _negf(fn: Function, op: Operation) -> None:
+    ty = _float_type(op.results[0].type)
+    fn.names[op.results[0]] = fn.emit(f"fneg {ty} {fn.get(op.operands[0])}")
+
+
+def _cmpf(fn: Function, op: arith.CmpfOp) -> None:
+    pred = op.predicate.value.data
+    if pred in (0, 15):
+        fn.names[op.result] = "true" if pred == 15 else "false"
+        return
+    ty = _float_type(op.lhs.type)
+    fn.names[op.result] = fn.emit(f"fcmp {_FCMP[pred]} {ty} {fn.get(op.lhs)}, {fn.get(op.rhs)}")
+
+
+def _ext_trunc_f(fn: Function, op: Operation) -> None:
+    src, dst = _float_type(op.operands[0].type), _float_type(op.results[0].type)
+    if dst == "half" and src != "float":
+        raise Unsupported("f64 -> f16")  # convert-to-llvm rounds it with integer code
+    v = fn.get(op.operands[0])
+    widths = {"half": 16, "float": 32, "double": 64}
+    if src == dst:
+        fn.names[op.results[0]] = v
+    else:
+        kind = "fpext" if widths[dst] > widths[src] else "fptrunc"
+        fn.names[op.results[0]] = fn.emit(f"{kind} {src} {v} to {dst}")
+
+
+def _int_to_float(fn: Function, op: Operation) -> None:
+    dst = _float_type(op.results[0].type)
+    if dst == "half":
+        raise Unsupported("int -> f16")
+    src = ir_type(op.operands[0].type)
+    kind = "sitofp" if isinstance(op, arith.SIToFPOp) else "uitofp"
+    fn.names[op.results[0]] = fn.emit(f"{kind} {src} {fn.get(op.operands[0])} to {dst}")
+
+
+def _float_to_int(fn: Function, op: Operation) -> None:
+    src = _float_type(op.operands[0].type)
+    if src == "half":
+        raise Unsupported("f16 -> int")
+    kind = "fptosi" if isinstance(op, arith.FPToSIOp) else "fptoui"
+    fn.names[op.results[0]] = fn.emit(f"{kind} {src} {fn.get(op.operands[0])} to {ir_type(op.results[0].type)}")
+
+
+def _bitcast(fn: Function, op: Operation) -> None:
+    src, dst = ir_type(op.operands[0].type), ir_type(op.results[0].type)
+    v = fn.get(op.operands[0])
+    fn.names[op.results[0]] = v if src == dst else fn.emit(f"bitcast {src} {v} to {dst}")
+
+
+def _load(fn: Function, op: memref.LoadOp) -> None:
+    ptr, ty = fn.element(op.memref, list(op.indices))
+    fn.names[op.res] = fn.emit(f"load {ty}, ptr {ptr}")
+
+
+def _store(fn: Function, op: memref.StoreOp) -> None:
+    ptr, ty = fn.element(op.memref, list(op.indices))
+    fn.line(f"store {ty} {fn.get(op.value)}, ptr {ptr}")
+
+
+def _byte_size(t: MemRefType) -> int:
+    n = 1
+    for d in _static(t):
+        n *= d
+    return n * elem_bytes(storage(t.get_element_type()))
+
+
+def _alloc(fn: Function, op: memref.AllocOp) -> None:
+    t = op.memref.type
+    size = _byte_size(t)
+    align = op.alignment.value.data if op.alignment is not None else 0
+    if align > 16:
+        size = (size + align - 1) // align * align
+        r = fn.call("aligned_alloc", "ptr", [("i64", fn.const(align)), ("i64", fn.const(max(size, align)))])
+    else:
+        r = fn.call("malloc", "ptr", [("i64", fn.const(max(size, 1)))])
+    fn.names[op.memref] = r  # pyright: ignore[reportArgumentType]
+
+
+def _dealloc(fn: Function, op: memref.DeallocOp) -> None:
+    fn.call("free", "void", [("ptr", fn.get(op.memref))])
+
+
+def _get_global(fn: Function, op: memref.GetGlobalOp) -> None:
+    _static(op.memref.type)
+    fn.names[op.memref] = f'@"{op.name_.root_reference.data}"'
+
+
+def _same_pointer(fn: Function, op: Operation) -> None:
+    _strides(op.operands[0].type)  # pyright: ignore[reportArgumentType]
+    _strides(op.results[0].type)  # pyright: ignore[reportArgumentType]
+    fn.names[op.results[0]] = fn.get(op.operands[0])
+
+
+def _subview(fn: Function, op: memref.SubviewOp) -> None:
+    src_t = op.source.type
+    st = _strides(src_t)
+    _strides(op.result.type)
+    dynamic = iter(op.offsets)
+    offsets = [fn.get(next(dynamic)) if o == _DYNAMIC else fn.const(int(o)) for o in op.static_offsets.get_values()]
+    lin = fn.linear(offsets, st)
+    ty = storage(src_t.get_element_type())
+    fn.names[op.result] = fn.emit(f"getelementptr {ty}, ptr {fn.get(op.source)}, i64 {lin}")
+
+
+def _reinterpret_cast(fn: Function, op: memref.ReinterpretCastOp) -> None:
+    src_t, res_t = op.source.type, op.result.type
+    _strides(res_t)
+    delta = _offset(res_t) - _offset(src_t)
+    ptr = fn.get(op.source)
+    ty = storage(src_t.get_element_type())
+    fn.names[op.result] = ptr if delta == 0 else fn.emit(f"getelementptr {ty}, ptr {ptr}, i64 {fn.const(delta)}")
+
+
+def _copy(fn: Function, op: memref.CopyOp) -> None:
+    src_t, dst_t = op.source.type, op.destination.type
+    src, dst = fn.get(op.source), fn.get(op.destination)
+    ty = storage(src_t.get_element_type())
+    if _contiguous(src_t) and _contiguous(dst_t):
+        n = _byte_size(src_t)
+        if n:
+            fn.call("llvm.memcpy.p0.p0.i64", "void", [("ptr", dst), ("ptr", src), ("i64", fn.const(n)),
+                                                       ("i1", "false")])
+        return
+    shape = _static(src_t)
+    total = 1
+    for d in shape:
+        total *= d
+    if total == 0:
+        return
+    s_st, d_st = _strides(src_t), _strides(dst_t)
+    # memref.py's copy loop: one counter, the multi-index recovered by urem/udiv
+    header, body, done = fn.new_label(), fn.new_label(), fn.new_label()
+    before = fn.label
+    fn.line(f"br label %{header}")
+    fn.start(header)
+    i = fn.fresh()
+    phi_at = len(fn.out)
+    fn.out.append("")  # the phi, once the latch is known
+    cond = fn.emit(f"icmp slt i64 {i}, {fn.const(total)}")
+    fn.line(f"br i1 {cond}, label %{body}, label %{done}")
+    fn.start(body)
+    rem, src_off, dst_off = i, fn.const(0), fn.const(0)
+    for k in range(len(shape) - 1, -1, -1):
+        if k > 0:
+            idx = fn.emit(f"urem i64 {rem}, {fn.const(shape[k])}")
+            rem = fn.emit(f"udiv i64 {rem}, {fn.const(shape[k])}")
+        else:
+            idx = rem
+        src_off = fn.emit(f"add i64 {src_off}, {fn.emit(f'mul i64 {idx}, {fn.const(s_st[k])}')}")
+        dst_off = fn.emit(f"add i64 {dst_off}, {fn.emit(f'mul i64 {idx}, {fn.const(d_st[k])}')}")
+    v = fn.emit(f"load {ty}, ptr {fn.emit(f'getelementptr {ty}, ptr {src}, i64 {src_off}')}")
+    fn.line(f"store {ty} {v}, ptr {fn.emit(f'getelementptr {ty}, ptr {dst}, i64 {dst_off}')}")
+    nxt = fn.emit(f"add i64 {i}, 1")
+    fn.line(f"br label %{header}")
+    fn.out[phi_at] = f"  {i} = phi i64 [0, %{before}], [{nxt}, %{body}]"
+    fn.start(done)
+
+
+def _for(fn: Function, op: scf.ForOp) -> None:
+    """convert-scf-to-cf's shape: br header; header: phis, icmp slt, br body / exit; body ...
+    iv + step, br header. The loop's results are the header's phis."""
+    ity = ir_type(op.lb.type)
+    lb, ub, step = fn.get(op.lb), fn.get(op.ub), fn.get(op.step)
+    inits = [fn.get(v) for v in op.iter_args]
+    header, body_label, done = fn.new_label(), fn.new_label(), fn.new_label()
+    before = fn.label
+    fn.line(f"br label %{header}")
+    fn.start(header)
+    body = op.body.block
+    iv = fn.fresh()
+    carried = [fn.fresh() for _ in inits]
+    types = [ir_type(a.type) for a in body.args[1:]]
+    phi_at = len(fn.out)
+    fn.out.extend("" for _ in range(1 + len(inits)))
+    cond = fn.emit(f"icmp slt {ity} {iv}, {ub}")
+    fn.line(f"br i1 {cond}, label %{body_label}, label %{done}")
+    fn.start(body_label)
+    fn.names[body.args[0]] = iv
+    for a, c in zip(body.args[1:], carried):
+        fn.names[a] = c
+    for inner in body.ops:
+        if isinstance(inner, scf.YieldOp):
+            yielded = [fn.get(v) for v in inner.operands]
+            break
+        handler = _HANDLERS.get(type(inner))
+        if handler is None:
+            raise Unsupported(f"'{inner.name}'")
+        handler(fn, inner)
+    else:
+        raise Unsupported("an scf.for body without scf.yield")
+    nxt = fn.emit(f"add {ity} {iv}, {step}")
+    latch = fn.label
+    fn.line(f"br label %{header}")
+    fn.out[phi_at] = f"  {iv} = phi {ity} [{lb}, %{before}], [{nxt}, %{latch}]"
+    for k, (c, t, init, y) in enumerate(zip(carried, types, inits, yielded)):
+        fn.out[phi_at + 1 + k] = f"  {c} = phi {t} [{init}, %{before}], [{y}, %{latch}]"
+    for r, c in zip(op.results, carried):
+        fn.names[r] = c
+    fn.start(done)
+
+
+def _if(fn: Function, op: scf.IfOp) -> None:
+    then_label, else_label, done = fn.new_label(), fn.new_label(), fn.new_label()
+    fn.line(f"br i1 {fn.get(op.cond)}, label %{then_label}, label %{else_label}")
+    incoming = []
+    for label, region in ((then_label, op.true_region), (else_label, op.false_region)):
+        fn.start(label)
+        yielded: list[str] = []
+        if region.blocks:
+            if len(region.blocks) != 1:
+                raise Unsupported("an scf.if region of several blocks")
+            for inner in region.block.ops:
+                if isinstance(inner, scf.YieldOp):
+                    yielded = [fn.get(v) for v in inner.operands]
+                    break
+                handler = _HANDLERS.get(type(inner))
+                if handler is None:
+                    raise Unsupported(f"'{inner.name}'")
+                handler(fn, inner)
+        incoming.append((yielded, fn.label))
+        fn.line(f"br label %{done}")
+    fn.start(done)
+    for k, r in enumerate(op.results):
+        t = ir_type(r.type)
+        (a, la), (b, lb) = incoming
+        fn.names[r] = fn.emit(f"phi {t} [{a[k]}, %{la}], [{b[k]}, %{lb}]")
+
+
+def _call(fn: Function, op: func.CallOp) -> None:
+    if op.attributes:
+        raise Unsupported("a call with attributes (the thread pool's)")
+    if len(op.results) > 1:
+        raise Unsupported("a call with several results")
+    for v in (*op.arguments, *op.results):
+        if isinstance(v.type, MemRefType):
+            _static(v.type)
+    result = ir_type(op.results[0].type) if op.results else "void"
+    args = ", ".join(f"{ir_type(a.type)} {fn.get(a)}" for a in op.arguments)
+    text = f'call {result} @"{op.callee.root_reference.data}"({args})'
+    if op.results:
+        fn.names[op.results[0]] = fn.emit(text)
+    else:
+        fn.line(text)
+
+
+def _return(fn: Function, op: func.ReturnOp) -> None:
+    if len(op.arguments) > 1:
+        raise Unsupported("several returned values")
+    if op.arguments:
+        v = op.arguments[0]
+        fn.line(f"ret {ir_type(v.type)} {fn.get(v)}")
+    else:
+        fn.line("ret void")
+
+
+_INDEX_CASTUI = getattr(arith, "IndexCastUIOp", arith.ExtUIOp)
+_HANDLERS = {
+    arith.ConstantOp: _constant,
+    **dict.fromkeys(_INT_BINARY, _int_binary),
+    **dict.fromkeys(_INT_MINMAX, _int_minmax),
+    **dict.fromkeys((arith.ExtSIOp, arith.ExtUIOp, arith.TruncIOp, arith.IndexCastOp, _INDEX_CASTUI), _int_resize),
+    arith.CmpiOp: _cmpi,
+    arith.SelectOp: _select,
+    **dict.fromkeys(_FLOAT_BINARY, _float_binary),
+    **dict.fromkeys(_FLOAT_MINMAX, _float_minmax),
+    **dict.fromkeys(_MATH_INTRINSIC, _math_intrinsic),
+    **dict.fromkeys(_MATH_LIBM, _math_libm),
+    math.RsqrtOp: _rsqrt,
+    arith.NegfOp: _negf,
+    arith.CmpfOp: _cmpf,
+    **dict.fromkeys((arith.ExtFOp, arith.TruncFOp), _ext_trunc_f),
+    **dict.fromkeys((arith.SIToFPOp, arith.UIToFPOp), _int_to_float),
+    **dict.fromkeys((arith.FPToSIOp, arith.FPToUIOp), _float_to_int),
+    arith.BitcastOp: _bitcast,
+    memref.LoadOp: _load,
+    memref.StoreOp: _store,
+    memref.AllocOp: _alloc,
+    memref.DeallocOp: _dealloc,
+    memref.GetGlobalOp: _get_global,
+    **dict.fromkeys((memref.CollapseShapeOp, memref.ExpandShapeOp, memref.CastOp), _same_pointer),
+    memref.SubviewOp: _subview,
+    memref.ReinterpretCastOp: _reinterpret_cast,
+    memref.CopyOp: _copy,
+    scf.ForOp: _for,
+    scf.IfOp: _if,
+    func.CallOp: _call,
+    func.ReturnOp: _return,
+}
+
+
+# ------------------------------------------------------------------------ module level
+
+def _global(op: memref.GlobalOp) -> str:
+    """A constant buffer as one byte string, aligned as codegen's `convert_global` does
+    (at least its element's alignment and 16 bytes)."""
+    from tosa_xdsl.lowering.to_llvm.memref import global_initializer
+
+    t = op.type
+    assert isinstance(t, MemRefType)
+    ty = storage(t.get_element_type())
+    _static(t)
+    _, init = global_initializer(op)
+    assert init is not None
+    raw = bytes(init.data.data)
+    private = op.sym_visibility is not None and op.sym_visibility.data == "private"
+    kind = "constant" if op.constant is not None else "global"
+    asked = op.alignment.value.data if op.alignment is not None else 1
+    align = max(asked, elem_bytes(ty), 16)
+    body = raw.decode("latin-1").translate(_ESCAPE)
+    return (f'@"{op.sym_name.data}" = {"private " if private else ""}{kind} [{len(raw)} x i8] c"{body}", '
+            f"align {align}")
+
+
+def _signature(op: func.FuncOp, noalias_all: bool) -> tuple[str, list[str]]:
+    inputs = list(op.function_type.inputs.data)
+    outputs = list(op.function_type.outputs.data)
+    if len(outputs) > 1:
+        raise Unsupported("several results")
+    for t in (*inputs, *outputs):
+        if isinstance(t, MemRefType):
+            _static(t)
+    marks = [("llvm.noalias" in d.data) for d in op.arg_attrs.data] if op.arg_attrs is not None \
+        else [False] * len(inputs)
+    params = []
+    for t, mark in zip(inputs, marks):
+        ty = ir_type(t)
+        params.append(f"{ty}{' noalias' if ty == 'ptr' and (mark or noalias_all) else ''}")
+    return (ir_type(outputs[0]) if outputs else "void"), params
+
+
+def _function(op: func.FuncOp, module: Module, noalias_all: bool) -> list[str]:
+    result, params = _signature(op, noalias_all)
+    name = op.sym_name.data
+    if not op.body.blocks:
+        return [f'declare {result} @"{name}"({", ".join(params)})']
+    if set(op.attributes) - {"sym_name", "function_type", "sym_visibility", "arg_attrs", "res_attrs", "no_inline",
+                             "tf.entry_function", "tosa_xdsl.out_params"}:
+        raise Unsupported(f"attributes of @{name}")
+    if len(op.body.blocks) != 1:
+        raise Unsupported("a function of several blocks")
+    fn = Function(module)
+    block = op.body.block
+    args = []
+    for k, (a, p) in enumerate(zip(block.args, params)):
+        fn.names[a] = f"%a{k}"
+        args.append(f"{p} %a{k}")
+    fn.block(block)
+    private = op.sym_visibility is not None and op.sym_visibility.data == "private"
+    linkage = "internal " if private else ""
+    attrs = " noinline" if "no_inline" in op.attributes else ""
+    module.size += sum(1 for line in fn.out if line.startswith("  ")) + len(fn.constants)
+    return [f'define {linkage}{result} @"{name}"({", ".join(args)}){attrs}', "{", "entry:", *fn.out, "}"]
+
+
+def module_text(module: ModuleOp, *, triple: str, data_layout: str, noalias: str | None = None) -> tuple[str, int]:
+    """(LLVM IR text, code size for codegen.llvm.settings_for) of a loop-level module (see the
+    module docstring); `noalias`: the function whose pointer arguments are all `noalias`
+    (NativeModule allocates the entry's outputs). Raises Unsupported for anything else."""
+    defined = {op.sym_name.data for op in module.ops if isinstance(op, func.FuncOp) and op.body.blocks}
+    state = Module(defined, {})
+    parts: list[str] = []
+    functions: list[str] = []
+    for op in module.ops:
+        if isinstance(op, memref.GlobalOp):
+            parts.append(_global(op))
+        elif isinstance(op, func.FuncOp):
+            if op.body.blocks:
+                functions += _function(op, state, op.sym_name.data == noalias)
+            elif op.sym_name.data not in state.declares:
+                state.declares[op.sym_name.data] = _function(op, state, False)[0]
+        else:
+            raise Unsupported(f"'{op.name}' at module level")
+    head = [f'target triple = "{triple}"', f'target datalayout = "{data_layout}"']
+    return "\n".join([*head, *parts, *state.declares.values(), *functions, ""]), state.size
+
+
+# ------------------------------------------------------------------------ the compile road
+
+SWITCH = "TOSA_XDSL_DIRECT_LLVM"  # "0": always the llvm-dialect road (A/B measurements, bisecting)
+
+
+def enabled() -> bool:
+    import os
+
+    return os.environ.get(SWITCH, "1") != "0"
+
+
+def split_pipeline(pipeline: str) -> tuple[list[str], list[str]] | None:
+    """(the passes before the replaced tail, the tail) when `pipeline` is one plain
+    `tosa-to-llvm{...}` (any options), else None (the caller runs the pipeline as it is)."""
+    from xdsl.passes import PassPipeline
+
+    from tosa_xdsl.lowering.pipelines import TosaToLLVMPipelinePass
+    from tosa_xdsl.pass_registry import all_passes
+
+    passes = PassPipeline.parse_spec(all_passes(), pipeline).passes
+    if len(passes) != 1 or not isinstance(passes[0], TosaToLLVMPipelinePass):
+        return None
+    stages = passes[0].stages()
+    if list(stages[-len(REPLACED):]) != list(REPLACED):
+        return None
+    return stages[:-len(REPLACED)], stages[-len(REPLACED):]
+
+
+def lower(module: ModuleOp, names: list[str]) -> None:
+    """Run `names` (tosa-to-llvm's stages) on `module` in place, as the pipeline pass does."""
+    from tosa_xdsl.context import make_context
+    from tosa_xdsl.lowering.pipelines import no_tosa_left, run_passes
+
+    run_passes(make_context(), module, names)
+    no_tosa_left(module, "tosa-to-llvm")
+
+
+def entry_type(module: ModuleOp, entry: str):  # noqa: ANN201 -- llvm.LLVMFunctionType
+    """The llvm function type of `entry` (convert-to-llvm's, for the caller's signature)."""
+    from xdsl.traits import SymbolTable
+
+    from tosa_xdsl.lowering.to_llvm.control import function_type
+
+    fn = SymbolTable.lookup_symbol(module, entry)
+    if not isinstance(fn, func.FuncOp):
+        raise Unsupported(f"no func.func @{entry}")
+    from tosa_xdsl.diagnostics import LocatedError
+
+    ft = fn.function_type
+    try:
+        return function_type(fn, list(ft.inputs.data), list(ft.outputs.data))
+    except LocatedError as err:  # the llvm-dialect road says it again, located
+        raise Unsupported(str(err)) from None
+
+
+def compile_loop_level(module: ModuleOp, entry: str | None, opt_level: int) -> bytes:
+    """Object code of a loop-level module (the passes before REPLACED have run); `entry`: the
+    function whose pointer arguments are `noalias` (None: only those marked). Unsupported
+    when the module holds anything module_text does not know (nothing is changed then)."""
+    from tosa_xdsl import progress
+    from tosa_xdsl.codegen.llvm import compile_text, target_machine
+    from tosa_xdsl.lowering.pipelines import gc_paused
+
+    tm = target_machine(opt_level)
+    progress.stage("LLVM", "building LLVM IR", force=True)
+    with gc_paused():
+        text, size = module_text(module, triple=tm.triple, data_layout=str(tm.target_data), noalias=entry)
+    return compile_text(text, size, opt_level, tm)
