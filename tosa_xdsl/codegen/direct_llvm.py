@@ -30,7 +30,7 @@ import struct
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from xdsl.dialects import arith, func, math, memref, scf
+from xdsl.dialects import affine, arith, func, math, memref, scf
 from xdsl.dialects.builtin import (
     Float16Type,
     Float32Type,
@@ -45,9 +45,18 @@ from xdsl.dialects.builtin import (
     StridedLayoutAttr,
 )
 from xdsl.ir import Attribute, Block, Operation, SSAValue
+from xdsl.ir.affine import (
+    AffineBinaryOpExpr,
+    AffineBinaryOpKind,
+    AffineConstantExpr,
+    AffineDimExpr,
+    AffineExpr,
+    AffineMap,
+    AffineSymExpr,
+)
 
 # the passes of tosa-to-llvm this module replaces (the rest of the pipeline runs as usual)
-REPLACED = ("convert-scf-to-cf", "convert-to-llvm", "reconcile-unrealized-casts")
+REPLACED = ("lower-affine", "bound-while-loops", "convert-scf-to-cf", "convert-to-llvm", "reconcile-unrealized-casts")
 
 
 class Unsupported(Exception):
@@ -242,11 +251,26 @@ class Function:
         return total if total is not None else self.const(0)
 
     def element(self, mem: SSAValue, indices: Sequence[SSAValue]) -> tuple[str, str]:
+        return self.element_at(mem, [self.get(i) for i in indices])
+
+    def element_at(self, mem: SSAValue, indices: Sequence[str]) -> tuple[str, str]:
+        """(pointer to the element, its storage type): memref.py's `element_ptr`."""
         t = mem.type
         assert isinstance(t, MemRefType)
         ty = storage(t.get_element_type())
-        lin = self.linear([self.get(i) for i in indices], _strides(t))
+        lin = self.linear(indices, _strides(t))
         return self.emit(f"getelementptr {ty}, ptr {self.get(mem)}, i64 {lin}"), ty
+
+    def body(self, block: Block) -> list[str]:
+        """The ops of a loop or branch body up to its yield; the yielded operands."""
+        for op in block.ops:
+            if isinstance(op, scf.YieldOp | affine.YieldOp):
+                return [self.get(v) for v in op.operands]
+            handler = _HANDLERS.get(type(op))
+            if handler is None:
+                raise Unsupported(f"'{op.name}'")
+            handler(self, op)
+        raise Unsupported("a body without a yield")
 
 
 # ------------------------------------------------------------------------ handlers
@@ -516,17 +540,14 @@ def _copy(fn: Function, op: memref.CopyOp) -> None:
     fn.start(done)
 
 
-def _for(fn: Function, op: scf.ForOp) -> None:
-    """convert-scf-to-cf's shape: br header; header: phis, icmp slt, br body / exit; body ...
-    iv + step, br header. The loop's results are the header's phis."""
-    ity = ir_type(op.lb.type)
-    lb, ub, step = fn.get(op.lb), fn.get(op.ub), fn.get(op.step)
-    inits = [fn.get(v) for v in op.iter_args]
+def _loop(fn: Function, ity: str, lb: str, ub: str, step: str, inits: list[str], body: Block,
+          results: Sequence[SSAValue]) -> None:
+    """convert-scf-to-cf's shape of an scf.for: br header; header: phis, icmp slt, br body /
+    exit; body ... iv + step, br header. The loop's results are the header's phis."""
     header, body_label, done = fn.new_label(), fn.new_label(), fn.new_label()
     before = fn.label
     fn.line(f"br label %{header}")
     fn.start(header)
-    body = op.body.block
     iv = fn.fresh()
     carried = [fn.fresh() for _ in inits]
     types = [ir_type(a.type) for a in body.args[1:]]
@@ -538,25 +559,103 @@ def _for(fn: Function, op: scf.ForOp) -> None:
     fn.names[body.args[0]] = iv
     for a, c in zip(body.args[1:], carried):
         fn.names[a] = c
-    for inner in body.ops:
-        if isinstance(inner, scf.YieldOp):
-            yielded = [fn.get(v) for v in inner.operands]
-            break
-        handler = _HANDLERS.get(type(inner))
-        if handler is None:
-            raise Unsupported(f"'{inner.name}'")
-        handler(fn, inner)
-    else:
-        raise Unsupported("an scf.for body without scf.yield")
+    yielded = fn.body(body)
     nxt = fn.emit(f"add {ity} {iv}, {step}")
     latch = fn.label
     fn.line(f"br label %{header}")
     fn.out[phi_at] = f"  {iv} = phi {ity} [{lb}, %{before}], [{nxt}, %{latch}]"
     for k, (c, t, init, y) in enumerate(zip(carried, types, inits, yielded)):
         fn.out[phi_at + 1 + k] = f"  {c} = phi {t} [{init}, %{before}], [{y}, %{latch}]"
-    for r, c in zip(op.results, carried):
+    for r, c in zip(results, carried):
         fn.names[r] = c
     fn.start(done)
+
+
+def _for(fn: Function, op: scf.ForOp) -> None:
+    _loop(fn, ir_type(op.lb.type), fn.get(op.lb), fn.get(op.ub), fn.get(op.step), [fn.get(v) for v in op.iter_args],
+          op.body.block, op.results)
+
+
+# ------------------------------------------------------------------------ affine (lower-affine's expansion)
+
+def _affine_expr(fn: Function, e: AffineExpr, dims: Sequence[str], symbols: Sequence[str]) -> str:
+    """lower-affine's `_Expander.expr`, then convert-to-llvm's arith: the same instructions in
+    the same order (mod / floordiv / ceildiv: Unsupported, the llvm-dialect road has them)."""
+    if isinstance(e, AffineConstantExpr):
+        return fn.const(e.value)
+    if isinstance(e, AffineDimExpr):
+        return dims[e.position]
+    if isinstance(e, AffineSymExpr):
+        return symbols[e.position]
+    assert isinstance(e, AffineBinaryOpExpr)
+    a, b = _affine_expr(fn, e.lhs, dims, symbols), _affine_expr(fn, e.rhs, dims, symbols)
+    if e.kind == AffineBinaryOpKind.Add:
+        return fn.emit(f"add i64 {a}, {b}")
+    if e.kind == AffineBinaryOpKind.Mul:
+        return fn.emit(f"mul i64 {a}, {b}")
+    raise Unsupported(f"affine expression {e}")
+
+
+def _affine_map(fn: Function, m: AffineMap, operands: Sequence[SSAValue]) -> list[str]:
+    names = [fn.get(v) for v in operands]
+    dims, symbols = names[:m.num_dims], names[m.num_dims:]
+    return [_affine_expr(fn, r, dims, symbols) for r in m.results]
+
+
+def _reduce(fn: Function, values: list[str], pred: str) -> str:
+    acc = values[0]
+    for v in values[1:]:
+        better = fn.emit(f"icmp {pred} i64 {v}, {acc}")
+        acc = fn.emit(f"select i1 {better}, i64 {v}, i64 {acc}")
+    return acc
+
+
+def _constant_bound(m: AffineMap) -> int | None:
+    if m.num_dims == 0 and m.num_symbols == 0 and len(m.results) == 1 \
+            and isinstance(m.results[0], AffineConstantExpr):
+        return m.results[0].value
+    return None
+
+
+def _affine_for(fn: Function, op: affine.ForOp) -> None:
+    lb_map, ub_map = op.lowerBoundMap.data, op.upperBoundMap.data
+    if not lb_map.results or not ub_map.results:
+        raise Unsupported("a bound map without results")
+    step = op.step.value.data
+    body = op.body.block
+    inits = [fn.get(v) for v in op.inits]
+    lo, hi = _constant_bound(lb_map), _constant_bound(ub_map)
+    if lo is not None and hi is not None and lo < hi <= lo + step:
+        # one iteration: the body once (lower-affine's promoteIfSingleIteration)
+        fn.names[body.args[0]] = fn.const(lo)
+        for a, v in zip(body.args[1:], inits):
+            fn.names[a] = v
+        for r, v in zip(op.results, fn.body(body)):
+            fn.names[r] = v
+        return
+    lb = _reduce(fn, _affine_map(fn, lb_map, op.lowerBoundOperands), "sgt")
+    ub = _reduce(fn, _affine_map(fn, ub_map, op.upperBoundOperands), "slt")
+    _loop(fn, "i64", lb, ub, fn.const(step), inits, body, op.results)
+
+
+def _affine_load(fn: Function, op: affine.LoadOp) -> None:
+    indices = _affine_map(fn, op.map.data, op.indices)
+    ptr, ty = fn.element_at(op.memref, indices)
+    fn.names[op.result] = fn.emit(f"load {ty}, ptr {ptr}")
+
+
+def _affine_store(fn: Function, op: affine.StoreOp) -> None:
+    indices = _affine_map(fn, op.map.data, op.indices)
+    ptr, ty = fn.element_at(op.memref, indices)
+    fn.line(f"store {ty} {fn.get(op.value)}, ptr {ptr}")
+
+
+def _affine_apply(fn: Function, op: affine.ApplyOp) -> None:
+    (fn.names[op.result],) = _affine_map(fn, op.map.data, op.mapOperands)
+
+
+def _affine_min(fn: Function, op: affine.MinOp) -> None:
+    fn.names[op.result] = _reduce(fn, _affine_map(fn, op.map.data, op.operands), "slt")
 
 
 def _if(fn: Function, op: scf.IfOp) -> None:
@@ -569,14 +668,7 @@ def _if(fn: Function, op: scf.IfOp) -> None:
         if region.blocks:
             if len(region.blocks) != 1:
                 raise Unsupported("an scf.if region of several blocks")
-            for inner in region.block.ops:
-                if isinstance(inner, scf.YieldOp):
-                    yielded = [fn.get(v) for v in inner.operands]
-                    break
-                handler = _HANDLERS.get(type(inner))
-                if handler is None:
-                    raise Unsupported(f"'{inner.name}'")
-                handler(fn, inner)
+            yielded = fn.body(region.block)
         incoming.append((yielded, fn.label))
         fn.line(f"br label %{done}")
     fn.start(done)
@@ -642,6 +734,11 @@ _HANDLERS = {
     memref.ReinterpretCastOp: _reinterpret_cast,
     memref.CopyOp: _copy,
     scf.ForOp: _for,
+    affine.ForOp: _affine_for,
+    affine.LoadOp: _affine_load,
+    affine.StoreOp: _affine_store,
+    affine.ApplyOp: _affine_apply,
+    affine.MinOp: _affine_min,
     scf.IfOp: _if,
     func.CallOp: _call,
     func.ReturnOp: _return,
