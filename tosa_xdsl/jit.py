@@ -136,19 +136,12 @@ def lower_and_compile(tosa_module: ModuleOp, pipeline: str, entry: str,
     from tosa_xdsl.codegen.llvm import CodegenError
 
     module = tosa_module.clone()
-    split = direct_llvm.split_pipeline(pipeline) if direct_llvm.enabled() else None
-    if split is None:
-        lower_to_llvm(module, pipeline)
-    else:
-        head, tail = split
-        direct_llvm.lower(module, head)
-        try:
-            function_type = direct_llvm.entry_type(module, entry)
-            return direct_llvm.compile_loop_level(module, entry, opt_level), function_type
-        except direct_llvm.Unsupported:
-            direct_llvm.lower(module, tail)  # the rest of tosa-to-llvm: the llvm-dialect road
-        except CodegenError as err:
-            raise JitError(f"cannot compile @{entry}: {err}") from err
+    try:
+        done = direct_llvm.lower_and_compile(module, pipeline, entry, opt_level)
+    except CodegenError as err:
+        raise JitError(f"cannot compile @{entry}: {err}") from err
+    if done is not None:
+        return done
     fn = _llvm_function(module, entry)
     _mark_noalias(fn)
     return compile_object(module, entry, opt_level), fn.function_type
@@ -486,10 +479,9 @@ def native_pipeline(pipeline: str | None, threads: int = 1, fp_contract: str = "
 
 def cache_key(tosa_module: ModuleOp, pipeline: str | None, entry: str, opt_level: int) -> str:
     """The cache key of compiling `entry` of `tosa_module` with `pipeline` (codegen/cache.py)."""
+    from tosa_xdsl.codegen import direct_llvm
     from tosa_xdsl.codegen.cache import cache_key as key
     from tosa_xdsl.printing import print_ir
-
-    from tosa_xdsl.codegen import direct_llvm
 
     # the direct road (codegen/direct_llvm.py) emits other (equivalent) LLVM IR: its own entries
     road = "direct-llvm" if direct_llvm.enabled() else "llvm-dialect"

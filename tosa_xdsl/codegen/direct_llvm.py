@@ -868,7 +868,7 @@ def lower(module: ModuleOp, names: list[str]) -> None:
     no_tosa_left(module, "tosa-to-llvm")
 
 
-def entry_type(module: ModuleOp, entry: str):  # noqa: ANN201 -- llvm.LLVMFunctionType
+def entry_type(module: ModuleOp, entry: str):
     """The llvm function type of `entry` (convert-to-llvm's, for the caller's signature)."""
     from xdsl.traits import SymbolTable
 
@@ -899,3 +899,32 @@ def compile_loop_level(module: ModuleOp, entry: str | None, opt_level: int) -> b
     with gc_paused():
         text, size = module_text(module, triple=tm.triple, data_layout=str(tm.target_data), noalias=entry)
     return compile_text(text, size, opt_level, tm)
+
+
+def lower_and_compile(module: ModuleOp, pipeline: str, entry: str | None, opt_level: int):
+    """Lower `module` in place with `pipeline` and compile it on the direct road: (the object
+    code, the llvm function type of `entry`, whose pointer arguments are `noalias`; None
+    without an entry); or None when it cannot (switched off, another pipeline, an op it does
+    not know), and then `module` has been lowered to the end (the llvm dialect) for the
+    llvm-dialect road."""
+    from tosa_xdsl.lowering.pipelines import run_passes
+
+    split = split_pipeline(pipeline) if enabled() else None
+    if split is None:
+        from xdsl.passes import PassPipeline
+
+        from tosa_xdsl.context import make_context
+        from tosa_xdsl.pass_registry import all_passes
+
+        PassPipeline.parse_spec(all_passes(), pipeline).apply(make_context(), module)
+        return None
+    head, tail = split
+    lower(module, head)
+    try:
+        function_type = entry_type(module, entry) if entry is not None else None
+        return compile_loop_level(module, entry, opt_level), function_type
+    except Unsupported:
+        from tosa_xdsl.context import make_context
+
+        run_passes(make_context(), module, tail)  # the rest of tosa-to-llvm
+        return None
