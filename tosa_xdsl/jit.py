@@ -147,6 +147,20 @@ def lower_and_compile(tosa_module: ModuleOp, pipeline: str, entry: str,
     return compile_object(module, entry, opt_level), fn.function_type
 
 
+def compile_loop_level(module: ModuleOp, entry: str,
+                       opt_level: int = 2) -> tuple[bytes, llvm.LLVMFunctionType] | None:
+    """The direct road (codegen/direct_llvm.py) on a module the caller lowered up to its start
+    (`direct_llvm.split_pipeline`'s first part): (object code, llvm type of `entry`), or None
+    (the module unchanged) when the road cannot take it; errors as JitError."""
+    from tosa_xdsl.codegen import direct_llvm
+    from tosa_xdsl.codegen.llvm import CodegenError
+
+    try:
+        return direct_llvm.try_compile(module, entry, opt_level)
+    except CodegenError as err:
+        raise JitError(f"cannot compile @{entry}: {err}") from err
+
+
 def _llvm_function(module: ModuleOp, entry: str) -> llvm.FuncOp:
     from xdsl.traits import SymbolTable
 
@@ -224,12 +238,14 @@ class NativeModule:
 
     def __init__(self, tosa_module: ModuleOp, entry: str = "main", *, pipeline: str | None = None,
                  opt_level: int = 2, lowered: ModuleOp | None = None, cache: Any = None, threads: int = 1,
-                 fp_contract: str = "off"):
+                 fp_contract: str = "off", compiled: tuple[bytes, llvm.LLVMFunctionType] | None = None):
         """`lowered`: `tosa_module` already lowered to the llvm dialect by the caller (tosa-run
         lowers through its diagnostics-reporting pass driver, with `native_pipeline`'s
         pipeline); else `pipeline` lowers a clone. `cache`: a tosa_xdsl.codegen.cache.ModuleCache
         (None: no cache); on a hit nothing is lowered or compiled, on a miss the object code is
-        stored. (`cached` looks up only.) `threads`: outer parallel loops on that many threads
+        stored. (`cached` looks up only.) `compiled`: (object code, llvm type of `entry`) the
+        caller already made on the direct road (tosa-run: `compile_loop_level`); `lowered` is
+        then not used. `threads`: outer parallel loops on that many threads
         (docs/native.md; 1: the single-threaded code). `fp_contract="fast"`: float dot products
         may use FMA (`tosa-to-llvm{fp-contract=fast}`, lowering/linalg_transforms/fp_contract.py;
         within the spec's bound, not bit-identical to the interpreter)."""
@@ -249,7 +265,9 @@ class NativeModule:
         if hit is not None:
             self.function = hit
             return
-        if lowered is None:
+        if compiled is not None:
+            obj, function_type = compiled
+        elif lowered is None:
             obj, function_type = lower_and_compile(tosa_module, pipeline, entry, opt_level)
         else:
             fn = _llvm_function(lowered, entry)

@@ -920,11 +920,19 @@ def lower_and_compile(module: ModuleOp, pipeline: str, entry: str | None, opt_le
         return None
     head, tail = split
     lower(module, head)
+    done = try_compile(module, entry, opt_level)
+    if done is None:
+        from tosa_xdsl.context import make_context
+
+        run_passes(make_context(), module, tail)  # the rest of tosa-to-llvm
+    return done
+
+
+def try_compile(module: ModuleOp, entry: str | None, opt_level: int):
+    """(object code, llvm type of `entry` or None) of a module lowered up to the direct road
+    (split_pipeline's head), or None, the module unchanged, when the road cannot take it."""
     try:
         function_type = entry_type(module, entry) if entry is not None else None
         return compile_loop_level(module, entry, opt_level), function_type
     except Unsupported:
-        from tosa_xdsl.context import make_context
-
-        run_passes(make_context(), module, tail)  # the rest of tosa-to-llvm
         return None

@@ -463,6 +463,7 @@ def _run_jit(loaded: Loaded, inputs, entry: str, use_cache: bool = True,
     cache), call; None after a printed error (a WHILE_LOOP past --max-loop-iterations: the
     interpreter's located diagnostic; the bound is a run-time value, not part of the cache key)."""
     from tosa_xdsl import jit
+    from tosa_xdsl.codegen import direct_llvm
     from tosa_xdsl.codegen.cache import ModuleCache
     from tosa_xdsl.interpreter.errors import InputError, TosaRunError
     from tosa_xdsl.interpreter.runner import check_inputs, entry_function
@@ -478,9 +479,18 @@ def _run_jit(loaded: Loaded, inputs, entry: str, use_cache: bool = True,
         if native is None:
             lowered = loaded.module.clone()
             # validation, if asked for (--level/--profile/--extension), already ran on the TOSA module
-            if not apply_passes(loaded, lowered, pipeline):
+            compiled = None
+            split = direct_llvm.split_pipeline(pipeline) if direct_llvm.enabled() else None
+            if split is not None:  # the direct road from the loop level (docs/native.md), else the rest
+                if not apply_passes(loaded, lowered, ",".join(split[0])):
+                    return None
+                compiled = jit.compile_loop_level(lowered, entry)
+                if compiled is None and not apply_passes(loaded, lowered, ",".join(split[1])):
+                    return None
+            elif not apply_passes(loaded, lowered, pipeline):
                 return None
-            native = jit.NativeModule(loaded.module, entry, pipeline=pipeline, lowered=lowered, cache=cache)
+            native = jit.NativeModule(loaded.module, entry, pipeline=pipeline, lowered=lowered, cache=cache,
+                                      compiled=compiled)
         return native.call(values, max_loop_iterations=max_loop_iterations)
     except TosaRunError as err:
         sys.stderr.write(err.format("error", loaded.sources))
