@@ -44,16 +44,23 @@ def _takes_direct_road(module, pipeline="tosa-to-llvm") -> bool:
     return True
 
 
-def test_example_same_bits_both_roads(monkeypatch):
+def test_example_same_object_code_both_roads(monkeypatch):
+    """The example takes the direct road, whose object code is byte for byte the llvm-dialect
+    road's (so the same bits and the same speed), and matches TFLite's outputs."""
     module = parse(EXAMPLE.read_text())
-    assert _takes_direct_road(module)
-    x = np.load(ROOT / "examples/face_detection_front.input_0.npy")
-    direct, dialect = _both_roads(module, [x], monkeypatch)
-    assert_same(direct, dialect, "example: direct vs llvm-dialect road")
+    done = direct_llvm.lower_and_compile(module.clone(), "tosa-to-llvm", "main", 2)
+    assert done is not None, "the example must take the direct road"
+    monkeypatch.setenv(direct_llvm.SWITCH, "0")
+    dialect, function_type = jit.lower_and_compile(module, "tosa-to-llvm", "main", 2)
+    assert done[0] == dialect
+    assert done[1] == function_type
     shared = ROOT.parent / "shared/models" if (ROOT.parent / "shared/models").is_dir() else Path("/work/shared/models")
     expected = [shared / f"face_detection_front.expected_{i}.npy" for i in range(2)]
     if all(e.exists() for e in expected):  # TFLite's outputs: an independent oracle
-        for got, want in zip(direct, expected):
+        x = np.load(ROOT / "examples/face_detection_front.input_0.npy")
+        outs = [np.zeros((1, 896, 16), np.float32), np.zeros((1, 896, 1), np.float32)]
+        jit.from_object(done[0], "main", done[1])(x, *outs)
+        for got, want in zip(outs, expected):
             np.testing.assert_allclose(got, np.load(want), atol=1e-3)
 
 
@@ -93,27 +100,38 @@ func.func @main(%a: tensor<2x5xi32>, %b: tensor<2x5xi32>) -> tensor<2x5xi32> {
   return %0 : tensor<2x5xi32>
 }"""
 
+COUNTING = """func.func @main(%n: tensor<i32>) -> tensor<i32> {
+  %zero = "tosa.const"() <{values = dense<0> : tensor<i32>}> : () -> tensor<i32>
+  %r:2 = tosa.while_loop (%k = %n, %i = %zero) : (tensor<i32>, tensor<i32>) -> (tensor<i32>, tensor<i32>) {
+    %c = tosa.greater %k, %i : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    tosa.yield %c : tensor<i1>
+  } do {
+  ^bb0(%k: tensor<i32>, %i: tensor<i32>):
+    %one = "tosa.const"() <{values = dense<1> : tensor<i32>}> : () -> tensor<i32>
+    %i1 = tosa.add %i, %one : (tensor<i32>, tensor<i32>) -> tensor<i32>
+    tosa.yield %k, %i1 : tensor<i32>, tensor<i32>
+  }
+  return %r#1 : tensor<i32>
+}"""
+
 
 def test_unknown_op_falls_back_to_the_dialect_road(monkeypatch):
-    # integer division (arith.divsi) is not in the direct emitter: the whole module takes
-    # the llvm-dialect road and still computes the interpreter's results
-    module = parse(INTDIV)
-    assert not _takes_direct_road(module)
-    a = np.array([[7, -7, 9, 100, -9], [1, 2, 3, 4, 5]], np.int32)
-    b = np.array([[2, 2, -4, 7, -1], [1, -2, 5, 3, 2]], np.int32)
-    direct, dialect = _both_roads(module, [a, b], monkeypatch)
+    # a WHILE_LOOP (scf.while, bounded by bound-while-loops) is not on the direct road: the
+    # whole module takes the llvm-dialect road, with the interpreter's results
+    module = parse(COUNTING)
+    pipeline = "tosa-to-llvm{validation=false}"  # WHILE_LOOP needs the controlflow extension
+    assert not _takes_direct_road(module, pipeline)
+    inputs = [np.array(5, np.int32)]
+    direct, dialect = _both_roads(module, inputs, monkeypatch, pipeline=pipeline)
     assert_same(direct, dialect, "fallback")
-    assert_same(direct, run(module, [a, b]), "fallback vs interpreter")
+    assert_same(direct, run(module, inputs), "fallback vs interpreter")
 
 
 def test_unsupported_names_the_op():
-    from xdsl.dialects.builtin import ModuleOp
-
-    module = parse(INTDIV)
-    head, _ = direct_llvm.split_pipeline("tosa-to-llvm")
+    module = parse(COUNTING)
+    head, _ = direct_llvm.split_pipeline("tosa-to-llvm{validation=false}")
     direct_llvm.lower(module, head)
-    assert isinstance(module, ModuleOp)
-    with pytest.raises(direct_llvm.Unsupported, match="arith.divsi"):
+    with pytest.raises(direct_llvm.Unsupported, match="scf.while"):
         direct_llvm.module_text(module, triple="x86_64-unknown-linux-gnu", data_layout="")
 
 
@@ -137,3 +155,77 @@ def test_float_literals_are_exact():
     assert direct_llvm.float_literal(0.1, "float") == "0x3FB99999A0000000"
     assert direct_llvm.float_literal(-2.0, "half") == "0xHC000"
     assert direct_llvm.float_literal(float("inf"), "float") == "0x7FF0000000000000"
+
+
+# ------------------------------------------------------------------ op by op: the same object code
+# tests/test_jit.py's scalar kernels (each checked there against the interpreter, bit for bit, on
+# the llvm-dialect road): on the direct road every one it takes must give the same object code.
+
+def _kernel_cases() -> list[tuple[str, list[str], str]]:
+    from test_jit import FLOATS, INT_BINARY, INTS
+
+    cases = []
+    for t in INTS:
+        cases += [(f"%r = arith.{op} %x0, %x1 : {t}", [t, t], t) for op in INT_BINARY]
+        cases += [(f"%r = arith.{op} %x0, %x1 : {t}", [t, t], t) for op in ("shli", "shrsi", "shrui")]
+        cases += [(f"%r = arith.cmpi {p}, %x0, %x1 : {t}", [t, t], "i1") for p in ("eq", "slt", "uge")]
+        cases.append((f"%r = arith.select %x0, %x1, %x2 : {t}", ["i1", t, t], t))
+    for src, dst, op in (("i8", "i32", "extsi"), ("i1", "i32", "extui"), ("i48", "i32", "trunci"),
+                         ("i32", "i1", "trunci"), ("index", "i8", "index_cast"), ("i64", "i48", "trunci")):
+        cases.append((f"%r = arith.{op} %x0 : {src} to {dst}", [src], dst))
+    for t in ("i8", "i32", "i64"):
+        cases += [(f"%r = math.{op} %x0 : {t}", [t], t) for op in ("absi", "ctlz", "ctpop")]
+    for t in FLOATS:
+        cases += [(f"%r = arith.{op} %x0, %x1 : {t}", [t, t], t) for op in ("addf", "divf", "maximumf", "minnumf")]
+        cases.append((f"%r = arith.negf %x0 : {t}", [t], t))
+        cases += [(f"%r = arith.cmpf {p}, %x0, %x1 : {t}", [t, t], "i1") for p in ("false", "olt", "une", "true")]
+        cases += [(f"%r = math.{op} %x0 : {t}", [t], t) for op in ("sqrt", "roundeven", "exp", "tanh", "erf", "rsqrt")]
+        cases.append((f"%r = math.fma %x0, %x1, %x2 : {t}", [t, t, t], t))
+    for src, dst in (("f32", "f64"), ("f64", "f32"), ("f32", "f16"), ("f16", "f32"), ("f64", "f16")):
+        op = "extf" if src in ("f16", "f32") and dst != "f16" and not (src == "f32" and dst == "f16") else "truncf"
+        cases.append((f"%r = arith.{op} %x0 : {src} to {dst}", [src], dst))
+    for it in ("i8", "i64", "i1"):
+        for ft in ("f16", "f32", "f64"):
+            cases += [(f"%r = arith.{op} %x0 : {it} to {ft}", [it], ft) for op in ("sitofp", "uitofp")]
+            if it != "i1":
+                cases += [(f"%r = arith.{op} %x0 : {ft} to {it}", [ft], it) for op in ("fptosi", "fptoui")]
+    return cases
+
+
+# what the direct road leaves to the llvm-dialect road (emitted there with integer code or f32 detours)
+_SMALL = ("bf16", "f8E4M3FN", "f8E5M2")
+
+
+def _expect_direct(body: str) -> bool:
+    if any(s in body for s in _SMALL):
+        return False
+    if "to f16" in body and ("itofp" in body or "f64 to" in body):
+        return False
+    if "f16" in body and ("fma" in body or "fpto" in body or "math." in body and "sqrt" not in body
+                          and "roundeven" not in body):
+        return False
+    return True
+
+
+@pytest.mark.parametrize("body,ins,out", _kernel_cases(), ids=lambda v: v if isinstance(v, str) else None)
+def test_kernel_same_object_code(body, ins, out):
+    from test_jit import kernel
+    from xdsl.parser import Parser
+
+    from tosa_xdsl.codegen.llvm import compile_object
+    from tosa_xdsl.context import make_context
+    from tosa_xdsl.lowering.to_llvm.convert_to_llvm import ConvertToLLVMPass
+    from tosa_xdsl.lowering.to_llvm.scf_to_cf import ConvertScfToCfPass
+
+    ctx = make_context()
+    module = Parser(ctx, kernel(body, ins, out, n=16)).parse_module()
+    lowered = module.clone()
+    ConvertScfToCfPass().apply(ctx, lowered)
+    ConvertToLLVMPass().apply(ctx, lowered)
+    dialect = compile_object(lowered, 2)
+    try:
+        direct = direct_llvm.compile_loop_level(module, None, 2)
+    except direct_llvm.Unsupported:
+        assert not _expect_direct(body), f"{body}: the direct road should take it"
+        return
+    assert direct == dialect, f"{body}: the direct road's object code differs"

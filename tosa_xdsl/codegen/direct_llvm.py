@@ -99,9 +99,7 @@ def ir_type(t: Attribute) -> str:
     if isinstance(t, IndexType):
         return "i64"
     if isinstance(t, IntegerType):
-        if t.width.data not in (8, 16, 32, 64):  # i1/i4/i48: widened in memory, not here
-            if t.width.data == 1:
-                return "i1"
+        if not 1 <= t.width.data <= 64:
             raise Unsupported(f"type {t}")
         return f"i{t.width.data}"
     name = _FLOAT_NAMES.get(type(t))
@@ -112,10 +110,24 @@ def ir_type(t: Attribute) -> str:
     raise Unsupported(f"type {t}")
 
 
+def ir_int_type(t: Attribute) -> str:
+    """ir_type, and integers of any width up to 64 (i1, i4, i48 as SSA values)."""
+    if isinstance(t, IntegerType) and 1 <= t.width.data <= 64:
+        return f"i{t.width.data}"
+    return ir_type(t)
+
+
 def storage(t: Attribute) -> str:
-    """The LLVM type of a memref element in memory: only those stored as themselves."""
+    """The LLVM type of a memref element in memory (emitter.storage_type): integers in the
+    smallest of i8/i16/i32/i64 that holds them."""
+    if isinstance(t, IntegerType):
+        w = t.width.data
+        for s in (8, 16, 32, 64):
+            if w <= s:
+                return f"i{s}"
+        raise Unsupported(f"memref element {t}")
     ty = ir_type(t)
-    if ty in ("i1", "ptr"):
+    if ty == "ptr":
         raise Unsupported(f"memref element {t}")
     return ty
 
@@ -309,6 +321,99 @@ def _int_minmax(fn: Function, op: Operation) -> None:
     fn.names[op.results[0]] = _intrinsic(fn, _INT_MINMAX[type(op)], ty, [fn.get(v) for v in op.operands])
 
 
+def _int_operands(fn: Function, op: Operation) -> tuple[str, str, str, int]:
+    a, b = (fn.get(v) for v in op.operands)
+    ty = ir_type(op.operands[0].type)
+    return a, b, ty, int(ty[1:])
+
+
+def _signed(v: int, w: int) -> str:
+    v &= (1 << w) - 1
+    return str(v - (1 << w) if w > 1 and v >= 1 << (w - 1) else v)
+
+
+def _safe_divisor(fn: Function, a: str, b: str, ty: str, w: int, signed: bool) -> tuple[str, str]:
+    """arith_math._safe_divisor: (b with 0 -> 1 and, signed, -1 -> 1 where a is INT_MIN; b == 0)."""
+    zero = fn.emit(f"icmp eq {ty} {b}, 0")
+    safe = fn.emit(f"select i1 {zero}, {ty} 1, {ty} {b}")
+    if signed:
+        is_min = fn.emit(f"icmp eq {ty} {a}, {_signed(1 << (w - 1), w)}")
+        minus_one = fn.emit(f"icmp eq {ty} {b}, {_signed(-1, w)}")
+        overflow = fn.emit(f"and i1 {is_min}, {minus_one}")
+        safe = fn.emit(f"select i1 {overflow}, {ty} 1, {ty} {safe}")
+    return safe, zero
+
+
+def _zero_if(fn: Function, cond: str, v: str, ty: str) -> str:
+    return fn.emit(f"select i1 {cond}, {ty} 0, {ty} {v}")
+
+
+_DIV_REM = {arith.DivSIOp: ("sdiv", True), arith.DivUIOp: ("udiv", False), arith.RemSIOp: ("srem", True),
+            arith.RemUIOp: ("urem", False)}
+
+
+def _div_rem(fn: Function, op: Operation) -> None:
+    """Division by zero gives 0 and INT_MIN / -1 wraps, as convert-to-llvm (arith_math) defines them."""
+    a, b, ty, w = _int_operands(fn, op)
+    kind, signed = _DIV_REM[type(op)]
+    safe, zero = _safe_divisor(fn, a, b, ty, w, signed)
+    fn.names[op.results[0]] = _zero_if(fn, zero, fn.emit(f"{kind} {ty} {a}, {safe}"), ty)
+
+
+def _floordiv(fn: Function, a: str, safe: str, ty: str) -> str:
+    q = fn.emit(f"sdiv {ty} {a}, {safe}")
+    r = fn.emit(f"srem {ty} {a}, {safe}")
+    signs_differ = fn.emit(f"icmp slt {ty} {fn.emit(f'xor {ty} {r}, {safe}')}, 0")
+    adjust = fn.emit(f"and i1 {fn.emit(f'icmp ne {ty} {r}, 0')}, {signs_differ}")
+    return fn.emit(f"sub {ty} {q}, {fn.emit(f'zext i1 {adjust} to {ty}')}")
+
+
+def _floordivsi(fn: Function, op: Operation) -> None:
+    a, b, ty, w = _int_operands(fn, op)
+    safe, zero = _safe_divisor(fn, a, b, ty, w, True)
+    fn.names[op.results[0]] = _zero_if(fn, zero, _floordiv(fn, a, safe, ty), ty)
+
+
+def _ceildivsi(fn: Function, op: Operation) -> None:
+    a, b, ty, w = _int_operands(fn, op)
+    safe, zero = _safe_divisor(fn, a, b, ty, w, True)
+    q = _floordiv(fn, a, safe, ty)
+    inexact = fn.emit(f"icmp ne {ty} {fn.emit(f'mul {ty} {q}, {safe}')}, {a}")
+    q = fn.emit(f"add {ty} {q}, {fn.emit(f'zext i1 {inexact} to {ty}')}")
+    fn.names[op.results[0]] = _zero_if(fn, zero, q, ty)
+
+
+def _ceildivui(fn: Function, op: Operation) -> None:
+    a, b, ty, w = _int_operands(fn, op)
+    safe, zero = _safe_divisor(fn, a, b, ty, w, False)
+    q = fn.emit(f"udiv {ty} {a}, {safe}")
+    inexact = fn.emit(f"icmp ne {ty} {fn.emit(f'urem {ty} {a}, {safe}')}, 0")
+    q = fn.emit(f"add {ty} {q}, {fn.emit(f'zext i1 {inexact} to {ty}')}")
+    fn.names[op.results[0]] = _zero_if(fn, zero, q, ty)
+
+
+def _shift(fn: Function, op: Operation) -> None:
+    """A shift by >= the width gives 0 (shl, shrui) or the sign fill (shrsi), as arith_math."""
+    a, b, ty, w = _int_operands(fn, op)
+    too_far = fn.emit(f"icmp uge {ty} {b}, {w}")
+    if isinstance(op, arith.ShRSIOp):
+        amount = fn.emit(f"select i1 {too_far}, {ty} {w - 1}, {ty} {b}")
+        fn.names[op.results[0]] = fn.emit(f"ashr {ty} {a}, {amount}")
+        return
+    amount = fn.emit(f"select i1 {too_far}, {ty} 0, {ty} {b}")
+    kind = "shl" if isinstance(op, arith.ShLIOp) else "lshr"
+    fn.names[op.results[0]] = _zero_if(fn, too_far, fn.emit(f"{kind} {ty} {a}, {amount}"), ty)
+
+
+def _int_intrinsic(fn: Function, op: Operation) -> None:
+    """abs / ctlz / cttz (poison flags false, as arith_math) and ctpop."""
+    name = {math.AbsIOp: "abs", math.CountLeadingZerosOp: "ctlz", math.CountTrailingZerosOp: "cttz",
+            math.CtPopOp: "ctpop"}[type(op)]
+    ty = ir_type(op.operands[0].type)
+    args = [(ty, fn.get(op.operands[0]))] + ([] if name == "ctpop" else [("i1", "false")])
+    fn.names[op.results[0]] = fn.call(f"llvm.{name}.{ty}", ty, args)  # pyright: ignore[reportArgumentType]
+
+
 def _resize(fn: Function, v: str, have: int, want: int, signed: bool) -> str:
     if have == want:
         return v
@@ -431,14 +536,29 @@ def _bitcast(fn: Function, op: Operation) -> None:
     fn.names[op.results[0]] = v if src == dst else fn.emit(f"bitcast {src} {v} to {dst}")
 
 
+def _loaded(fn: Function, ptr: str, ty: str, elem: Attribute) -> str:
+    """A load, narrowed to the value's width (i1 / i4 / i48 live widened in memory)."""
+    v = fn.emit(f"load {ty}, ptr {ptr}")
+    want = ir_type(elem)
+    return _resize(fn, v, int(ty[1:]), int(want[1:]), True) if want != ty else v
+
+
+def _stored(fn: Function, ptr: str, ty: str, elem: Attribute, value: str) -> None:
+    """A store, widened to the storage (bool as 0/1, other narrow integers sign-extended)."""
+    want = ir_type(elem)
+    if want != ty:
+        value = _resize(fn, value, int(want[1:]), int(ty[1:]), elem != IntegerType(1))
+    fn.line(f"store {ty} {value}, ptr {ptr}")
+
+
 def _load(fn: Function, op: memref.LoadOp) -> None:
     ptr, ty = fn.element(op.memref, list(op.indices))
-    fn.names[op.res] = fn.emit(f"load {ty}, ptr {ptr}")
+    fn.names[op.res] = _loaded(fn, ptr, ty, op.res.type)
 
 
 def _store(fn: Function, op: memref.StoreOp) -> None:
     ptr, ty = fn.element(op.memref, list(op.indices))
-    fn.line(f"store {ty} {fn.get(op.value)}, ptr {ptr}")
+    _stored(fn, ptr, ty, op.value.type, fn.get(op.value))
 
 
 def _byte_size(t: MemRefType) -> int:
@@ -641,13 +761,13 @@ def _affine_for(fn: Function, op: affine.ForOp) -> None:
 def _affine_load(fn: Function, op: affine.LoadOp) -> None:
     indices = _affine_map(fn, op.map.data, op.indices)
     ptr, ty = fn.element_at(op.memref, indices)
-    fn.names[op.result] = fn.emit(f"load {ty}, ptr {ptr}")
+    fn.names[op.result] = _loaded(fn, ptr, ty, op.result.type)
 
 
 def _affine_store(fn: Function, op: affine.StoreOp) -> None:
     indices = _affine_map(fn, op.map.data, op.indices)
     ptr, ty = fn.element_at(op.memref, indices)
-    fn.line(f"store {ty} {fn.get(op.value)}, ptr {ptr}")
+    _stored(fn, ptr, ty, op.value.type, fn.get(op.value))
 
 
 def _affine_apply(fn: Function, op: affine.ApplyOp) -> None:
@@ -712,6 +832,12 @@ _HANDLERS = {
     **dict.fromkeys(_INT_MINMAX, _int_minmax),
     **dict.fromkeys((arith.ExtSIOp, arith.ExtUIOp, arith.TruncIOp, arith.IndexCastOp, _INDEX_CASTUI), _int_resize),
     arith.CmpiOp: _cmpi,
+    **dict.fromkeys(_DIV_REM, _div_rem),
+    arith.FloorDivSIOp: _floordivsi,
+    arith.CeilDivSIOp: _ceildivsi,
+    arith.CeilDivUIOp: _ceildivui,
+    **dict.fromkeys((arith.ShLIOp, arith.ShRUIOp, arith.ShRSIOp), _shift),
+    **dict.fromkeys((math.AbsIOp, math.CountLeadingZerosOp, math.CountTrailingZerosOp, math.CtPopOp), _int_intrinsic),
     arith.SelectOp: _select,
     **dict.fromkeys(_FLOAT_BINARY, _float_binary),
     **dict.fromkeys(_FLOAT_MINMAX, _float_minmax),
