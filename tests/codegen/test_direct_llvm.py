@@ -229,3 +229,18 @@ def test_kernel_same_object_code(body, ins, out):
         assert not _expect_direct(body), f"{body}: the direct road should take it"
         return
     assert direct == dialect, f"{body}: the direct road's object code differs"
+
+
+@pytest.mark.parametrize("name", ["conv_f32", "matmul_f32_batch"])
+def test_threads_same_object_code_both_roads(name, monkeypatch):
+    """--threads 2: the thread pool's calls and task functions (parallel_call) on the direct road."""
+    module = parse(PROGRAMS[name])
+    done = direct_llvm.lower_and_compile(module.clone(), "tosa-to-llvm{threads=2}", "main", 2)
+    assert done is not None, "--threads 2 must take the direct road"
+    monkeypatch.setenv(direct_llvm.SWITCH, "0")
+    dialect, _ = jit.lower_and_compile(module, "tosa-to-llvm{threads=2}", "main", 2)
+    assert done[0] == dialect
+    monkeypatch.setenv(direct_llvm.SWITCH, "1")
+    inputs = random_inputs(module, seed=1)
+    assert_same(jit.NativeModule(module, threads=2).call(inputs), jit.NativeModule(module).call(inputs),
+                f"{name}: 2 threads vs 1")

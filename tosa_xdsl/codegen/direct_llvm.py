@@ -30,7 +30,7 @@ import struct
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from xdsl.dialects import affine, arith, func, math, memref, scf
+from xdsl.dialects import affine, arith, func, llvm, math, memref, scf
 from xdsl.dialects.builtin import (
     Float16Type,
     Float32Type,
@@ -187,6 +187,7 @@ class Module:
     defined: set[str]
     declares: dict[str, str]
     size: int = 0
+    tasks: dict[str, list[str]] | None = None  # the thread pool's task functions (parallel_call)
 
     def declare(self, name: str, result: str, args: Sequence[str]) -> None:
         if name not in self.defined and name not in self.declares:
@@ -204,6 +205,7 @@ class Function:
         self.count = 0
         self.label = "entry"
         self.constants: set[str] = set()  # distinct immediates (convert-to-llvm's constant ops)
+        self.entry: list[str] = []  # allocas at the top of the entry block
 
     def fresh(self) -> str:
         self.count += 1
@@ -798,9 +800,63 @@ def _if(fn: Function, op: scf.IfOp) -> None:
         fn.names[r] = fn.emit(f"phi {t} [{a[k]}, %{la}], [{b[k]}, %{lb}]")
 
 
+def _slot_size(ty: str) -> int:
+    """parallel_call._size: bytes of a context slot's value."""
+    if ty == "ptr":
+        return 8
+    if ty[0] == "i":
+        return next((b for b in (1, 2, 4, 8) if 8 * b >= int(ty[1:])), 16)
+    return {"half": 2, "float": 4, "double": 8}[ty]
+
+
+def _parallel_call(fn: Function, op: func.CallOp) -> None:
+    """to_llvm/parallel_call.py: the captures stored into an entry-block alloca of 8-byte
+    slots, `tosa_xdsl_parallel_for(@task, ctx, lo, hi, threads)`, and the task function that
+    loads them and calls the outlined loop."""
+    from tosa_xdsl.lowering.to_llvm.parallel_call import POOL_SYMBOL, THREADS_ATTR
+
+    threads = op.attributes[THREADS_ATTR]
+    if not isinstance(threads, IntegerAttr) or len(op.arguments) < 2 or op.results:
+        raise Unsupported("a malformed thread-pool call")
+    captures = op.arguments[2:]
+    for a in captures:
+        if isinstance(a.type, MemRefType):
+            _static(a.type)
+    types = [ir_type(a.type) for a in captures]
+    if any(_slot_size(t) > 8 for t in types):
+        raise Unsupported("a capture wider than 64 bits")
+    ctx = fn.fresh()
+    fn.entry.insert(0, f"  {ctx} = alloca ptr, i64 {max(1, len(captures))}, align 16")
+    for i, (a, t) in enumerate(zip(captures, types)):
+        slot = fn.emit(f"getelementptr {t}, ptr {ctx}, i32 {8 * i // _slot_size(t)}")
+        fn.line(f"store {t} {fn.get(a)}, ptr {slot}")
+    callee = op.callee.root_reference.data
+    task = f"{callee}__task"
+    tasks = fn.module.tasks
+    assert tasks is not None
+    if task not in tasks:
+        lines = [f'define internal void @"{task}"(i64 %lo, i64 %hi, ptr %ctx)', "{", "entry:"]
+        loaded = []
+        for i, t in enumerate(types):
+            lines.append(f"  %s{i} = getelementptr {t}, ptr %ctx, i32 {8 * i // _slot_size(t)}")
+            lines.append(f"  %l{i} = load {t}, ptr %s{i}")
+            loaded.append(f"{t} %l{i}")
+        lines += [f'  call void @"{callee}"({", ".join(["i64 %lo", "i64 %hi", *loaded])})', "  ret void", "}"]
+        tasks[task] = lines
+        fn.module.size += 2 * len(types) + 2
+    lo, hi = (fn.get(a) for a in op.arguments[:2])
+    fn.call(POOL_SYMBOL, "void", [("ptr", f'@"{task}"'), ("ptr", ctx), ("i64", lo), ("i64", hi),
+                                  ("i64", fn.const(threads.value.data))])
+
+
 def _call(fn: Function, op: func.CallOp) -> None:
+    from tosa_xdsl.lowering.to_llvm.parallel_call import THREADS_ATTR
+
+    if THREADS_ATTR in op.attributes:
+        _parallel_call(fn, op)
+        return
     if op.attributes:
-        raise Unsupported("a call with attributes (the thread pool's)")
+        raise Unsupported("a call with attributes")
     if len(op.results) > 1:
         raise Unsupported("a call with several results")
     for v in (*op.arguments, *op.results):
@@ -917,7 +973,7 @@ def _function(op: func.FuncOp, module: Module, noalias_all: bool) -> list[str]:
     if not op.body.blocks:
         return [f'declare {result} @"{name}"({", ".join(params)})']
     if set(op.attributes) - {"sym_name", "function_type", "sym_visibility", "arg_attrs", "res_attrs", "no_inline",
-                             "tf.entry_function", "tosa_xdsl.out_params"}:
+                             "tf.entry_function", "tosa_xdsl.out_params", "llvm.linkage"}:
         raise Unsupported(f"attributes of @{name}")
     if len(op.body.blocks) != 1:
         raise Unsupported("a function of several blocks")
@@ -930,9 +986,15 @@ def _function(op: func.FuncOp, module: Module, noalias_all: bool) -> list[str]:
     fn.block(block)
     private = op.sym_visibility is not None and op.sym_visibility.data == "private"
     linkage = "internal " if private else ""
+    asked = op.attributes.get("llvm.linkage")  # control._with_attributes: it wins
+    if asked is not None:
+        if not isinstance(asked, llvm.LinkageAttr) or asked.linkage.data not in ("internal", "private", "external"):
+            raise Unsupported(f"linkage {asked}")
+        linkage = "" if asked.linkage.data == "external" else f"{asked.linkage.data} "
     attrs = " noinline" if "no_inline" in op.attributes else ""
-    module.size += sum(1 for line in fn.out if line.startswith("  ")) + len(fn.constants)
-    return [f'define {linkage}{result} @"{name}"({", ".join(args)}){attrs}', "{", "entry:", *fn.out, "}"]
+    module.size += sum(1 for line in fn.out if line.startswith("  ")) + len(fn.entry) + len(fn.constants)
+    return [f'define {linkage}{result} @"{name}"({", ".join(args)}){attrs}', "{", "entry:", *fn.entry, *fn.out,
+            "}"]
 
 
 def module_text(module: ModuleOp, *, triple: str, data_layout: str, noalias: str | None = None) -> tuple[str, int]:
@@ -940,7 +1002,7 @@ def module_text(module: ModuleOp, *, triple: str, data_layout: str, noalias: str
     module docstring); `noalias`: the function whose pointer arguments are all `noalias`
     (NativeModule allocates the entry's outputs). Raises Unsupported for anything else."""
     defined = {op.sym_name.data for op in module.ops if isinstance(op, func.FuncOp) and op.body.blocks}
-    state = Module(defined, {})
+    state = Module(defined, {}, tasks={})
     parts: list[str] = []
     functions: list[str] = []
     for op in module.ops:
@@ -954,7 +1016,8 @@ def module_text(module: ModuleOp, *, triple: str, data_layout: str, noalias: str
         else:
             raise Unsupported(f"'{op.name}' at module level")
     head = [f'target triple = "{triple}"', f'target datalayout = "{data_layout}"']
-    return "\n".join([*head, *parts, *state.declares.values(), *functions, ""]), state.size
+    tasks = [line for lines in (state.tasks or {}).values() for line in lines]
+    return "\n".join([*head, *parts, *state.declares.values(), *functions, *tasks, ""]), state.size
 
 
 # ------------------------------------------------------------------------ the compile road
