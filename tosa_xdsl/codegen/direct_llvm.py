@@ -29,7 +29,9 @@ from __future__ import annotations
 import struct
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import ClassVar
 
+from xdsl.context import Context
 from xdsl.dialects import affine, arith, func, llvm, math, memref, scf
 from xdsl.dialects.builtin import (
     Float16Type,
@@ -45,6 +47,7 @@ from xdsl.dialects.builtin import (
     StridedLayoutAttr,
 )
 from xdsl.ir import Attribute, Block, Operation, SSAValue
+from xdsl.passes import ModulePass
 from xdsl.ir.affine import (
     AffineBinaryOpExpr,
     AffineBinaryOpKind,
@@ -1048,13 +1051,27 @@ def split_pipeline(pipeline: str) -> tuple[list[str], list[str]] | None:
     return stages[:-len(REPLACED)], stages[-len(REPLACED):]
 
 
+@dataclass(frozen=True)
+class LoweringStages(ModulePass):
+    """Some of tosa-to-llvm's stages (split_pipeline's parts) as one pass, as the pipeline pass
+    runs them: one progress line, one verification by a pass driver, no TOSA op left."""
+
+    name: ClassVar[str] = "tosa-to-llvm"
+
+    stages: tuple[str, ...] = ()
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        from tosa_xdsl.lowering.pipelines import no_tosa_left, run_passes
+
+        run_passes(ctx, op, list(self.stages))
+        no_tosa_left(op, self.name)
+
+
 def lower(module: ModuleOp, names: list[str]) -> None:
     """Run `names` (tosa-to-llvm's stages) on `module` in place, as the pipeline pass does."""
     from tosa_xdsl.context import make_context
-    from tosa_xdsl.lowering.pipelines import no_tosa_left, run_passes
 
-    run_passes(make_context(), module, names)
-    no_tosa_left(module, "tosa-to-llvm")
+    LoweringStages(tuple(names)).apply(make_context(), module)
 
 
 def entry_type(module: ModuleOp, entry: str):
@@ -1096,8 +1113,6 @@ def lower_and_compile(module: ModuleOp, pipeline: str, entry: str | None, opt_le
     without an entry); or None when it cannot (switched off, another pipeline, an op it does
     not know), and then `module` has been lowered to the end (the llvm dialect) for the
     llvm-dialect road."""
-    from tosa_xdsl.lowering.pipelines import run_passes
-
     split = split_pipeline(pipeline) if enabled() else None
     if split is None:
         from xdsl.passes import PassPipeline
@@ -1111,9 +1126,7 @@ def lower_and_compile(module: ModuleOp, pipeline: str, entry: str | None, opt_le
     lower(module, head)
     done = try_compile(module, entry, opt_level)
     if done is None:
-        from tosa_xdsl.context import make_context
-
-        run_passes(make_context(), module, tail)  # the rest of tosa-to-llvm
+        lower(module, tail)  # the rest of tosa-to-llvm
     return done
 
 

@@ -337,13 +337,14 @@ def load_module(name: str, data: str | bytes, passes: list[Any], source: Any = N
     return None if module is None else Loaded(name, module, driver)
 
 
-def apply_passes(loaded: Loaded, module, spec: str) -> bool:
-    """Run the pipeline `spec` on `module` as tosa-opt does (a pass's errors are located
-    diagnostics on stderr, the module is verified after each pass); False after an error."""
+def apply_passes(loaded: Loaded, module, spec: str | list) -> bool:
+    """Run the pipeline `spec` (or a list of pass objects) on `module` as tosa-opt does (a
+    pass's errors are located diagnostics on stderr, the module is verified after each pass);
+    False after an error."""
     driver = loaded.driver
     engine = driver.engine(loaded.name)
     with engine.activate():
-        ok = driver.apply_passes(engine, module, _build_pipeline(spec))
+        ok = driver.apply_passes(engine, module, _build_pipeline(spec) if isinstance(spec, str) else spec)
         engine.flush()
     return ok and not engine.error_count
 
@@ -482,10 +483,11 @@ def _run_jit(loaded: Loaded, inputs, entry: str, use_cache: bool = True,
             compiled = None
             split = direct_llvm.split_pipeline(pipeline) if direct_llvm.enabled() else None
             if split is not None:  # the direct road from the loop level (docs/native.md), else the rest
-                if not apply_passes(loaded, lowered, ",".join(split[0])):
+                head, rest = (direct_llvm.LoweringStages(tuple(part)) for part in split)
+                if not apply_passes(loaded, lowered, [head]):
                     return None
                 compiled = jit.compile_loop_level(lowered, entry)
-                if compiled is None and not apply_passes(loaded, lowered, ",".join(split[1])):
+                if compiled is None and not apply_passes(loaded, lowered, [rest]):
                     return None
             elif not apply_passes(loaded, lowered, pipeline):
                 return None
