@@ -244,3 +244,29 @@ def test_threads_same_object_code_both_roads(name, monkeypatch):
     inputs = random_inputs(module, seed=1)
     assert_same(jit.NativeModule(module, threads=2).call(inputs), jit.NativeModule(module).call(inputs),
                 f"{name}: 2 threads vs 1")
+
+
+VARIABLE = """
+tosa.variable @v = dense<[1.5, 2.0]> : tensor<2xf32>
+func.func @main(%a: tensor<2xf32>) -> tensor<2xf32> {
+  %0 = tosa.variable_read @v : tensor<2xf32>
+  %1 = tosa.add %0, %a : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+  tosa.variable_write @v, %1 : tensor<2xf32>
+  return %0 : tensor<2xf32>
+}"""
+
+
+def test_variable_is_a_mutable_global_on_the_direct_road(monkeypatch):
+    """A tosa.variable: a mutable global (not a constant) whose state persists across calls."""
+    pipeline = "tosa-to-llvm{validation=false}"  # variables need the variable extension
+    module = parse(VARIABLE)
+    done = direct_llvm.lower_and_compile(module.clone(), pipeline, "main", 2)
+    assert done is not None
+    monkeypatch.setenv(direct_llvm.SWITCH, "0")
+    assert done[0] == jit.lower_and_compile(module, pipeline, "main", 2)[0]
+    monkeypatch.setenv(direct_llvm.SWITCH, "1")
+    native = jit.NativeModule(module, pipeline=pipeline)
+    a = np.array([0.25, -1.0], np.float32)
+    # the spec's semantics: each call reads the state the previous one wrote
+    got = [native.call([a])[0] for _ in range(3)]
+    np.testing.assert_array_equal(got, [[1.5, 2.0], [1.75, 1.0], [2.0, 0.0]])
