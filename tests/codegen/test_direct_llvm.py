@@ -270,3 +270,19 @@ def test_variable_is_a_mutable_global_on_the_direct_road(monkeypatch):
     # the spec's semantics: each call reads the state the previous one wrote
     got = [native.call([a])[0] for _ in range(3)]
     np.testing.assert_array_equal(got, [[1.5, 2.0], [1.75, 1.0], [2.0, 0.0]])
+
+
+def test_an_emitter_failure_falls_back(monkeypatch):
+    """IR the emitter did not expect (here: a handler that fails) costs the direct road, not
+    the compile: the module takes the llvm-dialect road."""
+    from xdsl.dialects import arith
+
+    def broken(fn, op):
+        raise KeyError("unexpected")
+
+    module = parse(PROGRAMS["conv_f32"])
+    inputs = random_inputs(module, seed=2)
+    want = jit.NativeModule(module).call(inputs)
+    monkeypatch.setitem(direct_llvm._HANDLERS, arith.AddfOp, broken)
+    assert direct_llvm.lower_and_compile(module.clone(), "tosa-to-llvm", "main", 2) is None
+    assert_same(jit.NativeModule(module).call(inputs), want, "fallback after an emitter failure")

@@ -1103,7 +1103,12 @@ def compile_loop_level(module: ModuleOp, entry: str | None, opt_level: int) -> b
     tm = target_machine(opt_level)
     progress.stage("LLVM", "building LLVM IR", force=True)
     with gc_paused():
-        text, size = module_text(module, triple=tm.triple, data_layout=str(tm.target_data), noalias=entry)
+        try:
+            text, size = module_text(module, triple=tm.triple, data_layout=str(tm.target_data), noalias=entry)
+        except Unsupported:
+            raise
+        except Exception as err:  # noqa: BLE001 -- IR shaped as the emitter did not expect: the other road
+            raise Unsupported(f"{type(err).__name__}: {err}") from err
     return compile_text(text, size, opt_level, tm)
 
 
