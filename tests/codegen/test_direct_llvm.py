@@ -290,3 +290,25 @@ def test_an_emitter_failure_falls_back(monkeypatch):
     monkeypatch.setitem(direct_llvm._HANDLERS, arith.AddfOp, broken)
     assert direct_llvm.lower_and_compile(module.clone(), "tosa-to-llvm", "main", 2) is None
     assert_same(jit.NativeModule(module).call(inputs), want, "fallback after an emitter failure")
+
+
+UNSIGNED_MAX = """
+func.func @main(%a: tensor<4xui8>, %b: tensor<4xui8>) -> tensor<4xui8> {
+  %0 = tosa.maximum %a, %b : (tensor<4xui8>, tensor<4xui8>) -> tensor<4xui8>
+  return %0 : tensor<4xui8>
+}"""
+
+
+def test_unsigned_buffers_on_the_direct_road(monkeypatch):
+    """ui8 arithmetic: signless <-> unsigned memref casts (unrealized_conversion_cast), the same
+    pointer; an unsigned maximum (200 > 100, unlike int8)."""
+    pipeline = "tosa-to-llvm{validation=false}"
+    module = parse(UNSIGNED_MAX)
+    done = direct_llvm.lower_and_compile(module.clone(), pipeline, "main", 2)
+    assert done is not None
+    monkeypatch.setenv(direct_llvm.SWITCH, "0")
+    assert done[0] == jit.lower_and_compile(module, pipeline, "main", 2)[0]
+    monkeypatch.setenv(direct_llvm.SWITCH, "1")
+    a, b = np.array([1, 200, 3, 255], np.uint8), np.array([100, 2, 30, 0], np.uint8)
+    got = jit.NativeModule(module, pipeline=pipeline).call([a, b])
+    np.testing.assert_array_equal(got[0], np.maximum(a, b))

@@ -45,6 +45,7 @@ from xdsl.dialects.builtin import (
     ModuleOp,
     NoneAttr,
     StridedLayoutAttr,
+    UnrealizedConversionCastOp,
 )
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.passes import ModulePass
@@ -600,6 +601,14 @@ def _same_pointer(fn: Function, op: Operation) -> None:
     fn.names[op.results[0]] = fn.get(op.operands[0])
 
 
+def _unrealized_cast(fn: Function, op: UnrealizedConversionCastOp) -> None:
+    """A signless <-> unsigned memref cast (bufferized ui8 arithmetic): the same pointer."""
+    if len(op.inputs) != 1 or len(op.outputs) != 1 or not all(
+            isinstance(v.type, MemRefType) for v in (op.inputs[0], op.outputs[0])):
+        raise Unsupported("an unrealized_conversion_cast that is not memref to memref")
+    _same_pointer(fn, op)
+
+
 def _subview(fn: Function, op: memref.SubviewOp) -> None:
     src_t = op.source.type
     st = _strides(src_t)
@@ -916,6 +925,7 @@ _HANDLERS = {
     memref.GetGlobalOp: _get_global,
     **dict.fromkeys((memref.CollapseShapeOp, memref.ExpandShapeOp, memref.CastOp), _same_pointer),
     memref.SubviewOp: _subview,
+    UnrealizedConversionCastOp: _unrealized_cast,
     memref.ReinterpretCastOp: _reinterpret_cast,
     memref.CopyOp: _copy,
     scf.ForOp: _for,
