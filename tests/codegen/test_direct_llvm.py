@@ -312,3 +312,34 @@ def test_unsigned_buffers_on_the_direct_road(monkeypatch):
     a, b = np.array([1, 200, 3, 255], np.uint8), np.array([100, 2, 30, 0], np.uint8)
     got = jit.NativeModule(module, pipeline=pipeline).call([a, b])
     np.testing.assert_array_equal(got[0], np.maximum(a, b))
+
+
+COND_IF = """
+func.func @main(%a: tensor<2x3xf32>, %b: tensor<2x3xf32>, %c: tensor<1xi1>) -> tensor<2x3xf32> {
+  %1 = tosa.cond_if %c (%x = %a, %y = %b) : tensor<1xi1> (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32> {
+  ^bb0(%x: tensor<2x3xf32>, %y: tensor<2x3xf32>):
+    %2 = tosa.maximum %x, %y : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+    tosa.yield %2 : tensor<2x3xf32>
+  } else {
+  ^bb0(%x: tensor<2x3xf32>, %y: tensor<2x3xf32>):
+    %2 = tosa.sub %x, %y : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+    tosa.yield %2 : tensor<2x3xf32>
+  }
+  return %1 : tensor<2x3xf32>
+}"""
+
+
+def test_cond_if_on_the_direct_road(monkeypatch):
+    """COND_IF (scf.if with results: a phi in the join block), both branches taken."""
+    pipeline = "tosa-to-llvm{validation=false}"  # COND_IF needs the controlflow extension
+    module = parse(COND_IF)
+    done = direct_llvm.lower_and_compile(module.clone(), pipeline, "main", 2)
+    assert done is not None
+    monkeypatch.setenv(direct_llvm.SWITCH, "0")
+    assert done[0] == jit.lower_and_compile(module, pipeline, "main", 2)[0]
+    monkeypatch.setenv(direct_llvm.SWITCH, "1")
+    native = jit.NativeModule(module, pipeline=pipeline)
+    a = np.arange(6, dtype=np.float32).reshape(2, 3)
+    b = np.full((2, 3), 2.5, np.float32)
+    np.testing.assert_array_equal(native.call([a, b, np.array([True])])[0], np.maximum(a, b))
+    np.testing.assert_array_equal(native.call([a, b, np.array([False])])[0], a - b)
