@@ -1,27 +1,29 @@
-"""LLVM IR text straight from the loop level: the JIT's fast road (compile time, issue 15).
+"""LLVM IR text straight from the loop level: the direct road (compile time, issue 15).
 
-`tosa-to-llvm` ends with `convert-scf-to-cf`, `convert-to-llvm` and
-`reconcile-unrealized-casts`, which build an llvm-dialect xDSL module that xDSL's LLVM backend
-then turns into llvmlite objects and prints (codegen/llvm.py). On the example model those
-four steps took ~0.85 s of the ~3 s compile, nearly all of it in constructing xDSL and
-llvmlite objects that exist only to be printed. Here the module as it is after
-`bound-while-loops` (func / scf / memref / arith / math on scalars, static shapes) is printed
-as LLVM IR text directly, one string per instruction, and llvmlite parses that text.
+`tosa-to-llvm` ends with `lower-affine`, `bound-while-loops`, `convert-scf-to-cf`,
+`convert-to-llvm` and `reconcile-unrealized-casts`, which build an llvm-dialect xDSL module
+that xDSL's LLVM backend then turns into llvmlite objects and prints (codegen/llvm.py). On the
+example model those steps took ~1 s of the ~3 s compile, nearly all of it in constructing
+xDSL and llvmlite objects that exist only to be printed. Here the module as it is after
+`outline-loop-nests` (affine / scf / memref / arith / math on scalars / func, static shapes)
+is printed as LLVM IR text directly, one string per instruction, and llvmlite parses that.
 
-The instructions are the ones convert-to-llvm emits for the same ops (lowering/to_llvm/:
-the same bare-pointer ABI, element addressing `getelementptr T, ptr p, i64 sum(i_k * s_k)`
-with the same operand order, malloc/free, llvm.memcpy or the same copy loop, the same
-intrinsics, `contract` as the only fast-math flag; scf.for as the header/body/exit blocks of
-convert-scf-to-cf), so the object code computes the same bits. Constants are written as
-immediates (LLVM's IR has no constant instructions; convert-to-llvm's llvm.mlir.constant ops
-become the same immediates in the backend).
+The instructions are the ones those passes give for the same ops, in the same order:
+lower-affine's expansion of affine maps (single-iteration loops inlined), the bare-pointer
+ABI, element addressing `getelementptr T, ptr p, i64 sum(i_k * s_k)` in memref.py's operand
+order, malloc/free, llvm.memcpy or the same copy loop, arith's defined results for division
+by zero and over-wide shifts, the same intrinsics and libm calls, `contract` as the only
+fast-math flag, scf.for / scf.if as convert-scf-to-cf's blocks, the thread pool's context
+slots and tasks. LLVM then makes the same object code, byte for byte
+(tests/codegen/test_direct_llvm.py). Constants are written as immediates (LLVM's IR has no
+constant instructions; convert-to-llvm's llvm.mlir.constant ops become the same immediates).
 
-Only what the loop stage of typical models produces is handled; any other op, type or
-attribute (dynamic shapes, bf16/fp8/i1/i4/i48 storage, scf.while, the thread pool's calls,
-integer division, ...) raises `Unsupported`, and the caller lowers the whole module the
-usual way (`lower_and_emit`): nothing loses coverage. `tosa-opt -p tosa-to-llvm` and the
-llvm-dialect output that `mlir-translate` reads are unchanged: only the JIT / shared-library
-compile takes this road.
+Anything else (bf16/fp8, which convert-to-llvm emulates with integer code, f16 conversions it
+rounds with integer code, scf.while with bound-while-loops' globals, dynamic shapes, an op a
+later lowering adds) raises `Unsupported`, and the whole module takes the llvm-dialect road
+(`lower_and_compile`): nothing loses coverage. `tosa-opt -p tosa-to-llvm` and the
+llvm-dialect output that `mlir-translate` reads are unchanged: only the JIT, tosa-run's JIT
+and the shared library take this road.
 """
 
 from __future__ import annotations
@@ -48,7 +50,6 @@ from xdsl.dialects.builtin import (
     UnrealizedConversionCastOp,
 )
 from xdsl.ir import Attribute, Block, Operation, SSAValue
-from xdsl.passes import ModulePass
 from xdsl.ir.affine import (
     AffineBinaryOpExpr,
     AffineBinaryOpKind,
@@ -58,9 +59,11 @@ from xdsl.ir.affine import (
     AffineMap,
     AffineSymExpr,
 )
+from xdsl.passes import ModulePass
 
 # the passes of tosa-to-llvm this module replaces (the rest of the pipeline runs as usual)
-REPLACED = ("lower-affine", "bound-while-loops", "convert-scf-to-cf", "convert-to-llvm", "reconcile-unrealized-casts")
+REPLACED = ("lower-affine", "bound-while-loops", "convert-scf-to-cf", "convert-to-llvm",
+            "reconcile-unrealized-casts")
 
 
 class Unsupported(Exception):
@@ -98,8 +101,8 @@ _ESCAPE = {b: (chr(b) if 0x20 <= b < 0x7F and b not in (0x22, 0x5C) else f"\\{b:
 
 
 def ir_type(t: Attribute) -> str:
-    """The LLVM type of a value of builtin type `t` (convert-to-llvm's, emitter.value_type),
-    for the types whose memory storage is the same (else Unsupported)."""
+    """The LLVM type of an SSA value of builtin type `t` (emitter.value_type); bf16 / fp8
+    (their bits in convert-to-llvm) and wider integers: Unsupported."""
     if isinstance(t, IndexType):
         return "i64"
     if isinstance(t, IntegerType):
@@ -112,13 +115,6 @@ def ir_type(t: Attribute) -> str:
     if isinstance(t, MemRefType):
         return "ptr"
     raise Unsupported(f"type {t}")
-
-
-def ir_int_type(t: Attribute) -> str:
-    """ir_type, and integers of any width up to 64 (i1, i4, i48 as SSA values)."""
-    if isinstance(t, IntegerType) and 1 <= t.width.data <= 64:
-        return f"i{t.width.data}"
-    return ir_type(t)
 
 
 def storage(t: Attribute) -> str:
