@@ -342,3 +342,14 @@ def test_cond_if_on_the_direct_road(monkeypatch):
     b = np.full((2, 3), 2.5, np.float32)
     np.testing.assert_array_equal(native.call([a, b, np.array([True])])[0], np.maximum(a, b))
     np.testing.assert_array_equal(native.call([a, b, np.array([False])])[0], a - b)
+
+
+def test_shared_library_object_same_on_both_roads():
+    """--emit-shared-library's object (no entry marked noalias) on the direct road is the
+    llvm-dialect road's."""
+    from tosa_xdsl.codegen.llvm import compile_object
+
+    module = parse(PROGRAMS["conv_i8"])
+    done = direct_llvm.lower_and_compile(module.clone(), "tosa-to-llvm", None, 2)
+    assert done is not None and done[1] is None
+    assert done[0] == compile_object(jit.lower_to_llvm(module.clone(), "tosa-to-llvm"), 2)
