@@ -154,11 +154,13 @@ def test_cache_key_names_the_road(monkeypatch):
 
 
 def test_float_literals_are_exact():
+    from tosa_xdsl.codegen.direct_llvm.text import float_literal
+
     # LLVM's hex form: a double's bits; an f32 is its exact widening; f16 as 0xH
-    assert direct_llvm.float_literal(0.1, "double") == "0x3FB999999999999A"
-    assert direct_llvm.float_literal(0.1, "float") == "0x3FB99999A0000000"
-    assert direct_llvm.float_literal(-2.0, "half") == "0xHC000"
-    assert direct_llvm.float_literal(float("inf"), "float") == "0x7FF0000000000000"
+    assert float_literal(0.1, "double") == "0x3FB999999999999A"
+    assert float_literal(0.1, "float") == "0x3FB99999A0000000"
+    assert float_literal(-2.0, "half") == "0xHC000"
+    assert float_literal(float("inf"), "float") == "0x7FF0000000000000"
 
 
 # ------------------------------------------------------------------ op by op: the same object code
