@@ -130,7 +130,7 @@ def lower_and_compile(tosa_module: ModuleOp, pipeline: str, entry: str,
                       opt_level: int = 2) -> tuple[bytes, llvm.LLVMFunctionType]:
     """(object code, llvm type of `entry`) of a clone of `tosa_module` lowered with `pipeline`,
     `entry`'s pointer arguments `noalias` (the caller allocates the outputs). A plain
-    tosa-to-llvm pipeline takes the direct road when it can (codegen/direct_llvm.py: LLVM IR
+    tosa-to-llvm pipeline takes the direct road when it can (codegen/direct_llvm/: LLVM IR
     text from the loop level); anything it does not know, the llvm-dialect road."""
     from tosa_xdsl.codegen import direct_llvm
     from tosa_xdsl.codegen.llvm import CodegenError
@@ -149,7 +149,7 @@ def lower_and_compile(tosa_module: ModuleOp, pipeline: str, entry: str,
 
 def compile_loop_level(module: ModuleOp, entry: str,
                        opt_level: int = 2) -> tuple[bytes, llvm.LLVMFunctionType] | None:
-    """The direct road (codegen/direct_llvm.py) on a module the caller lowered up to its start
+    """The direct road (codegen/direct_llvm/) on a module the caller lowered up to its start
     (`direct_llvm.split_pipeline`'s first part): (object code, llvm type of `entry`), or None
     (the module unchanged) when the road cannot take it; errors as JitError."""
     from tosa_xdsl.codegen import direct_llvm
@@ -501,7 +501,7 @@ def cache_key(tosa_module: ModuleOp, pipeline: str | None, entry: str, opt_level
     from tosa_xdsl.codegen.cache import cache_key as key
     from tosa_xdsl.printing import print_ir
 
-    # the direct road (codegen/direct_llvm.py) emits other (equivalent) LLVM IR: its own entries
+    # the direct road (codegen/direct_llvm/) emits other (equivalent) LLVM IR: its own entries
     road = "direct-llvm" if direct_llvm.enabled() else "llvm-dialect"
     return key(print_ir(tosa_module, style="generic"), pipeline or DEFAULT_PIPELINE, entry, opt_level, road)
 

@@ -1,4 +1,4 @@
-"""The JIT's direct road (tosa_xdsl/codegen/direct_llvm.py: LLVM IR text straight from the
+"""The JIT's direct road (tosa_xdsl/codegen/direct_llvm/: LLVM IR text straight from the
 loop level) against the llvm-dialect road it replaces (tosa-to-llvm to the end, xDSL's LLVM
 backend): the same bits on the example model and on the native test programs, with the
 reference outputs (TFLite's) and the interpreter as independent checks; anything the emitter

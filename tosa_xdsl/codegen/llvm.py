@@ -124,7 +124,7 @@ def _codegen_error(err: Exception) -> CodegenError:
 
 
 def compile_text(text: str, size: int, opt_level: int, tm: Any) -> bytes:
-    """Object code of LLVM IR `text` (from `llvm_ir` or codegen/direct_llvm.py) whose functions
+    """Object code of LLVM IR `text` (from `llvm_ir` or codegen/direct_llvm/) whose functions
     hold `size` instructions (settings_for), for target machine `tm` (made at `opt_level`)."""
     lb = _binding()
     try:
