@@ -126,6 +126,41 @@ def compile(module: ModuleOp, entry: str = "main", *, opt_level: int = 2,  # noq
     return from_object(compile_object(module, entry, opt_level), entry, fn.function_type, arg_types)
 
 
+def lower_and_compile(tosa_module: ModuleOp, pipeline: str, entry: str,
+                      opt_level: int = 2) -> tuple[bytes, llvm.LLVMFunctionType]:
+    """(object code, llvm type of `entry`) of a clone of `tosa_module` lowered with `pipeline`,
+    `entry`'s pointer arguments `noalias` (the caller allocates the outputs). A plain
+    tosa-to-llvm pipeline takes the direct road when it can (codegen/direct_llvm/: LLVM IR
+    text from the loop level); anything it does not know, the llvm-dialect road."""
+    from tosa_xdsl.codegen import direct_llvm
+    from tosa_xdsl.codegen.llvm import CodegenError
+
+    module = tosa_module.clone()
+    try:
+        done = direct_llvm.lower_and_compile(module, pipeline, entry, opt_level)
+    except CodegenError as err:
+        raise JitError(f"cannot compile @{entry}: {err}") from err
+    if done is not None:
+        return done
+    fn = _llvm_function(module, entry)
+    _mark_noalias(fn)
+    return compile_object(module, entry, opt_level), fn.function_type
+
+
+def compile_loop_level(module: ModuleOp, entry: str,
+                       opt_level: int = 2) -> tuple[bytes, llvm.LLVMFunctionType] | None:
+    """The direct road (codegen/direct_llvm/) on a module the caller lowered up to its start
+    (`direct_llvm.split_pipeline`'s first part): (object code, llvm type of `entry`), or None
+    (the module unchanged) when the road cannot take it; errors as JitError."""
+    from tosa_xdsl.codegen import direct_llvm
+    from tosa_xdsl.codegen.llvm import CodegenError
+
+    try:
+        return direct_llvm.try_compile(module, entry, opt_level)
+    except CodegenError as err:
+        raise JitError(f"cannot compile @{entry}: {err}") from err
+
+
 def _llvm_function(module: ModuleOp, entry: str) -> llvm.FuncOp:
     from xdsl.traits import SymbolTable
 
@@ -203,12 +238,14 @@ class NativeModule:
 
     def __init__(self, tosa_module: ModuleOp, entry: str = "main", *, pipeline: str | None = None,
                  opt_level: int = 2, lowered: ModuleOp | None = None, cache: Any = None, threads: int = 1,
-                 fp_contract: str = "off"):
+                 fp_contract: str = "off", compiled: tuple[bytes, llvm.LLVMFunctionType] | None = None):
         """`lowered`: `tosa_module` already lowered to the llvm dialect by the caller (tosa-run
         lowers through its diagnostics-reporting pass driver, with `native_pipeline`'s
         pipeline); else `pipeline` lowers a clone. `cache`: a tosa_xdsl.codegen.cache.ModuleCache
         (None: no cache); on a hit nothing is lowered or compiled, on a miss the object code is
-        stored. (`cached` looks up only.) `threads`: outer parallel loops on that many threads
+        stored. (`cached` looks up only.) `compiled`: (object code, llvm type of `entry`) the
+        caller already made on the direct road (tosa-run: `compile_loop_level`); `lowered` is
+        then not used. `threads`: outer parallel loops on that many threads
         (docs/native.md; 1: the single-threaded code). `fp_contract="fast"`: float dot products
         may use FMA (`tosa-to-llvm{fp-contract=fast}`, lowering/linalg_transforms/fp_contract.py;
         within the spec's bound, not bit-identical to the interpreter)."""
@@ -228,14 +265,17 @@ class NativeModule:
         if hit is not None:
             self.function = hit
             return
-        if lowered is None:
-            lowered = lower_to_llvm(tosa_module.clone(), pipeline)
-        fn = _llvm_function(lowered, entry)
-        _mark_noalias(fn)  # `call` allocates the outputs: no two pointer arguments overlap
-        obj = compile_object(lowered, entry, opt_level)
-        self.function = from_object(obj, entry, fn.function_type, None if self.dynamic else self.memrefs)
+        if compiled is not None:
+            obj, function_type = compiled
+        elif lowered is None:
+            obj, function_type = lower_and_compile(tosa_module, pipeline, entry, opt_level)
+        else:
+            fn = _llvm_function(lowered, entry)
+            _mark_noalias(fn)  # `call` allocates the outputs: no two pointer arguments overlap
+            obj, function_type = compile_object(lowered, entry, opt_level), fn.function_type
+        self.function = from_object(obj, entry, function_type, None if self.dynamic else self.memrefs)
         if key is not None:
-            cache.store(key, obj, {"entry": entry, "function_type": str(fn.function_type)})
+            cache.store(key, obj, {"entry": entry, "function_type": str(function_type)})
 
     def _signature(self, tosa_module: ModuleOp, entry: str) -> None:
         from xdsl.dialects.builtin import MemRefType
@@ -457,10 +497,13 @@ def native_pipeline(pipeline: str | None, threads: int = 1, fp_contract: str = "
 
 def cache_key(tosa_module: ModuleOp, pipeline: str | None, entry: str, opt_level: int) -> str:
     """The cache key of compiling `entry` of `tosa_module` with `pipeline` (codegen/cache.py)."""
+    from tosa_xdsl.codegen import direct_llvm
     from tosa_xdsl.codegen.cache import cache_key as key
     from tosa_xdsl.printing import print_ir
 
-    return key(print_ir(tosa_module, style="generic"), pipeline or DEFAULT_PIPELINE, entry, opt_level)
+    # the direct road (codegen/direct_llvm/) emits other (equivalent) LLVM IR: its own entries
+    road = "direct-llvm" if direct_llvm.enabled() else "llvm-dialect"
+    return key(print_ir(tosa_module, style="generic"), pipeline or DEFAULT_PIPELINE, entry, opt_level, road)
 
 
 def _load_cached(cache: Any, key: str, entry: str, memrefs: list[Attribute]) -> CompiledFunction | None:

@@ -67,7 +67,8 @@ def on_terminal(argv: list[str]) -> tuple[int, bytes]:
 def test_tosa_run_jit_shows_its_stages_on_a_terminal(jit_run):
     code, seen = on_terminal(jit_run)
     assert code == 0, seen
-    assert b"\r\x1b[Ktosa-run: lowering [" in seen and b"convert-to-llvm" in seen
+    # (the JIT's lowering stops at the direct road, codegen/direct_llvm/: no convert-to-llvm)
+    assert b"\r\x1b[Ktosa-run: lowering [" in seen and b"outline-loop-nests" in seen
     assert b"tosa-run: LLVM optimising" in seen and b"generating machine code" in seen
     assert seen.endswith(b"\r\x1b[K")  # the line is erased at the end
     assert b"\n" not in seen  # one line, rewritten in place

@@ -108,19 +108,32 @@ def _function_attributes(module: ModuleOp, ir_module: Any) -> None:
 
 def compile_object(module: ModuleOp, opt_level: int = 2) -> bytes:
     """Optimised object code for every function of an llvm-dialect module."""
-    lb = _binding()
     tm = target_machine(opt_level)
     progress.stage("LLVM", "building LLVM IR", force=True)
     try:
         with gc_paused():  # llvmlite's IR objects are cycles too
             text = llvm_ir(module, tm)
+    except Exception as err:  # ops xDSL cannot translate
+        raise _codegen_error(err) from err
+    return compile_text(text, code_size(module), opt_level, tm)
+
+
+def _codegen_error(err: Exception) -> CodegenError:
+    lines = str(err).strip().splitlines()
+    return CodegenError(f"{type(err).__name__}: {lines[0] if lines else ''}"[:500])
+
+
+def compile_text(text: str, size: int, opt_level: int, tm: Any) -> bytes:
+    """Object code of LLVM IR `text` (from `llvm_ir` or codegen/direct_llvm/) whose functions
+    hold `size` instructions (settings_for), for target machine `tm` (made at `opt_level`)."""
+    lb = _binding()
+    try:
         progress.stage("LLVM", "parsing LLVM IR", force=True)
         mod = lb.parse_assembly(text)
         mod.verify()
-    except Exception as err:  # llvmlite's parse/verify errors, ops xDSL cannot translate
-        lines = str(err).strip().splitlines()
-        raise CodegenError(f"{type(err).__name__}: {lines[0] if lines else ''}"[:500]) from err
-    settings = settings_for(code_size(module), opt_level)
+    except Exception as err:  # llvmlite's parse/verify errors
+        raise _codegen_error(err) from err
+    settings = settings_for(size, opt_level)
     mod.triple = tm.triple
     mod.data_layout = str(tm.target_data)
     if settings.speed_level > 0:

@@ -43,13 +43,17 @@ def emit_shared_library(module: Any, opt_level: int = 2, threads: int = 1) -> by
     """The bytes of a shared library implementing every function of the TOSA `module`."""
     from tosa_xdsl.codegen import thread_pool
     from tosa_xdsl.codegen.llvm import compile_object
-    from tosa_xdsl.jit import lower_to_llvm, native_pipeline
+    from tosa_xdsl.jit import native_pipeline
 
     cc = linker()
     if cc is None:
         raise LinkError(f"--emit-shared-library needs a C compiler driver to link: "
                         f"'{os.environ.get('CC') or 'cc'}' not found (install one or set CC)")
-    obj = compile_object(lower_to_llvm(module.clone(), native_pipeline(PIPELINE, threads)), opt_level)
+    from tosa_xdsl.codegen.direct_llvm import lower_and_compile
+
+    lowered = module.clone()
+    done = lower_and_compile(lowered, native_pipeline(PIPELINE, threads), None, opt_level)  # the direct road
+    obj = done[0] if done is not None else compile_object(lowered, opt_level)
     pool = thread_pool.object_code(opt_level) if threads > 1 else None
     return link(obj, cc, pool)
 

@@ -315,13 +315,14 @@ def load_module(name: str, data: str | bytes, passes: list[Any], source: Any = N
     return None if module is None else Loaded(name, module, driver)
 
 
-def apply_passes(loaded: Loaded, module, spec: str) -> bool:
-    """Run the pipeline `spec` on `module` as tosa-opt does (a pass's errors are located
-    diagnostics on stderr, the module is verified after each pass); False after an error."""
+def apply_passes(loaded: Loaded, module, spec: str | list) -> bool:
+    """Run the pipeline `spec` (or a list of pass objects) on `module` as tosa-opt does (a
+    pass's errors are located diagnostics on stderr, the module is verified after each pass);
+    False after an error."""
     driver = loaded.driver
     engine = driver.engine(loaded.name)
     with engine.activate():
-        ok = driver.apply_passes(engine, module, _build_pipeline(spec))
+        ok = driver.apply_passes(engine, module, _build_pipeline(spec) if isinstance(spec, str) else spec)
         engine.flush()
     return ok and not engine.error_count
 
@@ -443,6 +444,7 @@ def _run_jit(loaded: Loaded, inputs, entry: str, use_cache: bool = True,
     cache), call; None after a printed error (a WHILE_LOOP past --max-loop-iterations: the
     interpreter's located diagnostic; the bound is a run-time value, not part of the cache key)."""
     from tosa_xdsl import jit
+    from tosa_xdsl.codegen import direct_llvm
     from tosa_xdsl.codegen.cache import ModuleCache
     from tosa_xdsl.interpreter.errors import InputError, TosaRunError
     from tosa_xdsl.interpreter.runner import check_inputs, entry_function
@@ -458,9 +460,19 @@ def _run_jit(loaded: Loaded, inputs, entry: str, use_cache: bool = True,
         if native is None:
             lowered = loaded.module.clone()
             # validation, if asked for (--level/--profile/--extension), already ran on the TOSA module
-            if not apply_passes(loaded, lowered, pipeline):
+            compiled = None
+            split = direct_llvm.split_pipeline(pipeline) if direct_llvm.enabled() else None
+            if split is not None:  # the direct road from the loop level (docs/native.md), else the rest
+                head, rest = (direct_llvm.LoweringStages(tuple(part)) for part in split)
+                if not apply_passes(loaded, lowered, [head]):
+                    return None
+                compiled = jit.compile_loop_level(lowered, entry)
+                if compiled is None and not apply_passes(loaded, lowered, [rest]):
+                    return None
+            elif not apply_passes(loaded, lowered, pipeline):
                 return None
-            native = jit.NativeModule(loaded.module, entry, pipeline=pipeline, lowered=lowered, cache=cache)
+            native = jit.NativeModule(loaded.module, entry, pipeline=pipeline, lowered=lowered, cache=cache,
+                                      compiled=compiled)
         return native.call(values, max_loop_iterations=max_loop_iterations)
     except TosaRunError as err:
         sys.stderr.write(err.format("error", loaded.sources))
