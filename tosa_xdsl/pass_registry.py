@@ -70,6 +70,7 @@ TOSA_PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     "bound-while-loops": _lazy(_L + "to_llvm.bound_while_loops", "BoundWhileLoopsPass"),
     "arith-emulate-fp8": _lazy(_L + "to_llvm.emulate_fp8", "EmulateFp8Pass"),
     "convert-math-to-libm": _lazy(_L + "to_llvm.math_to_libm", "ConvertMathToLibmPass"),
+    "memref-copy-to-affine-loops": _lazy(_L + "to_loops.copy_to_loops", "MemrefCopyToAffineLoopsPass"),
     "outline-loop-nests": _lazy(_L + "to_llvm.outline_loop_nests", "OutlineLoopNestsPass"),
     "convert-to-llvm": _lazy(_L + "to_llvm.convert_to_llvm", "ConvertToLLVMPass"),
     "tosa-to-loops": _lazy(_L + "pipelines", "TosaToLoopsPipelinePass"),
