@@ -60,6 +60,7 @@ TOSA_PASSES: dict[str, Callable[[], type[ModulePass]]] = {
                                          "LinalgFuseElementwiseOpsPass"),
     "linalg-write-into-copy-target": _lazy(_L + "linalg_transforms.copy_elision", "LinalgWriteIntoCopyTargetPass"),
     "linalg-fp-contract": _lazy(_L + "linalg_transforms.fp_contract", "LinalgFpContractPass"),
+    "linalg-fill-pad-border": _lazy(_L + "linalg_transforms.fill_border", "LinalgFillPadBorderPass"),
     # bufferization, loops, LLVM
     "one-shot-bufferize": _lazy(_L + "bufferize.one_shot_bufferize", "OneShotBufferizePass"),
     "convert-linalg-to-affine-loops": _lazy(_L + "to_loops.linalg_to_loops", "ConvertLinalgToAffineLoopsPass"),
