@@ -101,6 +101,6 @@ def test_groups_of_against_numpy(seed):
     for v in views:
         assert _collapse_without_copy(v, groups), (shape, src, dst, groups)
     # maximal: merging two adjacent groups needs a copy in at least one of the views
-    for a, b in zip(groups, groups[1:]):
+    for a, b in itertools.pairwise(groups):
         merged = [g for g in groups if g is not a and g is not b] + [a + b]
         assert not all(_collapse_without_copy(v, sorted(merged)) for v in views), (shape, src, dst, groups)

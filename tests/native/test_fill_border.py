@@ -24,10 +24,10 @@ from tosa_xdsl.lowering.linalg_transforms.fill_border import border_pieces
 from tosa_xdsl.lowering.pipelines import expanded
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from test_copy_elision import relu_pad_depthwise  # noqa: E402
+from test_copy_elision import relu_pad_depthwise
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
-from mobilenet import mobilenet_mlir  # noqa: E402
+from mobilenet import mobilenet_mlir
 
 STAGES = expanded("tosa-to-llvm")
 WITHOUT = ",".join(s for s in STAGES if s != "linalg-fill-pad-border")

@@ -19,7 +19,11 @@ from native_programs import conv, depthwise, matmul, max_pool, random_inputs
 from tosa_xdsl import jit
 from tosa_xdsl.interpreter import run
 from tosa_xdsl.lowering.pipelines import LLVM_STAGE, linalg_stage
-from tosa_xdsl.lowering.to_loops.register_tiling import TiledLoop, register_tiled_order, split_of
+from tosa_xdsl.lowering.to_loops.register_tiling import (
+    TiledLoop,
+    register_tiled_order,
+    split_of,
+)
 
 UNTILED = ",".join(linalg_stage(hwcf=True) + ["one-shot-bufferize", "convert-linalg-to-affine-loops",
                                               "arith-emulate-fp8", "convert-math-to-libm"] + LLVM_STAGE)

@@ -158,13 +158,12 @@ class WriteIntoCopyTarget(RewritePattern):
         assert readers is not None
         b_deallocs = [u.operation for u in b.uses if isinstance(u.operation, memref.DeallocOp)]
         p_deallocs = [u for u in users if isinstance(u, memref.DeallocOp)]
-        if readers:
-            # they read %s instead: %p must not be written after the copy, and must live as
-            # long as %b did
-            if len(b_deallocs) != 1 or len(p_deallocs) > 1 or any(
-                    not (u is fill or u is sub or u is copy or isinstance(u, memref.DeallocOp) or _reads_only(u, p))
-                    for u in users) or any(u.operation is not copy for u in s.uses):
-                return
+        # readers read %s instead: %p must not be written after the copy, and must live as
+        # long as %b did
+        if readers and (len(b_deallocs) != 1 or len(p_deallocs) > 1 or any(
+                not (u is fill or u is sub or isinstance(u, memref.DeallocOp) or _reads_only(u, p)) for u in users)
+                or any(u.operation is not copy for u in s.uses)):
+            return
         for moved in (*late, alloc_p, fill, sub):
             moved.detach()
             rewriter.insert_op(moved, InsertPoint.before(g))
