@@ -1,5 +1,5 @@
-// linalg-fill-pad-border (tosa_xdsl/lowering/linalg_transforms/fill_border.py; in tosa-to-loops
-// after linalg-write-into-copy-target): the fill of a padded buffer %p whose interior subview is
+// linalg-fill-pad-border (tosa_xdsl/lowering/linalg_transforms/fill_border.py; not in the default
+// pipelines; meant after linalg-write-into-copy-target): the fill of a padded buffer %p whose interior subview is
 // then written whole (a memref.copy into it, or an elementwise generic writing it without
 // reading it) becomes fills of the border pieces: before and after the interior along each
 // dim, the interior's range on the dims before it, everything on the dims after it.
