@@ -35,7 +35,12 @@ CASES = {
     "conv_i8": (conv(1, 6, 10, 7, 32, 3, 1, et="i8", acc="i32", out_et="i32", zp="-3"), True),
     "conv1x1_f32": (conv(1, 7, 7, 12, 48, 1, 1), True),
     "depthwise_f32": (depthwise(6, 8, 16, 1), True),
-    "depthwise_m2_f32": (depthwise(5, 6, 8, 2), False),  # contiguous output dim m = 2: too short
+    # a contiguous output dim shorter than a vector (m = 2, 6 or 3 columns, 5 channels): unrolled
+    # into the reduction loops' body under a single-iteration `step V` loop
+    "depthwise_m2_f32": (depthwise(5, 6, 8, 2), True),
+    "matmul_f32_short_v": (matmul(1, 9, 13, 6), True),
+    "matmul_i8_short_v": (matmul(2, 5, 7, 3, "i8", "i32"), True),
+    "conv_f32_short_v": (conv(1, 5, 7, 4, 5, 3, 1), True),
     "matmul_i8": (matmul(1, 12, 7, 40, "i8", "i32"), True),
     "matmul_f32_batch": (matmul(2, 9, 5, 64), True),
     "matmul_f32_no_tile_divides": (matmul(1, 6, 5, 100), False),
@@ -78,7 +83,14 @@ def test_plan_split_tile():
     assert [split_of(t) for t in (8, 16, 13, 28, 42, 64, 7)] == [0, 0, 8, 24, 40, 0, 0]
 
 
+def test_plan_short_v():
+    # 6 columns: no row tiling, the column dim unrolled (jammed) under a step-6 loop
+    order = register_tiled_order([0, 1, 3, 2], [1, 12, 6, 7], {3}, [2])
+    assert order == [TiledLoop(0), TiledLoop(1), TiledLoop(2, step=6), TiledLoop(3),
+                     TiledLoop(2, tile=6, jam=True)]
+
+
 def test_plan_declines():
     assert register_tiled_order([0, 1], [4, 8], set(), [1]) is None  # no reduction
     assert register_tiled_order([0, 2, 1], [4, -1, 8], {2}, [1]) is None  # dynamic size
-    assert register_tiled_order([0, 2, 1], [4, 5, 100], {2}, [1]) is None  # no tile divides 100
+    assert register_tiled_order([0, 2, 1], [4, 100, 5], {2}, [1]) is None  # no tile divides 100

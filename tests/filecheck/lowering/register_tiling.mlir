@@ -45,6 +45,24 @@ func.func @matmul_split(%a: memref<1x12x7xf32>, %b: memref<1x7x28xf32>, %o: memr
   func.return
 }
 
+// A contiguous output dim shorter than a vector (3 columns): unrolled into the reduction
+// loop's body under a single-iteration step-3 loop (the outputs are invariant in the K loop).
+// CHECK-LABEL: func.func @matmul_short_v
+// CHECK:          affine.for %[[M:.*]] = 0 to 5 {
+// CHECK-NEXT:       affine.for %[[N:.*]] = 0 to 3 step 3 {
+// CHECK-NEXT:         affine.for %[[K:.*]] = 0 to 7 {
+// CHECK-NEXT:           %[[N0:.*]] = affine.apply affine_map<(d0) -> (d0)> (%[[N]])
+// CHECK:                affine.store %{{.*}}, %{{.*}}[%{{.*}}, %[[M]], %[[N0]]]
+// CHECK-NEXT:           %[[N1:.*]] = affine.apply affine_map<(d0) -> ((d0 + 1))> (%[[N]])
+// CHECK:                affine.store %{{.*}}, %{{.*}}[%{{.*}}, %[[M]], %[[N1]]]
+// CHECK-NEXT:           %[[N2:.*]] = affine.apply affine_map<(d0) -> ((d0 + 2))> (%[[N]])
+// CHECK:                affine.store %{{.*}}, %{{.*}}[%{{.*}}, %[[M]], %[[N2]]]
+// CHECK-NEXT:         }
+func.func @matmul_short_v(%a: memref<1x5x7xf32>, %b: memref<1x7x3xf32>, %o: memref<1x5x3xf32>) {
+  linalg.batch_matmul ins(%a, %b : memref<1x5x7xf32>, memref<1x7x3xf32>) outs(%o : memref<1x5x3xf32>)
+  func.return
+}
+
 // No reduction: the plain nest.
 // CHECK-LABEL: func.func @elementwise
 // CHECK:      affine.for %{{.*}} = 0 to 4 {

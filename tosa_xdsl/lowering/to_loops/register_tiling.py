@@ -15,7 +15,8 @@ loop (the only loop left with unit-stride accesses, so it cannot pick a gather o
 keeps the block in registers across R (the buffers are distinct allocations and the entry's
 arguments are `noalias`, so nothing aliases). Tiles divide their dims exactly (static sizes
 only; no remainder loops); a V tile that is no multiple of 8 lanes (28, 36, 42) is two loops
-side by side, the multiple of 8 and the rest (`split_of`), each with the jammed body.
+side by side, the multiple of 8 and the rest (`split_of`), each with the jammed body. A V
+shorter than 8 is unrolled into the reduction body instead (`_short_v`).
 
 Only parallel loops are split and moved: every output element still sees its reduction steps
 in the same order as the plain nest (and as MLIR's linalg-to-loops), so results are
@@ -67,6 +68,20 @@ def split_of(tile: int) -> int:
     return tile - tile % SPLIT_LANES
 
 
+def _short_v(parallel: list[int], reductions: list[int], vector_dims: list[int], sizes: list[int],
+             v: int) -> list[TiledLoop]:
+    """A contiguous output dim V shorter than a vector (a classifier's 6 or 2 columns): V is
+    unrolled into the reduction loops' body (a single-iteration `step V` loop gives it its
+    base), so the V outputs of a row are loop-invariant in the reduction loops and LLVM keeps
+    them in registers; the plain nest re-loaded and re-stored them on every reduction step."""
+    loops = [TiledLoop(d) for d in parallel]
+    loops.append(TiledLoop(v, step=sizes[v]))
+    loops += [TiledLoop(d) for d in reductions]
+    loops += [TiledLoop(d) for d in vector_dims if d != v]
+    loops.append(TiledLoop(v, tile=sizes[v], jam=True))
+    return loops
+
+
 def register_tiled_order(order: list[int], sizes: list[int], reduction: set[int],
                          vector_dims: list[int]) -> list[TiledLoop] | None:
     """The tiled nest for `order` (linalg_to_loops.loop_order's, ending in the moved
@@ -84,6 +99,8 @@ def register_tiled_order(order: list[int], sizes: list[int], reduction: set[int]
     if head != parallel + reductions:  # a parallel dim among the reductions: keep MLIR's order
         return None
     tv = _tile(sizes[v], MAX_TV, (64, 48, 32, 16, 8))
+    if sizes[v] < 8:
+        return _short_v(parallel, reductions, vector_dims, sizes, v)
     if tv < 8:
         return None
     big = [d for d in parallel if sizes[d] > 1]
