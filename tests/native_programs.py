@@ -69,3 +69,29 @@ def random_inputs(module, seed: int) -> list[np.ndarray]:
         else:
             out.append(rng.standard_normal(shape).astype(dt))
     return out
+
+
+def pad_program(shape, pads, et="f32", second_reader=False) -> str:
+    """PAD of the argument (or of CLAMP(argument) that an ADD also reads)."""
+    out = [d + pads[2 * k] + pads[2 * k + 1] for k, d in enumerate(shape)]
+    x, p = _t(shape, et), _t(out, et)
+    zero = "0" if et == "i8" else "0.5"
+    lo, hi = ("-5 : i8", "100 : i8") if et == "i8" else ("0.0 : f32", "6.0 : f32")
+    src, body = "%x", ""
+    ret, rtypes = "%p", p
+    if second_reader:
+        body = f"  %r = tosa.clamp %x {{min_val = {lo}, max_val = {hi}}} : ({x}) -> {x}\n"
+        src = "%r"
+        body2 = (f"  %a = tosa.clamp %r {{min_val = -3 : i8, max_val = 50 : i8}} : ({x}) -> {x}\n" if et == "i8"
+                 else f"  %a = tosa.add %r, %x : ({x}, {x}) -> {x}\n")
+        ret, rtypes = "%p, %a", f"{p}, {x}"
+    else:
+        body2 = ""
+    pads_s = ", ".join(map(str, pads))
+    return f"""
+func.func @main(%x: {x}) -> ({rtypes}) {{
+{body}  %pads = tosa.const_shape {{values = dense<[{pads_s}]> : tensor<{len(pads)}xindex>}} : () -> !tosa.shape<{len(pads)}>
+  %pv = "tosa.const"() <{{values = dense<{zero}> : tensor<1x{et}>}}> : () -> tensor<1x{et}>
+  %p = tosa.pad {src}, %pads, %pv : ({x}, !tosa.shape<{len(pads)}>, tensor<1x{et}>) -> {p}
+{body2}  return {ret} : {rtypes}
+}}"""

@@ -60,6 +60,7 @@ TOSA_PASSES: dict[str, Callable[[], type[ModulePass]]] = {
                                          "LinalgFuseElementwiseOpsPass"),
     "linalg-write-into-copy-target": _lazy(_L + "linalg_transforms.copy_elision", "LinalgWriteIntoCopyTargetPass"),
     "linalg-fp-contract": _lazy(_L + "linalg_transforms.fp_contract", "LinalgFpContractPass"),
+    "linalg-fill-pad-border": _lazy(_L + "linalg_transforms.fill_border", "LinalgFillPadBorderPass"),
     # bufferization, loops, LLVM
     "one-shot-bufferize": _lazy(_L + "bufferize.one_shot_bufferize", "OneShotBufferizePass"),
     "convert-linalg-to-affine-loops": _lazy(_L + "to_loops.linalg_to_loops", "ConvertLinalgToAffineLoopsPass"),
@@ -70,6 +71,7 @@ TOSA_PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     "bound-while-loops": _lazy(_L + "to_llvm.bound_while_loops", "BoundWhileLoopsPass"),
     "arith-emulate-fp8": _lazy(_L + "to_llvm.emulate_fp8", "EmulateFp8Pass"),
     "convert-math-to-libm": _lazy(_L + "to_llvm.math_to_libm", "ConvertMathToLibmPass"),
+    "memref-copy-to-affine-loops": _lazy(_L + "to_loops.copy_to_loops", "MemrefCopyToAffineLoopsPass"),
     "outline-loop-nests": _lazy(_L + "to_llvm.outline_loop_nests", "OutlineLoopNestsPass"),
     "convert-to-llvm": _lazy(_L + "to_llvm.convert_to_llvm", "ConvertToLLVMPass"),
     "tosa-to-loops": _lazy(_L + "pipelines", "TosaToLoopsPipelinePass"),

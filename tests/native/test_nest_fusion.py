@@ -82,6 +82,11 @@ CASES = {
     "conv_i8_rescale": (_then(conv(1, 6, 10, 7, 32, 3, 1, et="i8", acc="i32", out_et="i32", zp="-3"),
                               _rescale_i32_to_i8((1, 6, 10, 32)), "%1", "tensor<1x6x10x32xi8>"), True),
     "max_pool_clamp": (_then(max_pool(6, 10, 16), [_clamp(POOL)], "%1", POOL), True),
+    # a short V (6 columns, unrolled into the reduction body): the fusion covers all 6
+    "matmul_short_v_clamp": (_then(matmul(1, 12, 7, 6), [_clamp(_f((1, 12, 6)))], "%1", _f((1, 12, 6))), True),
+    # a split V tile (24 + 4): the fused init and epilogue cover the whole tile
+    "conv1x1_clamp_split_tile": (_then(conv(1, 5, 3, 6, 28, 1, 1), [_clamp(_f((1, 5, 3, 28)))], "%1",
+                                       _f((1, 5, 3, 28))), True),
     "matmul_no_tile_divides": (_then(matmul(1, 6, 5, 100), [_clamp(RAGGED)], "%1", RAGGED), False),
 }
 

@@ -19,7 +19,11 @@ from native_programs import conv, depthwise, matmul, max_pool, random_inputs
 from tosa_xdsl import jit
 from tosa_xdsl.interpreter import run
 from tosa_xdsl.lowering.pipelines import LLVM_STAGE, linalg_stage
-from tosa_xdsl.lowering.to_loops.register_tiling import TiledLoop, register_tiled_order
+from tosa_xdsl.lowering.to_loops.register_tiling import (
+    TiledLoop,
+    register_tiled_order,
+    split_of,
+)
 
 UNTILED = ",".join(linalg_stage(hwcf=True) + ["one-shot-bufferize", "convert-linalg-to-affine-loops",
                                               "arith-emulate-fp8", "convert-math-to-libm"] + LLVM_STAGE)
@@ -31,11 +35,21 @@ CASES = {
     "conv_i8": (conv(1, 6, 10, 7, 32, 3, 1, et="i8", acc="i32", out_et="i32", zp="-3"), True),
     "conv1x1_f32": (conv(1, 7, 7, 12, 48, 1, 1), True),
     "depthwise_f32": (depthwise(6, 8, 16, 1), True),
-    "depthwise_m2_f32": (depthwise(5, 6, 8, 2), False),  # contiguous output dim m = 2: too short
+    # a contiguous output dim shorter than a vector (m = 2, 6 or 3 columns, 5 channels): unrolled
+    # into the reduction loops' body under a single-iteration `step V` loop
+    "depthwise_m2_f32": (depthwise(5, 6, 8, 2), True),
+    "matmul_f32_short_v": (matmul(1, 9, 13, 6), True),
+    "matmul_i8_short_v": (matmul(2, 5, 7, 3, "i8", "i32"), True),
+    "conv_f32_short_v": (conv(1, 5, 7, 4, 5, 3, 1), True),
     "matmul_i8": (matmul(1, 12, 7, 40, "i8", "i32"), True),
     "matmul_f32_batch": (matmul(2, 9, 5, 64), True),
     "matmul_f32_no_tile_divides": (matmul(1, 6, 5, 100), False),
     "max_pool_f32": (max_pool(6, 8, 16), True),
+    # V tiles that are no multiple of 8 lanes: two sibling loops (24 + 4, 8 + 5, 16 + 4, 40 + 2)
+    "conv1x1_f32_split": (conv(1, 5, 7, 12, 28, 1, 1), True),
+    "matmul_f32_split_13": (matmul(1, 9, 5, 13), True),
+    "depthwise_f32_split": (depthwise(5, 7, 20, 1), True),
+    "conv_i8_split": (conv(1, 5, 7, 3, 42, 3, 2, et="i8", acc="i32", out_et="i32", zp="5"), True),
 }
 
 
@@ -61,7 +75,22 @@ def test_plan_matmul():
                      TiledLoop(2, tile=40), TiledLoop(1, tile=3, jam=True)]
 
 
+def test_plan_split_tile():
+    # 28 columns: one V tile of 28 (rows jammed by 4: 4 x 28 <= 128) split after 24
+    order = register_tiled_order([0, 1, 3, 2], [1, 12, 28, 7], {3}, [2])
+    assert order == [TiledLoop(0), TiledLoop(1, step=4), TiledLoop(2, step=28), TiledLoop(3),
+                     TiledLoop(2, tile=28, split=24), TiledLoop(1, tile=4, jam=True)]
+    assert [split_of(t) for t in (8, 16, 13, 28, 42, 64, 7)] == [0, 0, 8, 24, 40, 0, 0]
+
+
+def test_plan_short_v():
+    # 6 columns: no row tiling, the column dim unrolled (jammed) under a step-6 loop
+    order = register_tiled_order([0, 1, 3, 2], [1, 12, 6, 7], {3}, [2])
+    assert order == [TiledLoop(0), TiledLoop(1), TiledLoop(2, step=6), TiledLoop(3),
+                     TiledLoop(2, tile=6, jam=True)]
+
+
 def test_plan_declines():
     assert register_tiled_order([0, 1], [4, 8], set(), [1]) is None  # no reduction
     assert register_tiled_order([0, 2, 1], [4, -1, 8], {2}, [1]) is None  # dynamic size
-    assert register_tiled_order([0, 2, 1], [4, 5, 100], {2}, [1]) is None  # no tile divides 100
+    assert register_tiled_order([0, 2, 1], [4, 100, 5], {2}, [1]) is None  # no tile divides 100

@@ -15,7 +15,7 @@
       convert-math-to-libm: memref + affine (or scf with loops=scf) + arith + math, "LLVM-
       compatible loops" that upstream's standard passes lower further (fp8 arithmetic emulated
       on the i8 bits and math.erf as a call to erff: MLIR 22 lowers neither).
-  tosa-to-llvm              ... + outline-loop-nests, lower-affine, bound-while-loops, convert-scf-to-cf,
+  tosa-to-llvm              ... + memref-copy-to-affine-loops, outline-loop-nests, lower-affine, bound-while-loops, convert-scf-to-cf,
       convert-to-llvm, reconcile-unrealized-casts: the llvm dialect only, ready for the JIT / mlir-translate.
 
 Every stage runs in the interpreter; `tosa-run -p` accepts any prefix of the expanded list
@@ -65,6 +65,7 @@ def loops_stage(loops: str = "affine", mark_parallel: bool = False, fp_contract:
                           + (" mark-parallel=true}" if mark_parallel else "}"),
                 "scf": "convert-linalg-to-loops"}[loops]
     contract = ["linalg-fp-contract"] if fp_contract == "fast" else []
+    # (not linalg-fill-pad-border: ~2% per inference for +10% compile time on the example, docs/native.md)
     return ["linalg-fuse-elementwise-ops", "one-shot-bufferize", "linalg-write-into-copy-target", *contract,
             to_loops, "arith-emulate-fp8", "convert-math-to-libm"]
 
@@ -74,9 +75,10 @@ def _check_fp_contract(pipeline: str, value: str) -> None:
         raise ValueError(f"{pipeline}: fp-contract must be off or fast, got {value!r}")
 
 
+# memref-copy-to-affine-loops: strided copies as vectorisable nests (run-time speed, docs/native.md);
 # outline-loop-nests: one small LLVM function per loop nest (compile time, docs/native.md);
 # bound-while-loops: native code stops a WHILE_LOOP past --max-loop-iterations (to_llvm/bound_while_loops.py)
-LLVM_STAGE = ["outline-loop-nests", "lower-affine", "bound-while-loops", "convert-scf-to-cf", "convert-to-llvm",
+LLVM_STAGE = ["memref-copy-to-affine-loops", "outline-loop-nests", "lower-affine", "bound-while-loops", "convert-scf-to-cf", "convert-to-llvm",
               "reconcile-unrealized-casts"]
 
 

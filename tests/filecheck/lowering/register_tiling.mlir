@@ -1,8 +1,8 @@
 // convert-linalg-to-affine-loops{register-tiling=true} (tosa-to-loops and tosa-to-llvm set it;
 // tosa_xdsl/lowering/to_loops/register_tiling.py): a reduction's nest becomes
 //   P..., U step TU, V step TV, R..., V in [v, v+TV) { body at u, u+1, ..., u+TU-1 }
-// (V: the output's contiguous dim, TV <= 64 dividing it; U: the innermost other parallel dim,
-// TU * TV <= 128, unrolled and jammed). Only parallel loops move: each output element keeps its
+// (V: the output's contiguous dim, TV <= 64 dividing it, split into two loops when it is no
+// multiple of 8; U: the innermost other parallel dim, TU * TV <= 128, unrolled and jammed). Only parallel loops move: each output element keeps its
 // summation order. Elementwise ops (no reduction) keep the plain nest.
 // RUN: tosa-opt %s -p "convert-linalg-to-affine-loops{register-tiling=true}" | filecheck %s
 
@@ -26,6 +26,40 @@
 // CHECK-NEXT:         }
 func.func @matmul(%a: memref<1x12x7xf32>, %b: memref<1x7x40xf32>, %o: memref<1x12x40xf32>) {
   linalg.batch_matmul ins(%a, %b : memref<1x12x7xf32>, memref<1x7x40xf32>) outs(%o : memref<1x12x40xf32>)
+  func.return
+}
+
+// A V tile that is no multiple of 8 lanes (28): two sibling loops over [n, n+24) and
+// [n+24, n+28), each with the jammed body (rows by 4: 4 x 28 <= 128).
+// CHECK-LABEL: func.func @matmul_split
+// CHECK:          affine.for %[[K:.*]] = 0 to 7 {
+// CHECK-NEXT:       affine.for %[[NI:.*]] = affine_map<(d0) -> (d0)>(%[[N:.*]]) to affine_map<(d0) -> ((d0 + 24))>(%[[N]]) {
+// CHECK-COUNT-4:      arith.addf
+// CHECK:            }
+// CHECK-NEXT:       affine.for %[[NJ:.*]] = affine_map<(d0) -> ((d0 + 24))>(%[[N]]) to affine_map<(d0) -> ((d0 + 28))>(%[[N]]) {
+// CHECK-COUNT-4:      arith.addf
+// CHECK:            }
+// CHECK-NEXT:     }
+func.func @matmul_split(%a: memref<1x12x7xf32>, %b: memref<1x7x28xf32>, %o: memref<1x12x28xf32>) {
+  linalg.batch_matmul ins(%a, %b : memref<1x12x7xf32>, memref<1x7x28xf32>) outs(%o : memref<1x12x28xf32>)
+  func.return
+}
+
+// A contiguous output dim shorter than a vector (3 columns): unrolled into the reduction
+// loop's body under a single-iteration step-3 loop (the outputs are invariant in the K loop).
+// CHECK-LABEL: func.func @matmul_short_v
+// CHECK:          affine.for %[[M:.*]] = 0 to 5 {
+// CHECK-NEXT:       affine.for %[[N:.*]] = 0 to 3 step 3 {
+// CHECK-NEXT:         affine.for %[[K:.*]] = 0 to 7 {
+// CHECK-NEXT:           %[[N0:.*]] = affine.apply affine_map<(d0) -> (d0)> (%[[N]])
+// CHECK:                affine.store %{{.*}}, %{{.*}}[%{{.*}}, %[[M]], %[[N0]]]
+// CHECK-NEXT:           %[[N1:.*]] = affine.apply affine_map<(d0) -> ((d0 + 1))> (%[[N]])
+// CHECK:                affine.store %{{.*}}, %{{.*}}[%{{.*}}, %[[M]], %[[N1]]]
+// CHECK-NEXT:           %[[N2:.*]] = affine.apply affine_map<(d0) -> ((d0 + 2))> (%[[N]])
+// CHECK:                affine.store %{{.*}}, %{{.*}}[%{{.*}}, %[[M]], %[[N2]]]
+// CHECK-NEXT:         }
+func.func @matmul_short_v(%a: memref<1x5x7xf32>, %b: memref<1x7x3xf32>, %o: memref<1x5x3xf32>) {
+  linalg.batch_matmul ins(%a, %b : memref<1x5x7xf32>, memref<1x7x3xf32>) outs(%o : memref<1x5x3xf32>)
   func.return
 }
 

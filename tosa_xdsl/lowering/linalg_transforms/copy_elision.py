@@ -14,7 +14,11 @@ tensor and one allocation fewer per pad (one per depthwise convolution of a Mobi
 
 When: the generic is all-parallel, its single output is %b with the identity map and its body
 does not read the output (every element of %b is written, none read); %b is a static
-`memref.alloc` whose only other uses are the copy and deallocations; %p is a `memref.alloc`
+`memref.alloc` whose only other uses are the copy, deallocations and ops after the copy (same
+block) that only read it (copies out of it, linalg ops with it among their inputs only: a
+residual branch, a second pad) -- those then read %s, which holds the same values, provided
+nothing but reads and a deallocation uses %p after the copy and %p's deallocation moves to
+where %b's was (the example: 32 copies -> 17); %p is a `memref.alloc`
 used between the generic and the copy only by one `linalg.fill` (of a value defined before the
 generic, or a constant or scalar load of a global, moved along) and the subview, whose offsets are static. The generic then writes the same values
 into the same elements of %s that the copy would have written, after the fill as before, so
@@ -42,10 +46,38 @@ from xdsl.pattern_rewriter import (
 from xdsl.rewriter import InsertPoint
 
 
+def _reads_only(op: Operation, v: SSAValue) -> bool:
+    """`op` reads `v` and cannot write it: a copy out of it, or a linalg op with it among its
+    inputs and not its outputs."""
+    if isinstance(op, memref.CopyOp):
+        return op.source is v and op.destination is not v
+    if isinstance(op, linalg.LinalgStructuredOperation):
+        return any(x is v for x in op.inputs) and all(x is not v for x in op.outputs)
+    return False
+
+
+def _readers_after(b: SSAValue, copy: memref.CopyOp) -> list[Operation] | None:
+    """The uses of %b besides its writer, the copy and deallocs: ops after the copy, in its
+    block, that only read %b (then they may read the copy's target instead), else None."""
+    block = copy.parent_block()
+    assert block is not None
+    readers = []
+    for u in b.uses:
+        op = u.operation
+        if op is copy or isinstance(op, memref.DeallocOp) or (isinstance(op, linalg.GenericOp) and b in op.outputs):
+            continue
+        if op.parent_block() is not block or block.get_operation_index(op) < block.get_operation_index(copy) \
+                or not _reads_only(op, b):
+            return None
+        readers.append(op)
+    return readers
+
+
 def _writer(b: SSAValue, copy: memref.CopyOp) -> linalg.GenericOp | None:
-    """The generic that writes all of %b (its only use besides the copy and deallocs)."""
-    writers = [u.operation for u in b.uses if not isinstance(u.operation, (memref.CopyOp, memref.DeallocOp))]
-    if len(writers) != 1 or any(isinstance(u.operation, memref.CopyOp) and u.operation is not copy for u in b.uses):
+    """The generic that writes all of %b (its only use besides the copy, deallocs and readers
+    after the copy)."""
+    writers = [u.operation for u in b.uses if isinstance(u.operation, linalg.GenericOp) and b in u.operation.outputs]
+    if len(writers) != 1 or _readers_after(b, copy) is None:
         return None
     g = writers[0]
     if not isinstance(g, linalg.GenericOp) or len(g.outputs) != 1 or g.outputs[0] is not b:
@@ -122,11 +154,26 @@ class WriteIntoCopyTarget(RewritePattern):
         late = _pad_value_slice(fill, g)
         if fill.outputs[0] is not p or late is None:
             return
+        readers = _readers_after(b, copy)
+        assert readers is not None
+        b_deallocs = [u.operation for u in b.uses if isinstance(u.operation, memref.DeallocOp)]
+        p_deallocs = [u for u in users if isinstance(u, memref.DeallocOp)]
+        # readers read %s instead: %p must not be written after the copy, and must live as
+        # long as %b did
+        if readers and (len(b_deallocs) != 1 or len(p_deallocs) > 1 or any(
+                not (u is fill or u is sub or isinstance(u, memref.DeallocOp) or _reads_only(u, p)) for u in users)
+                or any(u.operation is not copy for u in s.uses)):
+            return
         for moved in (*late, alloc_p, fill, sub):
             moved.detach()
             rewriter.insert_op(moved, InsertPoint.before(g))
         g.operands = (*g.inputs, s)
         rewriter.erase_op(copy)
+        for reader in readers:
+            reader.operands = [s if x is b else x for x in reader.operands]
+        if readers and p_deallocs and block.get_operation_index(p_deallocs[0]) < block.get_operation_index(b_deallocs[0]):
+            p_deallocs[0].detach()
+            rewriter.insert_op(p_deallocs[0], InsertPoint.before(b_deallocs[0]))
         for use in list(b.uses):
             rewriter.erase_op(use.operation)  # the deallocations
         rewriter.erase_op(b.owner)

@@ -253,16 +253,18 @@ class _AffineFlavour(_Flavour):
         self.rw.insert_op(affine.YieldOp.get(), InsertPoint.at_end(body))
         return loop, body
 
-    def tiled_loop(self, at, tl: TiledLoop, outer: SSAValue | None):
-        """A step-`tl.step` loop over the whole dim, or the tile [outer, outer + tile)."""
+    def tiled_loop(self, at, tl: TiledLoop, outer: SSAValue | None, part: int = 0):
+        """A step-`tl.step` loop over the whole dim, or the tile [outer, outer + tile) (of a
+        split tile: `part` 0 is [outer, outer + split), 1 is [outer + split, outer + tile))."""
         if not tl.tile and tl.step == 1:
             return self.loop(at, tl.dim)
         body = Block(arg_types=[IndexType()])
         if tl.tile:
             assert outer is not None
             d0 = AffineExpr.dimension(0)
-            loop = affine.ForOp.from_region([outer], [outer], [], [], AffineMapAttr(AffineMap(1, 0, (d0,))),
-                                            AffineMapAttr(AffineMap(1, 0, (d0 + tl.tile,))), Region(body), 1)
+            lo, hi = (0, tl.tile) if not tl.split else ((0, tl.split) if part == 0 else (tl.split, tl.tile))
+            loop = affine.ForOp.from_region([outer], [outer], [], [], AffineMapAttr(AffineMap(1, 0, (d0 + lo,))),
+                                            AffineMapAttr(AffineMap(1, 0, (d0 + hi,))), Region(body), 1)
         else:
             operands, ub = self.ubs[tl.dim]
             loop = affine.ForOp.from_region([], operands, [], [], AffineMapAttr(AffineMap.constant_map(0)),
@@ -361,12 +363,15 @@ def lower_structured(view: Structured, flavour_cls: type[_Flavour], pass_name: s
     block_at: InsertPoint | None = None  # in the loop around the reductions, before its yield
     first_reduction: Operation | None = None
     block_ivs: dict[int, SSAValue] = {}  # the ivs around the reductions
+    split: tuple[TiledLoop, InsertPoint, dict[int, SSAValue]] | None = None  # the split tile's second part
     if register_tiling and isinstance(fl, _AffineFlavour):
         reductions = _reduction_dims(view)
         for tl in _tiled_order(view):
             if tl.jam:
                 jam = tl
                 continue
+            if tl.split:
+                split = (tl, at, dict(ivs_by_dim))
             loop, body = fl.tiled_loop(at, tl, ivs_by_dim.get(tl.dim))
             nest.append((loop, tl.dim))
             if tl.dim in reductions and first_reduction is None:
@@ -385,6 +390,12 @@ def lower_structured(view: Structured, flavour_cls: type[_Flavour], pass_name: s
         mark_outer_parallel(nest, view.maps[view.num_inputs:])
     # a rank-0 op (all operands scalars or 0-d memrefs) has no loop: the body goes in place
     _emit_jammed(rw, fl, view, at, ivs_by_dim, jam, pass_name)
+    if split is not None:  # the rest of a split V tile: a sibling loop after the first, same body
+        tl, split_at, outer_ivs = split
+        assert isinstance(fl, _AffineFlavour) and tl == _tiled_order(view)[-1 - (jam is not None)]
+        _, body = fl.tiled_loop(split_at, tl, outer_ivs.get(tl.dim), part=1)
+        _emit_jammed(rw, fl, view, InsertPoint.before(body.last_op), {**outer_ivs, tl.dim: body.args[0]}, jam,
+                     pass_name)
     if fusion is not None and first_reduction is not None and block_at is not None:
         nest_start = anchor.next_op if anchor is not None else op.parent_block().first_op  # pyright: ignore
         assert nest_start is not None
@@ -400,7 +411,7 @@ def lower_structured(view: Structured, flavour_cls: type[_Flavour], pass_name: s
             # of the fused body: not jammed, it needs no registers across loops, and one copy
             # keeps the LLVM IR (and compile time) small
             rows = [TiledLoop(jam.dim, tile=jam.tile)] if jam is not None else []
-            for tl in rows + tail:
+            for tl in rows + [TiledLoop(t.dim, t.step, t.tile) for t in tail]:  # a split tile whole
                 _, body = fl.tiled_loop(inner, tl, ivs.get(tl.dim))
                 ivs[tl.dim] = body.args[0]
                 inner = InsertPoint.before(body.last_op)

@@ -1,0 +1,118 @@
+"""linalg-fill-pad-border (tosa_xdsl/lowering/linalg_transforms/fill_border.py; not in the default
+pipelines, so these tests put it after linalg-write-into-copy-target):
+a padded buffer whose interior is then written whole (a copy, or the elementwise op that
+linalg-write-into-copy-target made write it) is filled only on its border.
+
+Every element keeps the value it had (pad value outside, the written value inside), so native
+results must equal the interpreter's bit for bit, floats included: pads of arguments, of
+tensors with a second reader, channel pads, one-sided pads, int8; the MobileNet-style model
+against the pipeline without the pass. `border_pieces` is checked by counting, with numpy, how
+often each element of random boxes is covered."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from lowering_harness import assert_same, lower, parse
+from native_programs import pad_program, random_inputs
+
+from tosa_xdsl import jit
+from tosa_xdsl.interpreter import run
+from tosa_xdsl.lowering.linalg_transforms.fill_border import border_pieces
+from tosa_xdsl.lowering.pipelines import expanded
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from test_copy_elision import relu_pad_depthwise
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
+from mobilenet import mobilenet_mlir
+
+def _with_pass(stages: list[str]) -> list[str]:
+    """`stages` with linalg-fill-pad-border after linalg-write-into-copy-target (it is not in
+    the default pipelines: docs/native.md)."""
+    k = stages.index("linalg-write-into-copy-target") + 1
+    return stages[:k] + ["linalg-fill-pad-border"] + stages[k:]
+
+
+WITHOUT = ",".join(expanded("tosa-to-llvm"))
+WITH = ",".join(_with_pass(expanded("tosa-to-llvm")))
+LOOPS = _with_pass(expanded("tosa-to-loops"))
+UP_TO = ",".join(LOOPS[:LOOPS.index("linalg-fill-pad-border") + 1])
+BEFORE = ",".join(LOOPS[:LOOPS.index("linalg-fill-pad-border")])
+
+CASES = {
+    "argument_spatial": pad_program((1, 7, 5, 3), [0, 0, 1, 2, 2, 1, 0, 0]),
+    "argument_one_sided": pad_program((1, 9, 9, 4), [0, 0, 0, 1, 0, 1, 0, 0]),
+    "second_reader_channels": pad_program((1, 5, 3, 7), [0, 0, 0, 1, 0, 0, 0, 4], second_reader=True),
+    "i8_spatial": pad_program((1, 6, 5, 16), [0, 0, 2, 0, 0, 3, 0, 0], "i8", second_reader=True),
+    "rank3_all_dims": pad_program((3, 4, 5), [1, 1, 0, 2, 3, 0]),
+    "generic_writes_interior": relu_pad_depthwise(5, 7, 13),
+    "generic_writes_interior_i8": relu_pad_depthwise(6, 5, 16, "i8"),
+}
+
+
+def _whole_fills(module) -> int:
+    """Fills of a whole buffer (an allocation or a function's result buffer)."""
+    return sum(1 for op in module.walk() if op.name == "linalg.fill"
+               and getattr(op.operands[-1].owner, "name", "memref.alloc") == "memref.alloc")
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_border_fill_is_exact(name):
+    src = CASES[name]
+    module = parse(src)
+    inputs = random_inputs(module, seed=len(name) + 7)
+    want = run(module, inputs)
+    got = jit.NativeModule(parse(src), pipeline=WITH).call(inputs)
+    if name.startswith("generic"):  # a depthwise convolution: against the pipeline without the pass
+        assert_same(got, jit.NativeModule(parse(src), pipeline=WITHOUT).call(inputs), name)
+        if name.endswith("i8"):
+            assert_same(got, want, f"{name}: native vs interpreter")
+    else:
+        assert_same(got, want, f"{name}: native vs interpreter")
+    assert _whole_fills(lower(src, UP_TO)) < _whole_fills(lower(src, BEFORE)), "the pass must apply"
+    assert_same(run(lower(src, UP_TO), inputs), run(lower(src, BEFORE), inputs), f"{name}: the stage, interpreted")
+
+
+def test_interior_read_before_written_keeps_the_fill():
+    """A pad whose interior is read (here: by nothing but a later op) before any write of it
+    is not a candidate: a fill followed by a copy out of the subview."""
+    src = """
+func.func @keep(%p: memref<6x6xf32>, %o: memref<4x4xf32>) {
+  %a = memref.alloc() : memref<6x6xf32>
+  %c = arith.constant 1.5 : f32
+  linalg.fill ins(%c : f32) outs(%a : memref<6x6xf32>)
+  %s = memref.subview %a[1, 1] [4, 4] [1, 1] : memref<6x6xf32> to memref<4x4xf32, strided<[6, 1], offset: 7>>
+  "memref.copy"(%s, %o) : (memref<4x4xf32, strided<[6, 1], offset: 7>>, memref<4x4xf32>) -> ()
+  "memref.copy"(%o, %s) : (memref<4x4xf32>, memref<4x4xf32, strided<[6, 1], offset: 7>>) -> ()
+  "memref.copy"(%a, %p) : (memref<6x6xf32>, memref<6x6xf32>) -> ()
+  memref.dealloc %a : memref<6x6xf32>
+  func.return
+}"""
+    out = lower(src, "linalg-fill-pad-border")
+    assert _whole_fills(out) == 1
+
+
+def test_mobilenet_style():
+    src = mobilenet_mlir(width=0.25)
+    x = np.random.default_rng(1).standard_normal((1, 224, 224, 3)).astype(np.float32)
+    got = jit.NativeModule(parse(src), pipeline=WITH).call([x])
+    assert_same(got, jit.NativeModule(parse(src), pipeline=WITHOUT).call([x]), "MobileNet-style")
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_border_pieces_cover_the_border_once(seed):
+    rng = np.random.default_rng(seed)
+    shape = [int(rng.integers(1, 6)) for _ in range(int(rng.integers(1, 5)))]
+    sizes = [int(rng.integers(0, d + 1)) for d in shape]
+    offsets = [int(rng.integers(0, d - s + 1)) for d, s in zip(shape, sizes)]
+    count = np.zeros(shape, np.int64)
+    for box in border_pieces(shape, offsets, sizes):
+        assert all(0 <= lo < hi <= d for (lo, hi), d in zip(box, shape))
+        count[tuple(slice(lo, hi) for lo, hi in box)] += 1
+    interior = np.zeros(shape, bool)
+    interior[tuple(slice(o, o + s) for o, s in zip(offsets, sizes))] = True
+    assert (count[interior] == 0).all() and (count[~interior] == 1).all()
