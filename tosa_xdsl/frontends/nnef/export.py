@@ -47,10 +47,20 @@ def _type(t) -> tuple[str, list[int]]:
     if el not in DTYPE:
         raise ExportError(f"element type {el} has no NNEF counterpart here (real=f32, int=i32, bool=i1, "
                           "quantized real=i8/i16)")
-    shape = list(t.get_shape())
-    if any(d < 0 for d in shape):
-        raise ExportError("dynamic shapes are not exported")
-    return DTYPE[el], shape
+    return DTYPE[el], list(t.get_shape())     # a `?` dim is -1
+
+
+# TOSA has no upper bound for a `?` dim, but the draft (2.6.1) wants one on every run-time
+# extent of the main graph's inputs: the largest extent TOSA itself allows (level 8K:
+# tensor_size_t up to 2^(MAX_LOG2_SIZE=31) - 1), so the bound promises nothing TOSA does not
+RUNTIME_BOUND = (1 << 31) - 1
+
+
+def _dims(shape, bound: bool) -> str:
+    """An NNEF shape: a `?` dim is a run-time extent, `~|bound` on an input, `~` on an output
+    (2.6.1: a graph's output shape may be left to derivation component-wise)."""
+    run_time = f"~|{RUNTIME_BOUND}" if bound else "~"
+    return ", ".join(run_time if d < 0 else str(d) for d in shape)
 
 
 def _arr(op, name):
@@ -215,7 +225,12 @@ class Exporter:
             axis = op.properties["axis"].value.data
             out = self.emit(f"{REDUCE[name]}{{axes=[{axis}]}}({self.get(ins[0])})")
         elif name == "tosa.reshape":
+            if any(d < 0 for d in shape):       # the -1 of TOSA's shape operand is NNEF's too
+                shape = [int(v) for v in to_numpy(ins[1].owner.properties["values"])]
             out = self.emit(f"layout.reshape{{shape={_lst(shape)}}}({self.get(ins[0])})")
+        elif name == "tosa.tile":
+            reps = [int(v) for v in to_numpy(ins[1].owner.properties["values"])]
+            out = self.emit(f"layout.tile{{axes={_lst(ident)}, repeats={_lst(reps)}}}({self.get(ins[0])})")
         elif name == "tosa.concat":
             axis = op.properties["axis"].value.data
             out = self.emit(f"layout.concat{{axis={axis}}}([{', '.join(self.get(x) for x in ins)}])")
@@ -248,6 +263,17 @@ class Exporter:
         channels-last (TOSA's NHWC): no transposes around it (a TFLite model's layout)."""
         return v in self.vals and self.vals[v][1] == [0, 1, 2, 3]
 
+    def bias(self, v, channels: int) -> str:
+        """`, bias` for a convolution: NNEF wants one value per output channel, where TOSA
+        broadcasts a [1] bias (the importer's zero bias for an nn.conv without one): a zero
+        one is left out (re-imported as the same zero), another is written per channel."""
+        if v in self.pending and np.prod(np.shape(self.pending[v][0])) == 1 and channels != 1:
+            arr, t = self.pending.pop(v)
+            if not np.any(arr):
+                return ""
+            self.pending[v] = (np.full(channels, np.asarray(arr).reshape(-1)[0]), t)
+        return f", {self.get(v)}"
+
     def spatial(self, op, name, shape):
         nxc = self.channels_last(op.operands[0])
         layout = [0, 1, 2, 3] if nxc else [0, 2, 3, 1]   # tosa NHWC = transpose(nnef NCHW, [0, 2, 3, 1])
@@ -260,7 +286,7 @@ class Exporter:
                 if np.any(to_numpy(z.owner.properties["values"]) != 0):
                     raise ExportError(f"{name} with non-zero zero points")
             dil = _arr(op, "dilation")
-            b = self.get(op.operands[2])
+            b = self.bias(op.operands[2], shape[3])
             if name == "tosa.conv2d":
                 w = self.get(op.operands[1], layout)                # OHWI, or OHWI -> OIHW
                 groups = ', data_format="NXC", filter_format="NXC"' if nxc else ""
@@ -274,7 +300,7 @@ class Exporter:
                     w = self.emit(f"layout.reshape{{shape={_lst([c * m, 1, h, wd])}}}({t})")
                     groups = ", groups=0"
             out = self.emit(f"nn.conv{{stride={_lst(stride)}, dilation={_lst(dil)}, padding={_lst(padding)}"
-                            f"{groups}}}({x}, {w}, {b})")
+                            f"{groups}}}({x}, {w}{b})")
         else:
             kernel = _arr(op, "kernel")
             kind = "nn.max_pool" if name == "tosa.max_pool2d" else "nn.avg_pool"
@@ -305,7 +331,7 @@ def export_nnef(module: ModuleOp, entry: str | None = None) -> tuple[str, dict[s
     for i, arg in enumerate(fn.body.block.args):
         dtype, shape = _type(arg.type)
         name = _input_name(arg, i, ex.vals)
-        inputs.append(f"        {name}: {dtype}[{', '.join(map(str, shape))}];")
+        inputs.append(f"        {name}: {dtype}[{_dims(shape, bound=True)}];")
         ex.vals[arg] = (name, list(range(len(shape))))
     ex.run()
     ret = fn.body.block.last_op
@@ -319,7 +345,7 @@ def export_nnef(module: ModuleOp, entry: str | None = None) -> tuple[str, dict[s
             raise ExportError(f"func.return: result {i} is a dequantized tensor (as an NNEF output it would "
                               "be quantized: an integer result on re-import)")
         outs.append(f"        output{i} = {src};")
-        decls.append(f"        output{i}: {dtype}[{', '.join(map(str, shape))}];")
+        decls.append(f"        output{i}: {dtype}[{_dims(shape, bound=False)}];")
         if str(v.type.get_element_type()) in ("i8", "i16"):
             ex.q.derive(f"output{i}", ex.q.quantized_name(v))
     try:
