@@ -21,6 +21,8 @@ from xdsl.dialects.builtin import ModuleOp, TensorType
 from tosa_xdsl.frontends.nnef.export_quant import ExportError, QuantExport
 from tosa_xdsl.frontends.nnef.lexer import KEYWORDS
 from tosa_xdsl.frontends.nnef.tensor_data import encode_tensor
+from tosa_xdsl.frontends.nnef.to_tosa.image import _coordinates, resize_params
+from tosa_xdsl.frontends.nnef.to_tosa.ops import Unsupported
 from tosa_xdsl.ir.dense import to_numpy
 
 # i8/i16 are quantized storage (export_quant.py): `real` tensors with a @quantize entry
@@ -99,6 +101,14 @@ class Exporter:
         self.origin: dict = {}                  # constant SSA value -> position of its tosa.const
         self.var_order: dict[str, int] = {}
         self.q = QuantExport(self)
+        self.resize_views: dict = {}            # reshape result -> (source, k): the importer's as_nhwc view
+        self.resized: dict = {}                 # resize result -> (NNEF output, its source-shaped extents)
+        for op in fn.body.block.ops:
+            if op.name == "tosa.resize" and getattr(op.operands[0].owner, "name", None) == "tosa.reshape":
+                view = op.operands[0]
+                k = _resize_view(view)
+                if k and all(u.operation.name == "tosa.resize" for u in view.uses):
+                    self.resize_views[view] = k
 
     def fresh(self, base="t"):
         self.n += 1
@@ -187,6 +197,13 @@ class Exporter:
         if self.q.claims(op) and (name != "tosa.transpose" or op.operands[0] in self.q.pend):
             self.q.handle(op)
             return
+        if name == "tosa.reshape" and res in self.resize_views:
+            return                  # the NHWC view of a resize: the resize reads its source
+        if name == "tosa.reshape" and op.operands[0] in self.resized:
+            out, shape = self.resized[op.operands[0]]
+            if list(res.type.get_shape()) == shape:     # the resize's result back in its source's shape
+                self.vals[res] = (out, list(range(len(shape))))
+                return
         if name == "tosa.transpose":
             src, perm = self.vals[op.operands[0]]
             p = _arr(op, "perms")
@@ -251,6 +268,12 @@ class Exporter:
                 if np.any(to_numpy(z.owner.properties["values"]) != 0):
                     raise ExportError("tosa.matmul with non-zero zero points")
             out = self.emit(f"linalg.matmul({self.get(ins[0])}, {self.get(ins[1])})")
+        elif name == "tosa.resize":
+            self.resize(op)
+            return
+        elif name == "tosa.transpose_conv2d":
+            self.deconv(op, shape)
+            return
         elif name in ("tosa.conv2d", "tosa.depthwise_conv2d", "tosa.max_pool2d", "tosa.avg_pool2d"):
             self.spatial(op, name, shape)
             return
@@ -273,6 +296,94 @@ class Exporter:
                 return ""
             self.pending[v] = (np.full(channels, np.asarray(arr).reshape(-1)[0]), t)
         return f", {self.get(v)}"
+
+    def resize(self, op):
+        """RESIZE -> image.nearest_resize / image.linear_resize (to_tosa/image.py inverted): the
+        importer views the resized axes as H (and W) of an [N, H, W, 1] tensor, every other axis
+        folded into N (as_nhwc: a reshape of the source with those axes last), so the resize of
+        such a view is written on the source, over its last axes, and the reshape of the result
+        back to the source's extents is that NNEF output. Another input (e.g. TFLite's NHWC with
+        C > 1) is resized as NCHW over axes 2, 3 (re-imported as such a view). Each resized
+        axis' (scale, offset, border) must be what the importer computes for one coordinate
+        transform (and rounding method): the first that reproduces them is written."""
+        view, res = op.operands[0], op.results[0]
+        n, h, w, c = view.type.get_shape()
+        _, oh, ow, _ = res.type.get_shape()
+        sh, dh, sw, dw = [int(v) for v in to_numpy(op.operands[1].owner.properties["values"])]
+        offy, offx = [int(v) for v in to_numpy(op.operands[2].owner.properties["values"])]
+        by, bx = [int(v) for v in to_numpy(op.operands[3].owner.properties["values"])]
+        params = [(h, oh, (sh, dh, offy, by)), (w, ow, (sw, dw, offx, bx))]
+        nearest = str(op.properties["mode"].data.value) == "NEAREST_NEIGHBOR"
+        if view in self.resize_views:
+            k = self.resize_views[view]
+            src = view.owner.operands[0]
+            x, rank = self.get(src), len(src.type.get_shape())
+            axes, back = list(range(rank - k, rank)), list(src.type.get_shape())[:rank - k] + [oh, ow][:k]
+            params = params[:k]
+            layout = None
+        else:
+            x, rank, axes, back = self.get(view, [0, 2, 3, 1]), 4, [2, 3], None
+            layout = [0, 2, 3, 1]
+        kept = []
+        for a, (size, out, p) in zip(axes, params):
+            if size == out:
+                if p != (1, 1, 0, 0):
+                    raise ExportError("tosa.resize shifting an axis it does not resize (the NNEF resizes "
+                                      "keep such an axis as it is)")
+                continue
+            kept.append((a, size, out, p))
+        if not kept:
+            raise ExportError("tosa.resize that resizes no axis")
+        roundings = ["ROUND_PREFER_FLOOR", "ROUND_PREFER_CEIL", "FLOOR", "CEIL"] if nearest else [None]
+        choice = None
+        for transform in ("SYMMETRIC", "ASYMMETRIC", "ALIGNED"):
+            for rounding in roundings:
+                try:
+                    if all(resize_params(size, out, *_coordinates(size, out, transform), rounding) == p
+                           for _, size, out, p in kept):
+                        choice = (transform, rounding)
+                        break
+                except Unsupported:
+                    pass
+            if choice:
+                break
+        if choice is None:
+            raise ExportError(f"tosa.resize scale/offset/border {[p for *_, p in kept]} match no NNEF "
+                              "coordinate transform" + (" and rounding method" if nearest else ""))
+        attrs = f"axes={_lst([a for a, *_ in kept])}, size={_lst([o for _, _, o, _ in kept])}, " \
+                f"coordinate_transform=\"{choice[0]}\""
+        if nearest:
+            out = self.emit(f"image.nearest_resize{{{attrs}, rounding_method=\"{choice[1]}\"}}({x})")
+        else:
+            out = self.emit(f"image.linear_resize{{{attrs}, antialias=false}}({x})")
+        if layout is None:
+            self.resized[res] = (out, back)
+            if any(u.operation.name != "tosa.reshape" or list(u.operation.results[0].type.get_shape()) != back
+                   for u in res.uses):      # read as the [N, H, W, 1] view itself
+                self.vals[res] = (self.emit(f"layout.reshape{{shape={_lst([n, oh, ow, 1])}}}({out})"),
+                                  [0, 1, 2, 3])
+        else:
+            self.vals[res] = (out, layout)
+
+    def deconv(self, op, shape):
+        """TRANSPOSE_CONV2D -> nn.deconv (to_tosa/deconv.py inverted): TOSA's output is
+        (IH - 1) * stride + out_pad_top + out_pad_bottom + KH rows with input row iy landing at
+        iy * stride + out_pad_top; the definition's at stride * i - padding_begin over
+        (IH - 1) * stride + KH - (padding_begin + padding_end) rows: padding = -out_pad. The
+        filter [OC, KH, KW, IC] is NNEF's NCX [IC, OC, KH, KW]."""
+        for z in op.operands[3:5]:
+            if np.any(to_numpy(z.owner.properties["values"]) != 0):
+                raise ExportError("tosa.transpose_conv2d with non-zero zero points")
+        nxc = self.channels_last(op.operands[0])
+        layout = [0, 1, 2, 3] if nxc else [0, 2, 3, 1]
+        x = self.get(op.operands[0], layout)
+        w = self.get(op.operands[1], [1, 2, 3, 0])
+        top, bottom, left, right = _arr(op, "out_pad")
+        padding = [-top, -left, -bottom, -right]
+        fmt = ', data_format="NXC"' if nxc else ""
+        out = self.emit(f"nn.deconv{{stride={_lst(_arr(op, 'stride'))}, padding={_lst(padding)}{fmt}}}"
+                        f"({x}, {w}{self.bias(op.operands[2], shape[3])})")
+        self.vals[op.results[0]] = (out, layout)
 
     def spatial(self, op, name, shape):
         nxc = self.channels_last(op.operands[0])
@@ -307,6 +418,20 @@ class Exporter:
             out = self.emit(f"{kind}{{axes={'[1, 2]' if nxc else '[2, 3]'}, size={_lst(kernel)}, "
                             f"stride={_lst(stride)}, padding={_lst(padding)}}}({x})")
         self.vals[op.results[0]] = (out, layout)
+
+
+def _resize_view(view) -> int:
+    """k when `view` ([N, H, W, 1]) is a reshape of a tensor whose last k axes are the
+    resized H (and W) and whose other axes make N (to_tosa/emit.py as_nhwc), else 0."""
+    src = list(view.owner.operands[0].type.get_shape())
+    n, h, w, c = view.type.get_shape()
+    if c != 1 or any(d < 0 for d in src + [n]):
+        return 0
+    if len(src) >= 2 and src[-2:] == [h, w] and math.prod(src[:-2]) == n:
+        return 2
+    if w == 1 and src and src[-1] == h and math.prod(src[:-1]) == n:
+        return 1
+    return 0
 
 
 def _input_name(arg, i: int, taken) -> str:
@@ -357,7 +482,9 @@ def export_nnef(module: ModuleOp, entry: str | None = None) -> tuple[str, dict[s
                           for k, v in sorted(ex.variables.items(), key=lambda kv: ex.var_order[kv[0]]))
     name = "".join(c if c.isalnum() or c == "_" else "_" for c in fn.sym_name.data) or "G"
     lines = [line() if callable(line) else line for line in ex.lines]
-    text = ("import nn;\nimport math;\nimport linalg;\nimport layout;\n" + ("import quant;\n" if quantize else "")
+    uses_image = any(isinstance(line, str) and " = image." in line for line in lines)
+    text = ("import nn;\nimport math;\nimport linalg;\nimport layout;\n" + ("import image;\n" if uses_image else "")
+            + ("import quant;\n" if quantize else "")
             + f"\ngraph {name} {{\n    @input {{\n" + "\n".join(inputs) + "\n    }\n"
             "    @output {\n" + "\n".join(decls) + "\n    }\n"
             + ("    @variable {\n" + variables + "\n    }\n" if ex.variables else "")
