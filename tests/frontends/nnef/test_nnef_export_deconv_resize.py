@@ -143,3 +143,35 @@ def test_khronos_reader_reads_deconv_and_resizes(tmp_path):
     names = [op.name for op in g.operations]
     assert [tuple(t.shape) for t in g.outputs] == [(1, 4, 16, 16), (1, 5)]
     assert {"nn.deconv", "image.nearest_resize", "image.linear_resize"} <= set(names)
+
+
+def avg_pool_ref(x, size, stride, pad, count_border):
+    """Average over the window inside the input (TOSA AVG_POOL2D, NNEF ignore_border=true) or
+    over the whole window, the zero border counted (ignore_border=false)."""
+    t, lft, b, r = pad
+    xp = np.pad(x.astype(np.float64), ((0, 0), (0, 0), (t, b), (lft, r)))
+    ones = np.pad(np.ones(x.shape[2:]), ((t, b), (lft, r)))
+    oh, ow = (xp.shape[2] - size) // stride + 1, (xp.shape[3] - size) // stride + 1
+    y = np.zeros(x.shape[:2] + (oh, ow))
+    for i in range(oh):
+        for j in range(ow):
+            win = (slice(i * stride, i * stride + size), slice(j * stride, j * stride + size))
+            n = size * size if count_border else ones[win].sum()
+            y[:, :, i, j] = xp[:, :, win[0], win[1]].sum(axis=(2, 3)) / n
+    return y.astype(np.float32)
+
+
+@pytest.mark.parametrize("ignore_border", [True, False])
+def test_avg_pool_padding_border_count_against_numpy(ignore_border, tmp_path):
+    """nn.avg_pool with padding: TOSA AVG_POOL2D divides by the window's elements inside the
+    input, which is the definition's ignore_border=true (its default, what the export writes);
+    ignore_border=false imports as an explicit zero pad, exported as layout.pad."""
+    src = f"""{IMPORTS}
+graph G {{ @input {{ x: real[1, 2, 5, 6]; }} @output {{ y: real; }}
+  @compose {{ y = nn.avg_pool{{size=[3, 3], stride=[2, 2], padding=[1, 0, 1, 2],
+                                ignore_border={'true' if ignore_border else 'false'}}}(x); }} }}"""
+    text, m2 = round_trip(import_nnef(src), tmp_path)
+    assert "ignore_border" not in text and ("layout.pad" in text) != ignore_border
+    x = RNG.standard_normal((1, 2, 5, 6)).astype(np.float32)
+    want = avg_pool_ref(x, 3, 2, [1, 0, 1, 2], not ignore_border)
+    np.testing.assert_allclose(run(m2, [x], entry="G")[0], want, rtol=1e-5, atol=1e-6)
