@@ -162,6 +162,13 @@ def table_contents_16(fn: Callable[[np.ndarray], np.ndarray], in_scale: float, i
     return np.clip(table, -32768, 32767).astype(np.int16)
 
 
+def softmax_exp_table_q16(scale_beta: float) -> np.ndarray:
+    """exp(-scale_beta * d) in Q16 (round(2^16 * e)) for the 256 differences d = max - x of
+    int8 softmax: exact integers, GATHERed by d (the int8 softmax of the TFLite frontend and
+    of the NNEF importer)."""
+    return np.round(np.exp(-scale_beta * np.arange(256, dtype=np.float64)) * 65536.0).astype(np.int64)
+
+
 # --- building TOSA ----------------------------------------------------------------------
 
 

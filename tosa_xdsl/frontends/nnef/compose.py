@@ -48,6 +48,15 @@ class Node:
 
 
 @dataclass
+class Scoped:
+    """A @quantize entry naming a tensor inside a labelled invocation (`label.tensor`), with
+    the module and attributes of the block that wrote it."""
+    entry: A.Quantization
+    module: str
+    env: object
+
+
+@dataclass
 class Graph:
     name: str
     inputs: list[Tensor]
@@ -62,9 +71,16 @@ TENSOR_TYPES = ("real", "int", "bool")
 
 
 class Composer:
-    def __init__(self, lib: Library, keep: callable, input_shapes: dict | None = None):
+    def __init__(self, lib: Library, keep: callable, input_shapes: dict | None = None,
+                 keep_quantized: callable | None = None):
         self.lib = lib
-        self.quantize: dict[str, A.Quantization] = {}   # the current block's @quantize entries
+        # keep_quantized(qualified_name, attribute values, [input entry's attribute values],
+        # [output entry's attribute values], [input shapes]) -> True to keep a composite whole
+        # between tensors with @quantize entries (it has an integer form: to_tosa/integer.py)
+        self.keep_quantized = keep_quantized
+        self.entry_of: dict[int, dict] = {}     # id(quantized tensor) -> its entry's attribute values
+        self.quantize: dict[str, A.Quantization | Scoped] = {}   # the current block's @quantize entries
+        self.scoped: dict[str, dict[str, Scoped]] = {}  # label -> entries naming tensors inside its invocation
         self.keep = keep     # keep(qualified_name, op, instance, arg types) -> True to keep the invocation whole
         # graph input name -> a static shape for its run-time extents (else they stay `?`)
         self.input_shapes = dict(input_shapes or {})
@@ -95,7 +111,7 @@ class Composer:
         tensors: dict[str, object] = {}
         g = Graph(op.name, [], [], [])
         self.main = g       # where invoked sub-graphs put their variables
-        self.quantize = self.quantize_entries(op)
+        self.quantize, self.scoped = self.quantize_entries(op, doc_module, env)
         unknown = set(self.input_shapes) - {p.name for p in op.inputs}
         if unknown:
             raise NnefError(op.loc, f"graph '{op.name}' has no input '{sorted(unknown)[0]}' (given a shape)")
@@ -125,15 +141,23 @@ class Composer:
             g.outputs.append(t)
         return g
 
-    @staticmethod
-    def quantize_entries(op: A.Operator) -> dict:
-        """@quantize (draft 2.14): tensor name -> the quantization operator binding. Names scoped
-        by labels (tensors inside invoked operators) are not imported yet."""
-        entries = {}
+    def quantize_entries(self, op: A.Operator, module: str, env) -> tuple[dict, dict]:
+        """@quantize (draft 2.14): tensor name -> the quantization operator binding, and label ->
+        {name inside the labelled invocation -> entry} for names scoped by an explicit label
+        (`conv1.t`, `block.conv1.t`), applied when that invocation is expanded (evaluated in
+        this block's module and attributes)."""
+        entries, scoped = {}, {}
+        labels = {c.value.label for c in op.compose or [] if isinstance(c.value, A.Invocation) and c.value.label}
         for q in op.quantize:
             if "." in q.tensor:
-                raise NnefError(q.loc, f"quantization of the scoped tensor '{q.tensor}' is not supported "
-                                "by the importer yet")
+                label, _, rest = q.tensor.partition(".")
+                if label not in labels:
+                    raise NnefError(q.loc, f"@quantize names '{q.tensor}', but no invocation in '{op.name}' "
+                                    f"is labelled '{label}'")
+                if rest in scoped.setdefault(label, {}):
+                    raise NnefError(q.loc, f"tensor '{q.tensor}' is quantized twice")
+                scoped[label][rest] = Scoped(q, module, env)
+                continue
             if q.tensor in entries:
                 raise NnefError(q.loc, f"tensor '{q.tensor}' is quantized twice")
             entries[q.tensor] = q
@@ -142,7 +166,26 @@ class Composer:
         for name, q in entries.items():
             if name not in known:
                 raise NnefError(q.loc, f"@quantize names '{name}', which '{op.name}' does not declare")
-        return entries
+        return entries, scoped
+
+    def scoped_entries(self, op: A.Operator, label: str | None, qname: str, mod: str, env) -> tuple[dict, dict]:
+        """The entries of an expanded composite: its own block's, plus the outer block's
+        entries scoped by the invocation's label (one level consumed, deeper ones passed on)."""
+        entries, scoped = self.quantize_entries(op, mod, env)
+        known = {p.name for p in op.inputs + op.outputs + op.constants}
+        known |= {r.name for c in op.compose or [] for r in c.results if isinstance(r, A.Result) and r.name}
+        labels = {c.value.label for c in op.compose or [] if isinstance(c.value, A.Invocation) and c.value.label}
+        for rest, sq in (self.scoped.get(label, {}) if label else {}).items():
+            head, dot, tail = rest.partition(".")
+            if dot and head in labels:
+                scoped.setdefault(head, {})[tail] = sq
+            elif dot or rest not in known:
+                raise NnefError(sq.entry.loc, f"@quantize names '{label}.{rest}', which '{qname}' does not declare")
+            elif rest in entries:
+                raise NnefError(sq.entry.loc, f"tensor '{rest}' of '{qname}' is quantized twice")
+            else:
+                entries[rest] = sq
+        return entries, scoped
 
     def quantized(self, module, name: str, env, tensors: dict, g: Graph):
         """A tensor with quantization info is replaced, where it is defined, by its quantized
@@ -150,6 +193,8 @@ class Composer:
         q = self.quantize.get(name)
         if q is None or name not in tensors:
             return
+        if isinstance(q, Scoped):       # an outer block's `label.name` entry: its module and attributes
+            q, module, env = q.entry, q.module, q.env
         hidden = f"{name} (before quantization)"
         tensors[hidden] = tensors[name]
         inv = q.invocation
@@ -157,6 +202,8 @@ class Composer:
         outs = self.invoke(module, call, env, tensors, g, [name])
         if g.nodes and len(outs) == 1 and g.nodes[-1].outputs[0] is outs[0]:
             g.nodes[-1].quantizes = name
+            if g.nodes[-1].op == "quant.zero_point_linear_quantize":
+                self.entry_of[id(outs[0])] = g.nodes[-1].instance.env.values
         del tensors[hidden]
         if len(outs) != 1:
             raise NnefError(inv.loc, f"a quantization operator must have one output; '{inv.name}' has {len(outs)}")
@@ -235,6 +282,31 @@ class Composer:
                 raise NnefError(x.loc, f"invalid extent {fmt_value(d)} of '{p.name}'")
             shape.append(d)
         return TensorType(spec.name, shape)
+
+    def whole_between_quantized(self, module, qname, inst, args, types, env, names) -> bool:
+        """A composite whose tensor inputs are quantized and whose results have @quantize
+        entries (zero_point_linear_quantize) in this block, when keep_quantized takes it."""
+        if self.keep_quantized is None or any(isinstance(a, list) for a in args):
+            return False
+        ins = [a for a in args if a is not None]
+        if not ins or any(id(a) not in self.entry_of for a in ins) or len(names) < len(inst.outputs):
+            return False
+        outs = []
+        for name in names[:len(inst.outputs)]:
+            entry = self.quantize.get(name) if name else None
+            if entry is None:
+                return False
+            where, scope = module, env
+            if isinstance(entry, Scoped):
+                entry, where, scope = entry.entry, entry.module, entry.env
+            try:
+                if self.lib.lookup(entry.invocation.name, where, entry.loc)[0] != "quant.zero_point_linear_quantize":
+                    return False
+                outs.append({k: scope.eval(e) for k, e in entry.invocation.attribs})
+            except (NnefError, Unknown):
+                return False        # reported where the entry is invoked
+        return self.keep_quantized(qname, inst.env.values, [self.entry_of[id(a)] for a in ins], outs,
+                                   [t.shape for t in types if t is not None])
 
     def param_type(self, env: Env, p: A.Param, allow_missing=False) -> TensorType:
         if p.type.name not in TENSOR_TYPES:
@@ -400,6 +472,7 @@ class Composer:
         for r, t in zip(results, outs):
             if r.name is not None:
                 tensors[r.name] = t
+                self.quantized(module, r.name, env, tensors, g)     # its @quantize entry, as any result's
 
     def dynamic_loop(self, module, L: A.Loop, env, tensors, g) -> list:
         """A loop whose end depends on tensor data (a `while` condition or a tensor trip count):
@@ -583,8 +656,15 @@ class Composer:
                 if x.dtype not in TENSOR_TYPES:
                     raise NnefError(inv.loc, f"output '{p.name}' of '{qname}' has type '{x.dtype}' "
                                     f"(unknown or not a tensor type: {', '.join(TENSOR_TYPES)})")
+        inside = self.scoped.get(inv.label) if inv.label else None      # entries naming its inner tensors
+        if inside and op.compose is None:
+            sq = next(iter(inside.values()))
+            raise NnefError(sq.entry.loc, f"@quantize names '{inv.label}.{next(iter(inside))}', a tensor inside "
+                            f"'{qname}', which has no @compose (its inner tensors are not composed)")
         try:
-            kept = not op.is_graph and (self.keep(qname, op, inst, types) or op.compose is None)
+            kept = not inside and not op.is_graph and (
+                self.keep(qname, op, inst, types) or op.compose is None
+                or self.whole_between_quantized(module, qname, inst, args, types, env, names))
         except RunTimeExtent as err:
             raise NnefError(inv.loc, f"'{inv.name}': {err} (argument shapes {_shapes(types)})") from None
         if kept:
@@ -609,12 +689,13 @@ class Composer:
         if op.is_graph:
             self.sub_graph_variables(op, inv, inner_env, inner)
         mod = qname.rpartition(".")[0]
-        outer_quantize, self.quantize = self.quantize, self.quantize_entries(op)
+        outer_quantize, outer_scoped = self.quantize, self.scoped
+        self.quantize, self.scoped = self.scoped_entries(op, inv.label, qname, mod, inner_env)
         outer_site, self.site = self.site, self.site or inv.loc
         for p in op.inputs:
             self.quantized(mod, p.name, inner_env, inner, g)
         self.components(mod, op.compose, inner_env, inner, g)
-        self.quantize, self.site = outer_quantize, outer_site
+        self.quantize, self.scoped, self.site = outer_quantize, outer_scoped, outer_site
         outs = []
         for p in op.outputs:
             if p.name not in inner:

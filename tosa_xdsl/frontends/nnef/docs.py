@@ -182,14 +182,40 @@ Pieces: `lexer.py`, `parser.py`, `ast.py` (the grammar of 2.16 with located erro
   zero points as operands, i32 accumulators, the i32 bias added as is (its scale must be
   input_scale * weight_scale), then one RESCALE by input_scale * weight_scale[c] /
   output_scale (multiplier and shift from the guide's `compute_scale_32` in
-  `frontends/legalize_common.py`, DOUBLE_ROUND, per channel along the output channels);
-  `nn.relu` (with `max`) as a clamp in the output's quantized domain (the legalization's
+  `frontends/legalize_common.py`, DOUBLE_ROUND, per channel along the output channels, also
+  to an output with a scale per channel); 16-bit activations (TFLite's 16x8) accumulate in
+  i48 (CONV2D i16 x i8; MATMUL takes i16 x i16, the weights cast) and RESCALE from i48 with
+  a 16-bit multiplier (scale32 = false, SINGLE_ROUND: TOSA's ERROR_IFs), without a bias (an
+  i48 operand); `nn.relu` (with `max`) as a clamp in the output's quantized domain (the legalization's
   `quantized_activation_bounds`); `math.add`/`math.sub` as TFLite's kernel (both sides to i32
   with 20 bits of headroom, one rescale out), `math.mul` (both sides to i32 without zero
   points, MUL, one rescale), `math.max`/`math.min` (equal parameters: on i32 copies);
   `nn.max_pool`, `nn.avg_pool` (the same parameters in and out, border not counted),
   reshapes, transposes, slices, tiles and concatenation on the stored values, followed by a
-  RESCALE where the output's parameters differ. Any other operator between
+  RESCALE where the output's parameters differ. The guide leaves most TFLite quantized
+  operators "TODO", so the rest follow TFLite's kernels as our TFLite frontend lowers them
+  (`to_tosa/integer_functions.py`, `to_tosa/integer_layout.py`): leaky relu (`nn.relu{alpha}`)
+  as two RESCALEs of x - zp (by s_in/s_out and alpha * s_in/s_out) and a SELECT on x >= zp,
+  `nn.prelu` likewise with (x - zp) * (alpha - zp_alpha) on the negative side;
+  `nn.sigmoid`, `math.tanh`, `math.exp`, `math.log`, `math.log2`, `math.sqrt`, `math.rsqrt`,
+  `math.rcp`, `math.sin`, `math.cos`, `nn.erf`, `nn.elu`, `nn.selu`, `nn.gelu`, `nn.silu`,
+  `nn.softplus` as one TABLE (8 bits: 256 entries of TFLite's LUT, dequantize / the
+  definition's function / requantize; 16 bits: TOSA's interpolated 513-entry table, i32
+  out, RESCALE by 1/128); `math.abs` as ABS of x - zp and one RESCALE; `nn.softmax` along one
+  axis (int8: the row maximum subtracted in i32, exp of the 256 differences a GATHER from a
+  Q16 table, each output INTDIV(e * K + sum / 2, sum) for the output scale 1/K; int16: the
+  differences mapped onto [-10, 0], exp as an i16 TABLE, the same division; zero points 0);
+  `math.mean_reduce` / `math.sum_reduce` as TFLite's QuantizedMeanOrSum (zero point removed by
+  a RESCALE to i32, REDUCE_SUM, one RESCALE by s_in / s_out / N); `math.max_reduce` /
+  `math.min_reduce` on the stored values; `layout.pad` padding with the zero point (the
+  guide's tfl.pad is PAD; REFLECT/SYMMETRIC/REPLICATE move stored values); the
+  `image.nearest_*` resizes as RESIZE NEAREST on the stored values, `image.linear_resize` as
+  RESIZE BILINEAR i8 -> i32 (i16 -> i48) and one RESCALE by 1 / (scale_y_n * scale_x_n).
+  The composites among them (`nn.softmax`, `math.mean_reduce`) are kept whole by the
+  composer (not expanded from their @compose) when their input is quantized and their result
+  has an entry whose parameters the integer form takes (`to_tosa/integer.py`'s WHOLE). A
+  per-channel value (a scale per channel, one zero point) is requantized by one per-channel
+  RESCALE and clamped by relu without `max`. Any other operator between
   quantized tensors dequantizes its inputs, computes in reals (road 1 or 2) and the next
   entry requantizes (round half to even, clamp), so every graph imports with the
   definitions' meaning. Quantized graph inputs/outputs are integer arguments/results (as
@@ -198,24 +224,43 @@ Pieces: `lexer.py`, `parser.py`, `ast.py` (the grammar of 2.16 with located erro
   import. `import_nnef(..., fake_quant=True)` / `tosa-translate --nnef-fake-quant` keep the
   draft's fake quantization (real in and out, the quant module's formulas), which is also
   what `lower_all` compiles. Entries of a graph or a user operator apply where the tensor is
-  defined (inputs and variables on entry). u8 values only move (reshapes, transposes,
+  defined (inputs and variables on entry); an entry `label.tensor` (`a.b.tensor` through
+  nested invocations) names a tensor inside the invocation with that explicit label, which is
+  then expanded from its @compose whatever its mapping, the entry applied where its
+  definition defines the tensor (evaluated with the writing block's imports and attributes).
+  Quantized values enter `tosa.cond_if` / `tosa.while_loop` regions dequantized and leave
+  them as reals (the results' entries requantize them): TOSA's regions need one type per
+  carried value while the two branches, or the loop's entry and its iterations, may
+  quantize it differently, and the results' declared types are real. u8 values only move (reshapes, transposes,
   identities: TFLite's uint8 boundaries) and are requantized to or from i8 by one RESCALE;
   elsewhere they compute in reals. u16 or several-zero-point tensors stay fake quantized
   (a zero point is one operand).
 - **Models**: the face detector (TFLite) and `small_cnn` (ONNX, `make_onnx_model.py`) converted
   by Khronos' converters (`convert_models.py`, run by hand), imported as TOSA only and
   checked against LiteRT's / onnxruntime's outputs (`test_nnef_models.py`). Quantized:
-  22 of the TFLite tests' int8 models (`net_mobilenet.int8`: conv, depthwise conv, relu6,
+  35 of the TFLite tests' int8 models (`net_mobilenet.int8`: conv, depthwise conv, relu6,
   residual add, average pool, fully connected with per-channel weights; single operators:
   conv, depthwise conv, fully connected, add, sub, mul, maximum, relu, pools, concatenation,
-  reshapes, transpose, slice, and softmax, logistic, pad, mean, leaky relu which compute in
-  reals between quantized tensors) converted the same way;
+  reshapes, transpose, slice, tile, softmax, logistic, tanh, exp, log (with abs and add),
+  sqrt, rsqrt, abs, minimum, pad, mirror pad, mean, sum, reduce max, leaky relu, nearest and
+  bilinear resizes) and 10 of its 16x8 models (fully
+  connected, add, mean, leaky relu, pad, max pool, nearest resize, logistic, tanh, softmax)
+  converted the same way;
   Khronos' v2.0 writer does not print quantization and its TFLite reader drops
   `quantized_dimension`, so `convert_models.py` prints the converter's own parameters as the
-  graph's `@quantize` block (the channel axis from the scales' count). Their int8 outputs
-  equal LiteRT's builtin (and reference) kernels bit for bit (`test_nnef_quantized.py`),
-  except `mean` and `leaky_relu` (computed in reals and requantized: 1 LSB on a few
-  elements); `add.uint8io` and `conv_2d.uint8io` take and give uint8 arrays through
+  graph's `@quantize` block (the channel axis from the scales' count). All import as
+  integers only and their outputs equal LiteRT's builtin kernels bit for bit
+  (`test_nnef_quantized.py`; the TABLE functions and leaky relu on every int8 level,
+  `test_nnef_quantized_forms.py`), except where TFLite's kernel computes differently from
+  the integer TOSA form (counts over four seeded inputs): `resize_bilinear.int8` (61 elements
+  by 1 LSB: TFLite weighs with 10-bit fixed-point fractions, RESIZE exactly), `sum.int8` (7
+  by 1: TFLite's sum derives its multiplier otherwise than compute_scale_32), `sqrt.int8` (25
+  by 1: TFLite's int8 SQRT is its own fixed point, the TABLE the rounded square root),
+  `fully_connected.int16x8` (1 element by 1: the i48 RESCALE's 16-bit multiplier),
+  `logistic.int16x8` (32 by 1), `tanh.int16x8` (44 by up to 2), `softmax.int16x8` (24 by up
+  to 2): TFLite's int16 kernels are fixed-point polynomials / their own LUTs, ours TOSA's
+  interpolated TABLE (the same differences as the TFLite frontend, docs/tflite.md);
+  `add.uint8io` and `conv_2d.uint8io` take and give uint8 arrays through
   tosa-run; LiteRT's default XNNPACK delegate requantizes in float and differs from its
   own builtin kernels by up to 3 LSB on a few elements for some inputs (docs/tflite.md).
   (`relu6.int8` is not among them: Khronos' converter writes a `relu6` operator calling
@@ -330,11 +375,21 @@ OUTRO = """
   are compile-time attributes (Khronos' v2.0 library declares them `dynamic`, read from a
   tensor at run time: not supported); `_cubic_grid_sample` with more than 3 spatial axes is
   a located error (4^d taps are unrolled).
-- Integer quantization: no integer form yet for the other operators (pad, mean, softmax,
-  sigmoid, leaky relu, resizes, ... compute in reals between quantized tensors),
-  for 16-bit activations of conv/linear, per-channel activations, or entries naming tensors
-  inside invoked operators (`label.tensor`); quantized values crossing into `cond_if` /
-  `while_loop` regions are not handled (a located "not valid" diagnostic).
+- Integer quantization: operators without an integer form compute in reals between
+  quantized tensors (dequantize, the float mapping, requantize): the binary and comparison
+  operators besides add/sub/mul/max/min, `math.neg`/`floor`/`ceil`/`round`/`sign`/`sqr`,
+  `layout.pad` with a `value` input, gathers/scatters, the normalizations and
+  pools other than max/avg; and, within the ones listed above, parameters the integer forms
+  do not take: a bias of 16-bit activations (an i48 operand: MATMUL has none, TOSA ADD no
+  i48), 16-bit weights, softmax over several axes or with an output scale that is not 1/K
+  (or, 16 bits, a zero point), relu{max} or the functions, pools, resizes and sums of
+  per-channel values (one clamp bound / one TABLE per tensor), moving per-channel values
+  (reshapes and transposes would move their channel axis), 32-bit activations except as
+  biases. The TFLite models of 16x8 conv/depthwise conv do not convert (Khronos' converter
+  rejects their int64 biases), so 16-bit CONV2D is tested on a graph of ours against
+  numpy. `label.tensor` entries take explicit labels only (the draft's implicit labels are
+  not defined further); an entry naming a tensor inside an operator without @compose is a
+  located error.
 - Export of integer graphs: only the patterns above (what `to_tosa/integer.py` and the TFLite
   legalization write for them); not per-channel (de)quantization constants of the mixed path,
   32-bit quantized activations (an i32 RESCALE result not read by add/sub/mul), 16-bit convolutions, RESCALEs other than

@@ -20,7 +20,7 @@ from tosa_xdsl.frontends.nnef.extents import RunTimeExtent, plain
 from tosa_xdsl.frontends.nnef.modules import Library
 from tosa_xdsl.frontends.nnef.parser import parse
 from tosa_xdsl.frontends.nnef.to_tosa.emit import Emitter, Value, ttype
-from tosa_xdsl.frontends.nnef.to_tosa.integer import Plan
+from tosa_xdsl.frontends.nnef.to_tosa.integer import Plan, keeps_whole
 from tosa_xdsl.frontends.nnef.semantics import TensorType
 from tosa_xdsl.frontends.nnef.to_tosa.ops import MAPPINGS, Unsupported
 
@@ -50,7 +50,9 @@ def load_document(path_or_text, file: str | None = None, root=None) -> tuple[A.D
 
 def compose_graph(path_or_text, attribs: dict | None = None, graph: str | None = None,
                   lower_all: bool = False, file: str | None = None, root=None,
-                  input_shapes: dict | None = None) -> Graph:
+                  input_shapes: dict | None = None, integer: bool = False) -> Graph:
+    """`integer`: composites with an integer form between quantized tensors (nn.softmax,
+    math.mean_reduce: to_tosa/integer.py's WHOLE) are kept whole for it."""
     doc, lib = load_document(path_or_text, file, root)
     graphs = [op for op in doc.operators if op.is_graph]
     if not graphs:
@@ -60,8 +62,9 @@ def compose_graph(path_or_text, attribs: dict | None = None, graph: str | None =
         raise NnefError(None, f"no graph named '{graph}'", file=doc.file)
     keep = (lambda name, op, inst, types: op.lowerings and not op.compose) if lower_all else (
         lambda name, op, inst, types: not op.compose or _maps(name, inst, types))
+    whole = keeps_whole if integer and not lower_all else None
     try:
-        return Composer(lib, keep, input_shapes).graph("main", g, dict(attribs or {}))
+        return Composer(lib, keep, input_shapes, whole).graph("main", g, dict(attribs or {}))
     except RunTimeExtent as err:      # a compile-time use of a run-time extent no site reported
         raise NnefError(g.loc, str(err)) from None
 
@@ -213,7 +216,10 @@ def graph_to_mlir(g: Graph, variables: dict | None = None, lower_all: bool = Fal
             for t in _uses(sub_nodes, yields):
                 if id(t) in values and all(t is not c for c in captured):
                     captured.append(t)
-        outer = [values[id(t)] for t in captured]
+        # quantized values cross region boundaries as reals (dequantized here, requantized by
+        # the entries inside / after): both branches must yield one type, which the outputs'
+        # declared (real) types give, while their quantizations could differ
+        outer = [plan.real(em, values[id(t)]) for t in captured]
         res = em.fresh()
         n = len(node.outputs)
         out_types = [ttype(t.type.shape, t.type.dtype) for t in node.outputs]
@@ -228,7 +234,7 @@ def graph_to_mlir(g: Graph, variables: dict | None = None, lower_all: bool = Fal
                      enumerate(zip(captured, outer))}
             em.lines.append(f"    ^bb0({', '.join(f'{v.ssa}: {v.type}' for v in inner.values())}):")
             emit_nodes(sub_nodes, inner)
-            ys = [get(y, inner) for y in yields]
+            ys = [plan.real(em, get(y, inner)) for y in yields]
             em.lines.append(f"    tosa.yield {', '.join(y.ssa for y in ys)} : {', '.join(y.type for y in ys)}")
         em.lines.append("    }")
         for k, t in enumerate(node.outputs):
@@ -238,14 +244,14 @@ def graph_to_mlir(g: Graph, variables: dict | None = None, lower_all: bool = Fal
         """tosa.while_loop over the loop-carried tensors, the outer tensors the regions read
         passed along as extra carried values."""
         placeholders, cond_nodes, cond_val, body_nodes, body_vals, counter = node.loop
-        inits = [get(t, values) for t in node.inputs]
+        inits = [plan.real(em, get(t, values)) for t in node.inputs]     # reals across regions, as cond_if
         ph_ids = {id(p) for p in placeholders}
         captured = []
         for t in _uses(cond_nodes, [cond_val] if cond_val is not None else []) + _uses(body_nodes, body_vals) + \
                 ([counter[1]] if counter and counter[1] is not None else []):
             if id(t) not in ph_ids and all(t is not c for c in captured):
                 captured.append(t)
-        outer = inits + [get(t, values) for t in captured]
+        outer = inits + [plan.real(em, get(t, values)) for t in captured]
         res = em.fresh()
         n = len(outer)
         types = ", ".join(v.type for v in outer)
@@ -255,7 +261,7 @@ def graph_to_mlir(g: Graph, variables: dict | None = None, lower_all: bool = Fal
         for k, t in enumerate(list(placeholders) + captured):
             cmap[id(t)] = Value(f"{res}_c{k}", outer[k].shape, outer[k].dtype)
         emit_nodes(cond_nodes, cmap)
-        cond = em.reshape(get(cond_val, cmap), []) if cond_val is not None else None
+        cond = em.reshape(plan.real(em, get(cond_val, cmap)), []) if cond_val is not None else None
         if counter is not None and counter[1] is not None:
             i = cmap[id(counter[0])]
             lim = em.reshape(get(counter[1], cmap), [])
@@ -268,7 +274,7 @@ def graph_to_mlir(g: Graph, variables: dict | None = None, lower_all: bool = Fal
             bmap[id(t)] = Value(f"{res}_d{k}", outer[k].shape, outer[k].dtype)
         em.lines.append(f"    ^bb0({', '.join(f'{v.ssa}: {v.type}' for v in bmap.values())}):")
         emit_nodes(body_nodes, bmap)
-        ys = [get(y, bmap) for y in body_vals]
+        ys = [plan.real(em, get(y, bmap)) for y in body_vals]
         if counter is not None:
             one = em.const(1, [], "int")
             ys.append(em.op("tosa.add", [bmap[id(counter[0])], one], [], "int"))
@@ -343,7 +349,8 @@ def import_nnef(path_or_text, ctx: Context | None = None, *, attribs: dict | Non
     `input_shapes` ({input name: shape}) fixes them."""
     from tosa_xdsl.context import make_context
 
-    g = compose_graph(path_or_text, attribs, graph, lower_all, file, root, input_shapes)
+    g = compose_graph(path_or_text, attribs, graph, lower_all, file, root, input_shapes,
+                      integer=not fake_quant)
     if root is None and isinstance(path_or_text, (str, Path)) and "\n" not in str(path_or_text):
         p = Path(path_or_text)
         root = p if p.is_dir() else p.parent

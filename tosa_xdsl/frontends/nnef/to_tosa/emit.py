@@ -13,7 +13,8 @@ from tosa_xdsl.frontends.nnef.extents import is_dyn, plain
 MAX_CONST_ELEMENTS = 1 << 24
 
 ELEMENT = {"real": "f32", "int": "i32", "bool": "i1", "i8": "i8", "i16": "i16", "i48": "i48"}
-NUMPY = {"real": np.float32, "int": np.int32, "bool": np.bool_, "i8": np.int8, "i16": np.int16}
+NUMPY = {"real": np.float32, "int": np.int32, "bool": np.bool_, "i8": np.int8, "i16": np.int16,
+         "i48": np.int64}     # i48: a 16-bit convolution's zero bias (no numpy type of its own)
 # the storage types of quantized tensors (to_tosa/integer.py) besides "int" (i32)
 STORAGE = {8: "i8", 16: "i16", 32: "int"}
 # ops that move data without computing: a quantized operand's zero point stays with it

@@ -75,8 +75,10 @@ def _resize(em, x, axes, out_sizes, params, mode, outs):
     params = params + [(1, 1, 0, 0)] * (2 - len(params))
     (ny, dy, oy, by), (nx, dx, ox, bx) = params
     out = [view.shape[0]] + list(out_sizes) + [1] * (2 - len(out_sizes)) + [1]
+    # quantized values (to_tosa/integer_layout.py): BILINEAR widens i8 -> i32, i16 -> i48
+    dtype = {"i8": "int", "i16": "i48"}.get(x.dtype, x.dtype) if mode == "BILINEAR" else x.dtype
     y = em.op("tosa.resize", [view, em.shape([ny, dy, nx, dx]), em.shape([oy, ox]), em.shape([by, bx])],
-              out, "real", f"mode = {mode}")
+              out, dtype, f"mode = {mode}")
     return [back(y)]
 
 

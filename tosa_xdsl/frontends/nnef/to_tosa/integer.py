@@ -27,12 +27,12 @@ import numpy as np
 
 from tosa_xdsl.frontends.legalize_common import (
     LegalizeError,
+    compute_scale_16,
     compute_scale_32,
-    quantized_activation_bounds,
 )
+from tosa_xdsl.frontends.nnef.errors import NnefError
 from tosa_xdsl.frontends.nnef.to_tosa.emit import STORAGE, Emitter, Value
 from tosa_xdsl.frontends.nnef.to_tosa.ops import (
-    F32_MAX,
     MAPPINGS,
     Type,
     Unsupported,
@@ -74,7 +74,13 @@ class QParams:
 def qparams(node, rank: int) -> QParams | None:
     """The integer form of a quantization node's attributes, or None when integer TOSA cannot
     hold the tensor (unsigned, other widths, several zero points)."""
-    env = node.instance.env.values
+    return qparams_of(node.instance.env.values, rank)
+
+
+def qparams_of(env: dict, rank: int) -> QParams | None:
+    """qparams() of a zero_point_linear_quantize's attribute values."""
+    if not all(k in env for k in ("bits", "scale", "zero_point")):
+        return None
     bits, signed = env["bits"], env.get("signed", True)
     if bits not in STORAGE or (not signed and bits != 8):
         return None
@@ -146,7 +152,9 @@ def rescale(em: Emitter, x: Value, dtype: str, scales, in_zp: int, out_zp: int, 
             input_unsigned: bool = False, output_unsigned: bool = False) -> Value:
     """TOSA RESCALE by real factors (one, or one per channel along `axis`), multiplier and
     shift from compute_scale_32, DOUBLE_ROUND as the TFLite legalization uses; u8 sides
-    flagged unsigned (their zero points stored as i8 bits)."""
+    flagged unsigned (their zero points stored as i8 bits). An i48 input (16-bit
+    accumulators) takes a 16-bit multiplier (compute_scale_16, scale32 = false: TOSA's
+    ERROR_IFs: no scale32 for i48, no DOUBLE_ROUND without it: SINGLE_ROUND)."""
     scales = [float(s) for s in (scales if isinstance(scales, (list, tuple)) else [scales])]
     rank = len(x.shape)
     if len(scales) > 1 and axis is not None and axis != rank - 1:
@@ -154,29 +162,42 @@ def rescale(em: Emitter, x: Value, dtype: str, scales, in_zp: int, out_zp: int, 
         y = rescale(em, em.transpose(x, perm), dtype, scales, in_zp, out_zp, rank - 1, input_unsigned,
                     output_unsigned)
         return em.transpose(y, [perm.index(a) for a in range(rank)])
+    if not all(math.isfinite(s) and s >= 0 for s in scales):     # e.g. from a scale of inf
+        raise Unsupported(f"rescale factors {scales}")
+    scale32 = x.dtype != "i48"
     try:
-        pairs = [compute_scale_32(s) for s in scales]
+        pairs = [(compute_scale_32 if scale32 else compute_scale_16)(s) for s in scales]
     except LegalizeError as err:
         raise Unsupported(str(err)) from None
     n = len(pairs)
-    mult = em.const([m for m, _ in pairs], [n], "int")
+    mult = em.const([m for m, _ in pairs], [n], "int" if scale32 else "i16")
     shift = em.const([s for _, s in pairs], [n], "i8")
     izp = em.const([_bits8(in_zp) if input_unsigned else in_zp], [1], x.dtype)
     ozp = em.const([_bits8(out_zp) if output_unsigned else out_zp], [1], dtype)
     flag = lambda b: "true" if b else "false"  # noqa: E731
     y = em.op("tosa.rescale", [x, mult, shift, izp, ozp], x.shape, dtype,
               f"input_unsigned = {flag(input_unsigned)}, output_unsigned = {flag(output_unsigned)}, "
-              f"per_channel = {flag(n > 1)}, rounding_mode = DOUBLE_ROUND, scale32 = true")
+              f"per_channel = {flag(n > 1)}, rounding_mode = {'DOUBLE_ROUND' if scale32 else 'SINGLE_ROUND'}, "
+              f"scale32 = {flag(scale32)}")
     y.zp = out_zp
     return y
 
 
 def requantize(em, x: QValue, q: QParams) -> QValue:
-    """x (per-tensor) in the parameters q."""
-    if not x.q.per_tensor or not q.per_tensor:
-        raise Unsupported("per-channel activations")
-    if (x.q.scale, x.q.zp, x.q.storage, x.q.unsigned) == (q.scale, q.zp, q.storage, q.unsigned):
+    """x in the parameters q: one RESCALE (per channel where either side has a scale per
+    channel, along its channel axis: TOSA RESCALE's per_channel)."""
+    if x.q == q or (x.q.per_tensor and q.per_tensor and (x.q.scale, x.q.zp, x.q.storage, x.q.unsigned)
+                    == (q.scale, q.zp, q.storage, q.unsigned)):
         return QValue(x, q)
+    if not x.q.per_tensor or not q.per_tensor:
+        axis = x.q.axis if q.per_tensor else q.axis
+        n = x.shape[axis] if 0 <= axis < len(x.shape) else -1
+        ins = x.q.scales * n if x.q.per_tensor else x.q.scales
+        outs = q.scales * n if q.per_tensor else q.scales
+        if x.q.unsigned or q.unsigned or len(ins) != n or len(outs) != n or \
+                (not x.q.per_tensor and not q.per_tensor and x.q.axis != q.axis):
+            raise Unsupported("per-channel scales along different axes or of another length")
+        return QValue(rescale(em, x, q.storage, [a / b for a, b in zip(ins, outs)], x.q.zp, q.zp, axis), q)
     if x.q.unsigned and q.unsigned:
         raise Unsupported("u8 to u8")
     if (x.q.unsigned or q.unsigned) and (x.q.storage != "i8" or q.storage != "i8"):
@@ -214,6 +235,44 @@ def from_real(em, x: Value, q: QParams, out_type) -> QValue:
 # ------------------------------------------------------------------ integer operators
 
 HANDLERS: dict[str, callable] = {}
+# composites (nn.softmax, math.mean_reduce) with an integer form: name -> whether it takes
+# (attribute values, input QParams, output QParams, input shape); the composer keeps them
+# whole between quantized tensors only then (the emission has no @compose to fall back on)
+WHOLE: dict[str, callable] = {}
+
+
+def rescalable(factor: float) -> bool:
+    """Whether a 32-bit RESCALE multiplies by `factor` (for the WHOLE predicates)."""
+    try:
+        return math.isfinite(factor) and factor >= 0 and compute_scale_32(factor) is not None
+    except LegalizeError:
+        return False
+
+
+def _well_typed(env: dict) -> bool:
+    """An output entry's attribute values, not yet checked against the definition: of the
+    types zero_point_linear_quantize declares (a scale and zero point each a number or a
+    list), positive scales (its assertion)."""
+    def number(v, kind):
+        return isinstance(v, kind) and not isinstance(v, bool) and (kind is int or math.isfinite(v))
+
+    def numbers(v, kind):
+        return number(v, kind) or (isinstance(v, list) and bool(v) and all(number(x, kind) for x in v))
+    scale = env.get("scale")
+    return (number(env.get("bits"), int) and numbers(scale, (int, float))
+            and all(v > 0 for v in (scale if isinstance(scale, list) else [scale]))
+            and numbers(env.get("zero_point"), int) and isinstance(env.get("signed", True), bool)
+            and isinstance(env.get("symmetric", False), bool) and number(env.get("channel_axis", 1), int))
+
+
+def keeps_whole(name, env, in_entries, out_entries, shapes) -> bool:
+    """Composer's keep_quantized: the entries' attribute values as QParams, asked to WHOLE."""
+    f = WHOLE.get(name)
+    if f is None or len(in_entries) != 1 or len(out_entries) != 1 or not shapes \
+            or not all(_well_typed(e) for e in in_entries + out_entries):
+        return False        # an ill-typed entry is reported where it is invoked
+    x, y = qparams_of(in_entries[0], len(shapes[0])), qparams_of(out_entries[0], len(shapes[0]))
+    return x is not None and y is not None and f(env, x, y, shapes[0])
 
 
 def handles(*names):
@@ -249,15 +308,26 @@ def _accumulating(name, weight_axis, out_axis):
     def f(em, env, ins, outs, oq):
         x, w = ins[0], ins[1]
         bias = ins[2] if len(ins) > 2 else None
-        if x.q.bits != 8 or w.q.bits != 8 or not x.q.per_tensor or not oq[0].per_tensor:
-            raise Unsupported("only 8-bit activations and weights")
+        # 8-bit activations: i32 accumulators; 16-bit (TFLite's 16x8): i48 accumulators
+        # (TOSA's CONV2D i16xi8 -> i48; MATMUL takes equal types: the weights as i16)
+        if x.q.bits not in (8, 16) or w.q.bits != 8 or not x.q.per_tensor or oq[0].bits != x.q.bits:
+            raise Unsupported("only 8-bit weights with 8- or 16-bit activations")
         rank = len(outs[0].shape)
         oaxis = out_axis(env, rank)
         channels = outs[0].shape[oaxis]
+        if not oq[0].per_tensor and (oq[0].axis != oaxis or len(oq[0].scales) != channels):
+            raise Unsupported("output scales per channel along another axis than the output channels")
         ws = _weight_scales(w, weight_axis(env, len(w.shape)), channels)
+        if x.q.bits == 16:
+            if bias is not None:
+                raise Unsupported("a bias of 16-bit activations (an i48 accumulator operand)")
+            if name == "nn.linear":
+                if w.q.zp != 0:
+                    raise Unsupported("weights with a zero point for i16 MATMUL (only i8 takes one)")
+                w = QValue(em.op("tosa.cast", [w], w.shape, "i16"), w.q)
         bias = _bias(bias, x, ws)
         acc = MAPPINGS[name](em, env, [x, w, bias], outs)[0]
-        scales = x.q.scale * ws / oq[0].scale
+        scales = x.q.scale * ws / np.asarray(oq[0].scales)
         y = rescale(em, acc, oq[0].storage, list(scales) if len(set(scales)) > 1 else float(scales[0]), 0, oq[0].zp,
                     oaxis)
         return [QValue(y, oq[0])]
@@ -271,21 +341,6 @@ def _filter_out_axis(env, rank):
 handles("nn.conv")(_accumulating(
     "nn.conv", _filter_out_axis, lambda env, rank: 1 if env.get("data_format", "NCX") == "NCX" else rank - 1))
 handles("nn.linear")(_accumulating("nn.linear", lambda env, rank: 0, lambda env, rank: rank - 1))
-
-
-@handles("nn.relu")
-def _relu(em, env, ins, outs, oq):
-    if env.get("alpha"):
-        raise Unsupported("leaky relu")
-    x = requantize(em, ins[0], oq[0])
-    top = env.get("max")
-    lo, hi = quantized_activation_bounds(0.0, math.inf if top is None or top >= F32_MAX else float(top),
-                                         *oq[0].bounds, oq[0].scale, oq[0].zp)
-    if lo <= oq[0].bounds[0] and hi >= oq[0].bounds[1]:
-        return [x]
-    el = {"i8": "i8", "i16": "i16", "int": "i32"}[x.dtype]
-    y = em.op("tosa.clamp", [x], x.shape, x.dtype, f"min_val = {lo} : {el}, max_val = {hi} : {el}")
-    return [QValue(y, oq[0])]
 
 
 def _on_storage(name):
@@ -448,9 +503,13 @@ class Plan:
             if q is None:
                 return False
             x = get(node.inputs[0], values)
+            v = None
             if isinstance(x, QValue):
-                v = requantize(em, x, q) if x.q != q else x
-            else:
+                try:
+                    v = requantize(em, x, q) if x.q != q else x
+                except Unsupported:     # e.g. u8 to u8, scales per channel along another axis
+                    x = to_real(em, x)
+            if v is None:
                 v = from_real(em, x, q, node.outputs[0].type)
             values[id(node.outputs[0])] = v
             return True
@@ -465,7 +524,9 @@ class Plan:
             return False        # u8 values compute in reals (to_real widens them by a RESCALE)
         try:
             outs = f(em, node.instance.env.values, ins, [t.type for t in node.outputs], oq)
-        except Unsupported:
+        except Unsupported as err:
+            if node.op in WHOLE:    # kept whole for its integer form: no @compose left to expand
+                raise NnefError(node.loc, f"'{node.op}' has no integer form here ({err}); please report") from None
             return False
         for t, qn, v in zip(node.outputs, qnodes, outs):
             self.bind(qn, t, v)

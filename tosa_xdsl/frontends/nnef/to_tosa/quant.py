@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from tosa_xdsl.frontends.nnef.errors import NnefError
 from tosa_xdsl.frontends.nnef.to_tosa.ops import Unsupported, _mul, mapping
 
 
@@ -59,6 +60,11 @@ def dequantize(em, q, zero_point, scale, axis, out):
 def _zero_point(em, env, ins, outs):
     x = ins[0]
     bits, signed, symmetric = env["bits"], env.get("signed", True), env.get("symmetric", False)
+    if bits > (32 if signed else 31):
+        # the clamp levels m, r do not fit int (i32) for road 2 either: a diagnostic (located
+        # at the entry by the emission), not an invalid module
+        raise NnefError(None, f"quantization to {bits} {'signed' if signed else 'unsigned'} bits: its levels do "
+                        "not fit 32-bit integers")
     if bits > 31:
         raise Unsupported("quantization to more than 31 bits")
     axis = env.get("channel_axis", 1)

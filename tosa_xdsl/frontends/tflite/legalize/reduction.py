@@ -24,7 +24,7 @@ from tosa_xdsl.dialects.tosa.ops import elementwise_unary as eu
 from tosa_xdsl.dialects.tosa.ops import reduction as rd
 from tosa_xdsl.dialects.tosa.ops import scatter_gather as sg
 from tosa_xdsl.dialects.tosa.ops import tensor as tn
-from tosa_xdsl.frontends.legalize_common import positive_axis
+from tosa_xdsl.frontends.legalize_common import positive_axis, softmax_exp_table_q16
 from tosa_xdsl.frontends.tflite.legalize.core import Legalizer, legalizes
 
 
@@ -191,8 +191,7 @@ def _softmax_int8(lg: Legalizer, x: SSAValue, shape: list[int], beta: float) -> 
     m = reduce_axes(lg, rd.ReduceMaxOp, x32, [1])
     neg_d = lg.binary(eb.SubOp, m, x32, x32.type)  # max - x in [0, 255]
     # exp(-s * beta * d) in Q16 for d = 0..255: a GATHER from one constant row
-    table = np.round(np.exp(-si * beta * np.arange(256, dtype=np.float64)) * 65536.0).astype(np.int64)
-    values = lg.const(table.reshape(1, 256, 1), i32)
+    values = lg.const(softmax_exp_table_q16(si * beta).reshape(1, 256, 1), i32)
     idx = lg.reshape(neg_d, [1, rows * depth])
     e = lg.emit(sg.GatherOp.create(operands=[values, idx], result_types=[TensorType(i32, [1, rows * depth, 1])])).results[0]
     e = lg.reshape(e, [rows, depth])
