@@ -194,9 +194,6 @@ class Exporter:
             self.pending[res] = (arr, res.type)
             self.origin[res] = self.origin.get(op.operands[0], len(self.origin))
             return
-        if self.q.claims(op) and (name != "tosa.transpose" or op.operands[0] in self.q.pend):
-            self.q.handle(op)
-            return
         if name == "tosa.reshape" and res in self.resize_views:
             return                  # the NHWC view of a resize: the resize reads its source
         if name == "tosa.reshape" and op.operands[0] in self.resized:
@@ -204,6 +201,9 @@ class Exporter:
             if list(res.type.get_shape()) == shape:     # the resize's result back in its source's shape
                 self.vals[res] = (out, list(range(len(shape))))
                 return
+        if self.q.claims(op) and (name != "tosa.transpose" or op.operands[0] in self.q.pend):
+            self.q.handle(op)
+            return
         if name == "tosa.transpose":
             src, perm = self.vals[op.operands[0]]
             p = _arr(op, "perms")
@@ -356,6 +356,7 @@ class Exporter:
             out = self.emit(f"image.nearest_resize{{{attrs}, rounding_method=\"{choice[1]}\"}}({x})")
         else:
             out = self.emit(f"image.linear_resize{{{attrs}, antialias=false}}({x})")
+        self.resize_out = out
         if layout is None:
             self.resized[res] = (out, back)
             if any(u.operation.name != "tosa.reshape" or list(u.operation.results[0].type.get_shape()) != back

@@ -44,7 +44,8 @@ QSTORAGE = {"i8": 8, "i16": 16}
 # the operations on quantized storage (i8/i16) the export knows (in the patterns below)
 STORAGE_OPS = frozenset({"tosa.const", "tosa.rescale", "tosa.conv2d", "tosa.depthwise_conv2d", "tosa.matmul",
                          "tosa.cast", "tosa.clamp", "tosa.max_pool2d", "tosa.avg_pool2d", "tosa.reshape",
-                         "tosa.transpose", "tosa.slice", "tosa.concat", "tosa.identity"})
+                         "tosa.transpose", "tosa.slice", "tosa.concat", "tosa.identity", "tosa.pad", "tosa.tile",
+                         "tosa.reduce_max", "tosa.reduce_min", "tosa.resize"})
 HEADROOM = {8: 20, 16: 15}      # the importer's add/sub: both sides to i32 with this many bits
 
 
@@ -389,6 +390,8 @@ class QuantExport:
             self.new_tensor(out, res)
             self.s.same(src, out)
             return
+        if name in self.STORED and elem(res.type) == elem(ins[0].type) in QSTORAGE and pend[0] is None:
+            return self.stored(op, name, ins, res)
         if name in self.MOVES and elem(res.type) in QSTORAGE and not any(p is not None for p in pend):
             srcs = [v for v in ins if elem(v.type) == elem(res.type)] if name == "tosa.concat" else ins[:1]
             names = []
@@ -409,6 +412,40 @@ class QuantExport:
                                    "the NNEF importer writes")
         raise QuantExportError(f"on element type {el} is not a quantized pattern the exporter knows "
                                "(no NNEF operator between quantized tensors imports as it)")
+
+    # to_tosa/integer_layout.py's forms on the stored values, the scale and zero point kept
+    STORED = ("tosa.pad", "tosa.tile", "tosa.reduce_max", "tosa.reduce_min", "tosa.resize")
+
+    def stored(self, op, name, ins, res):
+        """PAD (CONSTANT, the pad value the input's zero point: the importer pads a quantized
+        tensor with its zero point, a real 0), TILE, REDUCE_MAX/MIN (monotonic) and RESIZE
+        NEAREST_NEIGHBOR on stored values: the NNEF operator between tensors of one scale and
+        zero point (a requantization after it is the RESCALE the importer adds)."""
+        if ins[0] in self.ex.pending:
+            raise QuantExportError("a quantized constant moved by layout operators")
+        if name == "tosa.resize":
+            if str(op.properties["mode"].data.value) != "NEAREST_NEIGHBOR":
+                raise QuantExportError("a BILINEAR resize of stored values (the importer's is i8 -> i32 + RESCALE)")
+            view = ins[0]
+            src = self.quantized_name(view.owner.operands[0] if view in self.ex.resize_views else view)
+            self.ex.resize(op)
+            out = self.ex.resize_out
+            self.new_tensor(out, res)
+            self.s.same(src, out)
+            return
+        src = self.quantized_name(ins[0])
+        if name == "tosa.pad":
+            self.s.set_zp(src, int(_const(ins[2]).reshape(-1)[0]))
+            pads = [int(v) for v in to_numpy(ins[1].owner.properties["values"]).reshape(-1)]
+            rank = len(pads) // 2
+            out = self.ex.emit(f"layout.pad{{axes={_lst(range(rank))}, padding={_lst(pads[0::2] + pads[1::2])}}}"
+                               f"({self.ex.get(ins[0])})")
+            self.ex.vals[res] = (out, list(range(rank)))
+        else:
+            self.ex.generic(op)
+            out = self.ex.vals[res][0]
+        self.new_tensor(out, res)
+        self.s.same(src, out)
 
     def moved(self, op, kind, src: list[int], shape: list[int]):
         """A pattern's value through a transpose or reshape, where the importer puts one: the
