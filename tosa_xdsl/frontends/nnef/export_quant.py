@@ -356,6 +356,13 @@ class QuantExport:
                 and pend[0][-1] == [0, 1] and ins[1] in self.ex.pending:
             self.pend[res] = ("linear", pend[0][1], ins[1], pend[0][-1])
             return
+        if name == "tosa.reduce_sum" and pend[0] is not None and (pend[0][0] == "reduce_sum" or (
+                pend[0][0] == "wide" and pend[0][2] == 1.0)):
+            # the importer's math.sum_reduce / mean_reduce: zero point removed into i32, one
+            # REDUCE_SUM per axis, one RESCALE to the output
+            axes = (pend[0][2] if pend[0][0] == "reduce_sum" else []) + [op.properties["axis"].value.data]
+            self.pend[res] = ("reduce_sum", pend[0][1], axes, [])
+            return
         if name in ("tosa.add", "tosa.sub", "tosa.mul") and all(p is not None and p[0] == "wide" for p in pend[:2]):
             if name == "tosa.mul" and np.any(_const(ins[2]) != 0):
                 raise QuantExportError("a quantized product with a non-zero shift")
@@ -630,6 +637,8 @@ class QuantExport:
                 return self.linear(op, p, ratios, ozp, per_channel)
             if p[0] in ("sum", "prod") and not per_channel:
                 return self.arith(op, p, float(ratios[0]), ozp)
+            if p[0] == "reduce_sum" and not per_channel:
+                return self.sum_reduce(op, p, float(ratios[0]), ozp)
             raise QuantExportError(f"rescales an unfinished quantized pattern ({p[0]})")
         if per_channel:
             raise QuantExportError("a per-channel rescale of activations")
@@ -674,6 +683,18 @@ class QuantExport:
             self.s.add(out, out_bits, zp=ozp)
             self.s.products.append((out, a, b, r_o))
         self.ex.vals[res] = (out, perm or list(range(len(res.type.get_shape()))))
+
+    def sum_reduce(self, op, p, r: float, ozp: int):
+        """math.sum_reduce with s_out = s_x / r: its re-import RESCALEs by s_x / s_out = r.
+        A mean_reduce's RESCALE (s_x / s_out / count) is the same integer computation, so a
+        mean comes back as a sum with an output scale count times larger."""
+        res = op.results[0]
+        _, x, axes, _ = p
+        src = self.quantized_name(x)
+        out = self.ex.emit(f"math.sum_reduce{{axes={_lst(sorted(axes))}}}({self.ex.get(x)})")
+        self.s.add(out, QSTORAGE[elem(res.type)], zp=ozp)
+        self.s.relate(src, out, 1.0 / r)
+        self.ex.vals[res] = (out, list(range(len(res.type.get_shape()))))
 
     def _bias(self, bias_v, channels, x_name, ws_fn):
         """A bias const (i32, acc-scaled) as a per-channel 32-bit quantized variable; a zero
