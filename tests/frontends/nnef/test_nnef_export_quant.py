@@ -29,14 +29,13 @@ from tosa_xdsl.ir.dense import to_numpy
 UINT8IO = ["add.uint8io", "conv_2d.uint8io"]
 # The importer's integer forms (to_tosa/integer_functions.py, integer_layout.py) the export does
 # not know yet, with the operation its error names: TABLE activations (the table depends on the
-# absolute scales, which integer TOSA does not keep), the integer softmax, ABS and leaky relu
-# on the i32 widened values, BILINEAR RESIZE to i32, i48 matmuls
+# absolute scales, which integer TOSA does not keep), the integer softmax, leaky relu on the
+# i32 widened values, BILINEAR RESIZE to i32, i48 matmuls
 # (16x8 fully connected), REFLECT/SYMMETRIC padding (REVERSE).
 NOT_EXPORTED = {
-    **{m: "'tosa.table'" for m in ("logistic.int8", "tanh.int8", "exp.int8", "logistic.int16x8", "tanh.int16x8")},
-    # log, rsqrt, sqrt: the TABLE's input guarded by ABS of the widened values first
-    **{m: "'tosa.abs'" for m in ("log.int8", "rsqrt.int8", "sqrt.int8")},
-    "softmax.int8": "'tosa.reduce_max'", "softmax.int16x8": "'tosa.reduce_max'", "abs.int8": "'tosa.abs'", "leaky_relu.int8": "'tosa.greater_equal'",
+    **{m: "'tosa.table'" for m in ("logistic.int8", "tanh.int8", "exp.int8", "log.int8", "rsqrt.int8", "sqrt.int8",
+                                   "logistic.int16x8", "tanh.int16x8")},
+    "softmax.int8": "'tosa.reduce_max'", "softmax.int16x8": "'tosa.reduce_max'", "leaky_relu.int8": "'tosa.greater_equal'",
     "leaky_relu.int16x8": "'tosa.greater_equal'", "resize_bilinear.int8": "'tosa.resize'",
     "fully_connected.int16x8": "'tosa.cast'", "mirror_pad.int8": "'tosa.reverse'"}
 # The first re-import equals the imported TOSA itself, except where real operators between
@@ -247,9 +246,9 @@ def test_integer_graphs_outside_the_quantized_patterns_are_one_line_errors(case)
 # Integer TOSA from the TFLite frontend (the legalization guide's patterns, which the NNEF
 # importer's are modelled on): what matches is exported, the rest refused naming the operation.
 TFLITE_EXPORTED = ["conv_2d_valid_dilated.int8", "add_broadcast.int8", "prelu_unfused.int8", "split.int8",
-                   "depth_to_space.int8", "net_mobilenet.uint8io", "relu6.int8", "reduce_max.int8"]
+                   "depth_to_space.int8", "net_mobilenet.uint8io", "relu6.int8", "reduce_max.int8", "abs.int8"]
 TFLITE_REFUSED = {"gelu.int8": "tosa.table", "transpose_conv.int8": "tosa.transpose_conv2d",
-                  "resize_bilinear.int8": "tosa.resize", "abs.int8": "tosa.abs",
+                  "resize_bilinear.int8": "tosa.resize",
                   "while.int8": "tosa.while_loop"}
 
 

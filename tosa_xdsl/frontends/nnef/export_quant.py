@@ -363,6 +363,9 @@ class QuantExport:
             axes = (pend[0][2] if pend[0][0] == "reduce_sum" else []) + [op.properties["axis"].value.data]
             self.pend[res] = ("reduce_sum", pend[0][1], axes, [])
             return
+        if name == "tosa.abs" and pend[0] is not None and pend[0][0] == "wide" and pend[0][2] == 1.0:
+            self.pend[res] = ("abs", pend[0][1], None, [])    # the importer's math.abs: |x - zp| in i32
+            return
         if name in ("tosa.add", "tosa.sub", "tosa.mul") and all(p is not None and p[0] == "wide" for p in pend[:2]):
             if name == "tosa.mul" and np.any(_const(ins[2]) != 0):
                 raise QuantExportError("a quantized product with a non-zero shift")
@@ -637,7 +640,7 @@ class QuantExport:
                 return self.linear(op, p, ratios, ozp, per_channel)
             if p[0] in ("sum", "prod") and not per_channel:
                 return self.arith(op, p, float(ratios[0]), ozp)
-            if p[0] == "reduce_sum" and not per_channel:
+            if p[0] in ("reduce_sum", "abs") and not per_channel:
                 return self.sum_reduce(op, p, float(ratios[0]), ozp)
             raise QuantExportError(f"rescales an unfinished quantized pattern ({p[0]})")
         if per_channel:
@@ -685,13 +688,14 @@ class QuantExport:
         self.ex.vals[res] = (out, perm or list(range(len(res.type.get_shape()))))
 
     def sum_reduce(self, op, p, r: float, ozp: int):
-        """math.sum_reduce with s_out = s_x / r: its re-import RESCALEs by s_x / s_out = r.
-        A mean_reduce's RESCALE (s_x / s_out / count) is the same integer computation, so a
-        mean comes back as a sum with an output scale count times larger."""
+        """math.sum_reduce (or math.abs) with s_out = s_x / r: its re-import RESCALEs by
+        s_x / s_out = r. A mean_reduce's RESCALE (s_x / s_out / count) is the same integer
+        computation, so a mean comes back as a sum with an output scale count times larger."""
         res = op.results[0]
-        _, x, axes, _ = p
+        kind, x, axes, _ = p
         src = self.quantized_name(x)
-        out = self.ex.emit(f"math.sum_reduce{{axes={_lst(sorted(axes))}}}({self.ex.get(x)})")
+        call = "math.abs" if kind == "abs" else f"math.sum_reduce{{axes={_lst(sorted(axes))}}}"
+        out = self.ex.emit(f"{call}({self.ex.get(x)})")
         self.s.add(out, QSTORAGE[elem(res.type)], zp=ozp)
         self.s.relate(src, out, 1.0 / r)
         self.ex.vals[res] = (out, list(range(len(res.type.get_shape()))))
