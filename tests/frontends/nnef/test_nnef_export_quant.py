@@ -165,7 +165,7 @@ UNEXPORTABLE = {
            : (tensor<4xi8>, tensor<1xi32>, tensor<1xi8>, tensor<1xi8>, tensor<1xi32>) -> tensor<4xi32>
       %1 = tosa.abs %0 : (tensor<4xi32>) -> tensor<4xi32>
       return %1 : tensor<4xi32>
-    }""", r"tosa\.abs.*unfinished quantized pattern"),
+    }""", r"returns the unfinished quantized pattern of 'tosa\.abs'"),
     "transposed operand": ("""func.func @f(%a: tensor<2x3xi8>, %b: tensor<3x2xi8>) -> tensor<3x2xi8> {
       %m = "tosa.const"() <{values = dense<1073741824> : tensor<1xi32>}> : () -> tensor<1xi32>
       %s = "tosa.const"() <{values = dense<11> : tensor<1xi8>}> : () -> tensor<1xi8>
