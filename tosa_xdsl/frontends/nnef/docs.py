@@ -305,7 +305,9 @@ Pieces: `lexer.py`, `parser.py`, `ast.py` (the grammar of 2.16 with located erro
   CONSTANT PAD (whose value must be the input's zero point: the importer pads a quantized
   tensor with its zero point) on stored values (`to_tosa/integer_layout.py`'s forms);
   RESCALE to i32 + REDUCE_SUM per axis (or ABS) + RESCALE by r -> `math.sum_reduce`
-  (`math.abs`) with `s_out = s_x / r` (the importer's mean has the same integer form with r divided by the count,
+  (`math.abs`) with `s_out = s_x / r`; GREATER_EQUAL of the widened value and 0 selecting
+  between its RESCALEs by r_pos and r_neg + RESCALE by 1 -> `nn.relu{alpha = r_neg / r_pos}`
+  with `s_out = s_x / r_pos` (the importer's mean has the same integer form with r divided by the count,
   so a mean comes back as a sum whose output scale is count times larger: the same integers);
   and the mixed path's
   dequantization (cast, subtract the zero point, cast, multiply by the scale: the tensor
@@ -327,10 +329,10 @@ Pieces: `lexer.py`, `parser.py`, `ast.py` (the grammar of 2.16 with located erro
   rescales, e.g. `concat([x, requantized x])` or `mul(x, x)`) is consistent only up to each
   multiplier's 2^-31 rounding; the first chain wins and a cycle inconsistent beyond 1e-6 is an
   error. Tested (`test_nnef_export_quant.py`): the quantized models (`*.int8`, `*.int16x8`,
-  `*.uint8io`) outside its NOT_EXPORTED list (32 of 47, e.g. pad, tile, reduce_max, sum, mean, abs, nearest
+  `*.uint8io`) outside its NOT_EXPORTED list (34 of 47, e.g. pad, tile, reduce_max, sum, mean, abs, leaky relu, nearest
   resize in int8 and 16x8) export, re-import with the same RESCALE parameters and the same
   TOSA, the second export is the same text (a fixpoint), and the outputs equal LiteRT's
-  builtin kernels bit for bit; the other 15 stop at a named operation (expected to fail,
+  builtin kernels bit for bit; the other 13 stop at a named operation (expected to fail,
   "Not done"). Integer TOSA from the TFLite
   frontend exports where it uses these patterns (the TFLite tests' int8/uint8io models,
   e.g. dilated conv, prelu, split, depth_to_space, mobilenet uint8io: re-imported outputs equal
@@ -428,8 +430,8 @@ OUTRO = """
   activations (logistic, tanh, exp, log, rsqrt, sqrt, gelu, ...: the table depends on the
   absolute scales, which integer TOSA does not keep; recovering the function would mean
   matching the table against each candidate's at the solved scales), the integer softmax
-  (REDUCE_MAX of the widened values, GATHER/TABLE exp, INTDIV), leaky relu / prelu (SELECT
-  of two RESCALEs of the widened values), BILINEAR RESIZE (i8 -> i32 +
+  (REDUCE_MAX of the widened values, GATHER/TABLE exp, INTDIV), `nn.prelu`'s form (not
+  tried: no quantized test model has one), BILINEAR RESIZE (i8 -> i32 +
   RESCALE), the i48 matmul of 16x8 `nn.linear`, REFLECT/SYMMETRIC/REPLICATE padding
   (REVERSE + concatenations). The recovered scales
   are a valid choice, not the original ones (see above).

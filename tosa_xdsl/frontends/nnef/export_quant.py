@@ -363,6 +363,15 @@ class QuantExport:
             axes = (pend[0][2] if pend[0][0] == "reduce_sum" else []) + [op.properties["axis"].value.data]
             self.pend[res] = ("reduce_sum", pend[0][1], axes, [])
             return
+        if name == "tosa.greater_equal" and pend[0] is not None and pend[0][0] == "wide" and pend[0][2] == 1.0 \
+                and ins[1] in self.ex.pending and not np.any(self.ex.pending[ins[1]][0]):
+            self.pend[res] = ("centered_ge", pend[0][1], None, [])      # x - zp >= 0: leaky relu's test
+            return
+        if name == "tosa.select" and pend[0] is not None and pend[0][0] == "centered_ge" \
+                and all(p is not None and p[0] == "wide" and p[1] == pend[0][1] for p in pend[1:3]):
+            # the importer's leaky relu: x >= 0 ? x * r_pos : x * r_neg, in i32
+            self.pend[res] = ("leaky", pend[0][1], (pend[1][2], pend[2][2]), [])
+            return
         if name == "tosa.abs" and pend[0] is not None and pend[0][0] == "wide" and pend[0][2] == 1.0:
             self.pend[res] = ("abs", pend[0][1], None, [])    # the importer's math.abs: |x - zp| in i32
             return
@@ -640,6 +649,8 @@ class QuantExport:
                 return self.linear(op, p, ratios, ozp, per_channel)
             if p[0] in ("sum", "prod") and not per_channel:
                 return self.arith(op, p, float(ratios[0]), ozp)
+            if p[0] == "leaky" and not per_channel and float(ratios[0]) == 1.0:
+                return self.leaky_relu(op, p, ozp)
             if p[0] in ("reduce_sum", "abs") and not per_channel:
                 return self.sum_reduce(op, p, float(ratios[0]), ozp)
             raise QuantExportError(f"rescales an unfinished quantized pattern ({p[0]})")
@@ -698,6 +709,17 @@ class QuantExport:
         out = self.ex.emit(f"{call}({self.ex.get(x)})")
         self.s.add(out, QSTORAGE[elem(res.type)], zp=ozp)
         self.s.relate(src, out, 1.0 / r)
+        self.ex.vals[res] = (out, list(range(len(res.type.get_shape()))))
+
+    def leaky_relu(self, op, p, ozp: int):
+        """nn.relu{alpha = r_neg / r_pos} with s_out = s_x / r_pos: the re-import's RESCALEs
+        are s_x / s_out = r_pos and alpha times it = r_neg (to a double ulp)."""
+        res = op.results[0]
+        _, x, (r_pos, r_neg), _ = p
+        src = self.quantized_name(x)
+        out = self.ex.emit(f"nn.relu{{alpha={r_neg / r_pos!r}}}({self.ex.get(x)})")
+        self.s.add(out, QSTORAGE[elem(res.type)], zp=ozp)
+        self.s.relate(src, out, 1.0 / r_pos)
         self.ex.vals[res] = (out, list(range(len(res.type.get_shape()))))
 
     def _bias(self, bias_v, channels, x_name, ws_fn):
