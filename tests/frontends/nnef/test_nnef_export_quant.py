@@ -29,12 +29,12 @@ from tosa_xdsl.ir.dense import to_numpy
 UINT8IO = ["add.uint8io", "conv_2d.uint8io"]
 # The importer's integer forms (to_tosa/integer_functions.py, integer_layout.py) the export does
 # not know yet, with the operation its error names: TABLE activations (the table depends on the
-# absolute scales, which integer TOSA does not keep), the integer softmax, BILINEAR RESIZE to i32, i48 matmuls
+# absolute scales, which integer TOSA does not keep), the integer softmax, i48 matmuls
 # (16x8 fully connected), REFLECT/SYMMETRIC padding (REVERSE).
 NOT_EXPORTED = {
     **{m: "'tosa.table'" for m in ("logistic.int8", "tanh.int8", "exp.int8", "log.int8", "rsqrt.int8", "sqrt.int8",
                                    "logistic.int16x8", "tanh.int16x8")},
-    "softmax.int8": "'tosa.reduce_max'", "softmax.int16x8": "'tosa.reduce_max'", "resize_bilinear.int8": "'tosa.resize'",
+    "softmax.int8": "'tosa.reduce_max'", "softmax.int16x8": "'tosa.reduce_max'",
     "fully_connected.int16x8": "'tosa.cast'", "mirror_pad.int8": "'tosa.reverse'"}
 # The first re-import equals the imported TOSA itself, except where real operators between
 # quantized tensors read constants (written as variables, so created up front on re-import)

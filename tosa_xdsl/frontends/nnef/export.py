@@ -197,9 +197,9 @@ class Exporter:
         if name == "tosa.reshape" and res in self.resize_views:
             return                  # the NHWC view of a resize: the resize reads its source
         if name == "tosa.reshape" and op.operands[0] in self.resized:
-            out, shape = self.resized[op.operands[0]]
+            out, shape, layout = self.resized[op.operands[0]]
             if list(res.type.get_shape()) == shape:     # the resize's result back in its source's shape
-                self.vals[res] = (out, list(range(len(shape))))
+                self.vals[res] = (out, layout)
                 return
         if self.q.claims(op) and (name != "tosa.transpose" or op.operands[0] in self.q.pend):
             self.q.handle(op)
@@ -297,7 +297,7 @@ class Exporter:
             self.pending[v] = (np.full(channels, np.asarray(arr).reshape(-1)[0]), t)
         return f", {self.get(v)}"
 
-    def resize(self, op):
+    def resize(self, op, res=None):
         """RESIZE -> image.nearest_resize / image.linear_resize (to_tosa/image.py inverted): the
         importer views the resized axes as H (and W) of an [N, H, W, 1] tensor, every other axis
         folded into N (as_nhwc: a reshape of the source with those axes last), so the resize of
@@ -306,7 +306,7 @@ class Exporter:
         C > 1) is resized as NCHW over axes 2, 3 (re-imported as such a view). Each resized
         axis' (scale, offset, border) must be what the importer computes for one coordinate
         transform (and rounding method): the first that reproduces them is written."""
-        view, res = op.operands[0], op.results[0]
+        view, res = op.operands[0], res or op.results[0]   # res: the quantized form's RESCALE after it
         n, h, w, c = view.type.get_shape()
         _, oh, ow, _ = res.type.get_shape()
         sh, dh, sw, dw = [int(v) for v in to_numpy(op.operands[1].owner.properties["values"])]
@@ -317,8 +317,15 @@ class Exporter:
         if view in self.resize_views:
             k = self.resize_views[view]
             src = view.owner.operands[0]
-            x, rank = self.get(src), len(src.type.get_shape())
-            axes, back = list(range(rank - k, rank)), list(src.type.get_shape())[:rank - k] + [oh, ow][:k]
+            rank = len(src.type.get_shape())
+            back = list(src.type.get_shape())[:rank - k] + [oh, ow][:k]
+            name, perm = self.vals.get(src, (None, None))
+            if perm is not None and perm[:rank - k] == sorted(perm[:rank - k]):
+                # src is a transpose of an NNEF tensor bringing the resized axes last, as the
+                # importer's as_nhwc does for axes other than the last: resized there directly
+                x, axes, back_layout = name, perm[rank - k:], perm
+            else:
+                x, axes, back_layout = self.get(src), list(range(rank - k, rank)), list(range(rank))
             params = params[:k]
             layout = None
         else:
@@ -358,11 +365,13 @@ class Exporter:
             out = self.emit(f"image.linear_resize{{{attrs}, antialias=false}}({x})")
         self.resize_out = out
         if layout is None:
-            self.resized[res] = (out, back)
+            self.resized[res] = (out, back, back_layout)
             if any(u.operation.name != "tosa.reshape" or list(u.operation.results[0].type.get_shape()) != back
                    for u in res.uses):      # read as the [N, H, W, 1] view itself
-                self.vals[res] = (self.emit(f"layout.reshape{{shape={_lst([n, oh, ow, 1])}}}({out})"),
-                                  [0, 1, 2, 3])
+                t = out
+                if back_layout != sorted(back_layout):
+                    t = self.emit(f"layout.transpose{{perm={_lst(back_layout)}}}({out})")
+                self.vals[res] = (self.emit(f"layout.reshape{{shape={_lst([n, oh, ow, 1])}}}({t})"), [0, 1, 2, 3])
         else:
             self.vals[res] = (out, layout)
 

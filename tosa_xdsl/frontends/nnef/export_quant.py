@@ -246,6 +246,7 @@ class QuantExport:
         self.ex = ex
         self.s = Scales()
         self.pend: dict = {}        # SSA value -> (kind, ...) of a pattern not finished yet
+        self.bilinear_outs: dict = {}   # NNEF output of a quantized BILINEAR resize -> (scale_n product, storage)
         self.starts: set = set()
 
     def scan(self, fn):
@@ -409,6 +410,9 @@ class QuantExport:
             self.new_tensor(out, res)
             self.s.same(src, out)
             return
+        if name == "tosa.resize" and elem(ins[0].type) in QSTORAGE and elem(res.type) == "i32" \
+                and str(op.properties["mode"].data.value) == "BILINEAR":
+            return self.bilinear(op)
         if name in self.STORED and elem(res.type) == elem(ins[0].type) in QSTORAGE and pend[0] is None:
             return self.stored(op, name, ins, res)
         if name in self.MOVES and elem(res.type) in QSTORAGE and not any(p is not None for p in pend):
@@ -444,7 +448,7 @@ class QuantExport:
             raise QuantExportError("a quantized constant moved by layout operators")
         if name == "tosa.resize":
             if str(op.properties["mode"].data.value) != "NEAREST_NEIGHBOR":
-                raise QuantExportError("a BILINEAR resize of stored values (the importer's is i8 -> i32 + RESCALE)")
+                raise QuantExportError("a BILINEAR resize to stored values (the importer's is i8 -> i32 + RESCALE)")
             view = ins[0]
             src = self.quantized_name(view.owner.operands[0] if view in self.ex.resize_views else view)
             self.ex.resize(op)
@@ -654,6 +658,12 @@ class QuantExport:
             if p[0] in ("reduce_sum", "abs") and not per_channel:
                 return self.sum_reduce(op, p, float(ratios[0]), ozp)
             raise QuantExportError(f"rescales an unfinished quantized pattern ({p[0]})")
+        if p is None and x in self.ex.vals and self.ex.vals[x][0] in self.bilinear_outs:
+            prod, storage = self.bilinear_outs[self.ex.vals[x][0]]
+            if per_channel or izp or ozp or iu or ou or out_el != storage or abs(float(ratios[0]) * prod - 1) > 1e-9:
+                raise QuantExportError("a BILINEAR resize rescaled otherwise than by 1 / (scale_y_n * scale_x_n)")
+            self.ex.vals[res] = self.ex.vals[x]
+            return
         if per_channel:
             raise QuantExportError("a per-channel rescale of activations")
         bits = QSTORAGE.get(elem(x.type))
@@ -710,6 +720,20 @@ class QuantExport:
         self.s.add(out, QSTORAGE[elem(res.type)], zp=ozp)
         self.s.relate(src, out, 1.0 / r)
         self.ex.vals[res] = (out, list(range(len(res.type.get_shape()))))
+
+    def bilinear(self, op):
+        """image.linear_resize between tensors of one scale and zero point: the importer's
+        RESIZE BILINEAR to i32 (the stored values times scale_y_n * scale_x_n), moved back to
+        the source's layout, and one RESCALE by the inverse product (to_tosa/integer_layout.py):
+        the NNEF output is written here, the RESCALE checked in rescale()."""
+        view = op.operands[0]
+        src = self.quantized_name(view.owner.operands[0] if view in self.ex.resize_views else view)
+        self.ex.resize(op)
+        out = self.ex.resize_out
+        self.new_tensor(out, view)
+        self.s.same(src, out)
+        sy, _, sx, _ = [int(v) for v in to_numpy(op.operands[1].owner.properties["values"])]
+        self.bilinear_outs[out] = (sy * sx, elem(view.type))
 
     def leaky_relu(self, op, p, ozp: int):
         """nn.relu{alpha = r_neg / r_pos} with s_out = s_x / r_pos: the re-import's RESCALEs
