@@ -34,7 +34,7 @@ def round_trip(m1, tmp_path):
 
 def deconv_ref(x, w, b, stride, pad_begin, out_size):
     """The definition, 2-d, groups 1: terms landing outside the output are dropped."""
-    n, ic, ih, iw = x.shape
+    n, _, ih, iw = x.shape
     _, oc, kh, kw = w.shape
     y = np.zeros((n, oc) + tuple(out_size), np.float64) + b[None, :, None, None]
     for i in range(ih):

@@ -16,11 +16,16 @@ import numpy as np
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
-from test_nnef_dynamic import CASES, _inputs, graph, signature  # noqa: E402
+from test_nnef_dynamic import CASES, _inputs, graph, signature
 
-from tosa_xdsl.frontends.nnef.export import RUNTIME_BOUND, ExportError, export_nnef, export_nnef_folder  # noqa: E402
-from tosa_xdsl.frontends.nnef.importer import import_nnef  # noqa: E402
-from tosa_xdsl.interpreter import run  # noqa: E402
+from tosa_xdsl.frontends.nnef.export import (
+    RUNTIME_BOUND,
+    ExportError,
+    export_nnef,
+    export_nnef_folder,
+)
+from tosa_xdsl.frontends.nnef.importer import import_nnef
+from tosa_xdsl.interpreter import run
 
 MODELS = Path(__file__).parent / "models"
 UNEXPORTED = {"gather_runtime_axis_and_index": "'tosa.gather' has no NNEF standard-library counterpart"}

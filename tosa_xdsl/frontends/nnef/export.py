@@ -307,7 +307,7 @@ class Exporter:
         axis' (scale, offset, border) must be what the importer computes for one coordinate
         transform (and rounding method): the first that reproduces them is written."""
         view, res = op.operands[0], res or op.results[0]   # res: the quantized form's RESCALE after it
-        n, h, w, c = view.type.get_shape()
+        n, h, w, _ = view.type.get_shape()
         _, oh, ow, _ = res.type.get_shape()
         sh, dh, sw, dw = [int(v) for v in to_numpy(op.operands[1].owner.properties["values"])]
         offy, offx = [int(v) for v in to_numpy(op.operands[2].owner.properties["values"])]
