@@ -175,3 +175,71 @@ graph G {{ @input {{ x: real[1, 2, 5, 6]; }} @output {{ y: real; }}
     x = RNG.standard_normal((1, 2, 5, 6)).astype(np.float32)
     want = avg_pool_ref(x, 3, 2, [1, 0, 1, 2], not ignore_border)
     np.testing.assert_allclose(run(m2, [x], entry="G")[0], want, rtol=1e-5, atol=1e-6)
+
+
+def test_export_fuzz_on_mutated_float_tosa(tmp_path):
+    """Seeded, time-bounded mutations of float TOSA with TRANSPOSE_CONV2D, RESIZE and `?`
+    dims (dyn_batch, a strided deconvolution and resizes: shape operands, out_pad,
+    stride, kernel, permutations, resize modes, operations deleted): each export raises a
+    one-line ExportError or writes a model that imports again and computes what the mutated
+    TOSA computes (the interpreter's TOSA semantics as the reference)."""
+    import random
+    import re
+    import time
+
+    from xdsl.parser import Parser
+
+    from tosa_xdsl.context import make_context
+    rng = random.Random(1616)
+    src = f"""{IMPORTS}
+graph G {{ @input {{ x: real[1, 2, 3, 4]; }} @output {{ y: real; z: real; }}
+  @variable {{ w: real[2, 3, 3, 3]; }}
+  @compose {{ y = nn.deconv{{stride=[2, 2], padding=[1, 0, 1, 1]}}(x, w);
+             z = image.nearest_resize{{axes=[2, 3], size=[5, 9], coordinate_transform="ALIGNED"}}(x); }} }}"""
+    texts = [str(import_nnef(MODELS / "dyn_batch")),
+             str(import_nnef(src, variables={"w": RNG.standard_normal((2, 3, 3, 3)).astype(np.float32)}))]
+    ctx = make_context()
+    spots = (r"dense<\[[-\d, ]+\]> : tensor<\d+xindex>|out_pad\(\[[-\d, ]+\]\)|stride\(\[[\d, ]+\]\)|"
+             r"kernel\(\[[\d, ]+\]\)|perms\(\[[\d, ]+\]\)|mode<\w+>")
+    values = ["dense<[1, 1, 1, 1]> : tensor<4xindex>", "dense<[4, 2, 4, 2]> : tensor<4xindex>",
+              "dense<[0, 0]> : tensor<2xindex>", "dense<[-1, 1]> : tensor<2xindex>", "dense<[-1, 64]> : tensor<2xindex>",
+              "out_pad([0, 0, 0, 0])", "out_pad([-1, 0, 1, 0])", "stride([1, 1])", "stride([2, 1])",
+              "kernel([1, 1])", "perms([0, 2, 3, 1])", "perms([0, 3, 1, 2])", "mode<BILINEAR>", "mode<NEAREST_NEIGHBOR>"]
+    deadline = time.monotonic() + 5.0
+    runs = exported = compared = 0
+    while time.monotonic() < deadline:
+        text = rng.choice(texts)
+        for _ in range(rng.randint(1, 3)):
+            if rng.random() < 0.8:
+                m = rng.choice(list(re.finditer(spots, text)))
+                text = text[:m.start()] + rng.choice(values) + text[m.end():]
+            else:
+                lines = text.splitlines()
+                del lines[rng.randrange(2, len(lines) - 2)]
+                text = "\n".join(lines)
+        try:
+            module = Parser(ctx, text).parse_module()
+            module.verify()
+        except Exception:       # noqa: BLE001, S112  the mutation made invalid TOSA: nothing to export
+            continue
+        runs += 1
+        try:
+            export_nnef_folder(module, tmp_path / f"{runs}")
+        except ExportError as err:
+            assert "\n" not in str(err)
+            continue
+        exported += 1
+        back = import_nnef(tmp_path / f"{runs}")
+        back.verify()
+        fn = next(op for op in module.walk() if op.name == "func.func")
+        gen = np.random.default_rng(runs)
+        xs = [gen.standard_normal([2 if d < 0 else d for d in a.type.get_shape()]).astype(np.float32)
+              for a in fn.body.block.args]
+        try:
+            want = run(module, xs, entry=fn.sym_name.data)
+        except Exception:       # noqa: BLE001, S112  the mutated TOSA fails at run time (an ERROR_IF): no reference
+            continue
+        for g, w in zip(run(back, xs, entry=fn.sym_name.data), want):
+            np.testing.assert_allclose(g, w, rtol=1e-5, atol=1e-5)
+        compared += 1
+    assert runs >= 2 and exported > 0 and compared > 0     # ~10 runs in 5 s on an idle core
