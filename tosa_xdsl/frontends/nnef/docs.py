@@ -270,6 +270,28 @@ Pieces: `lexer.py`, `parser.py`, `ast.py` (the grammar of 2.16 with located erro
   graph inputs keep their names, variables are declared in the order of their constants, so
   NNEF -> TOSA -> NNEF -> TOSA is a fixpoint; data files in the NNEF 1.x binary layout that
   NNEF 2 keeps (byte-identical to Khronos' writer); Khronos' `skriptnd` reader reads our export.
+  TRANSPOSE_CONV2D -> `nn.deconv` (`padding` = minus `out_pad`, the filter [OC, KH, KW, IC]
+  as NNEF's [IC, OC, KH, KW]); RESIZE -> `image.nearest_resize` / `image.linear_resize`
+  (`antialias=false`) with the first coordinate transform (and rounding method) whose
+  scale/offset/border, as the importer computes them, equal RESIZE's (the importer's NHWC view,
+  other axes folded into N, is written as the resize of its source over the last axes; a
+  TFLite-style NHWC input with C > 1 as NCHW axes 2, 3); TILE -> `layout.tile`; a zero `[1]`
+  convolution bias (the importer's when none is given) is left out (NNEF wants one per
+  channel). `small_cnn` (Khronos' conversion of ONNX: ConvTranspose, nearest and linear
+  Resize, ...) round-trips to a fixpoint equal to onnxruntime's outputs
+  (`test_nnef_export_deconv_resize.py`, with deconvolution paddings against numpy written from
+  the definition). AVG_POOL2D divides by the window's elements inside the input: the
+  definition's `ignore_border=true`, its default, which the export writes (an
+  `ignore_border=false` pool imports as an explicit zero PAD and exports as `layout.pad`; both
+  checked against numpy). **Run-time extents**: a `?` dim of a graph input is written
+  `~|2147483647` (2.6.1 wants an upper bound on the main graph's inputs; TOSA keeps none, so
+  the bound is the largest extent TOSA allows, level 8K's tensor_size_t `2^31 - 1`: it
+  promises nothing TOSA does not; the importer reads it as a `?` again, Khronos' `skriptnd`
+  as a placeholder with that `max_value`), an output's `~` (derived, 2.6.1), a reshape keeps
+  TOSA's `-1`. NNEF(dynamic) -> TOSA -> NNEF -> TOSA is a fixpoint on `test_nnef_dynamic.py`'s
+  documents (re-imported outputs against the same numpy at several shapes), on `dyn_batch`
+  (against onnxruntime at batch 1 and 3) and on the quantized mobilenet with a `?` batch
+  (against LiteRT) (`test_nnef_export_dynamic.py`).
 - **Export of integer (quantized) TOSA** (`export_quant.py`): the inverse of `to_tosa/integer.py`.
   Each integer tensor becomes a `real` NNEF tensor with a `quant.zero_point_linear_quantize`
   entry (i8, u8 held as i8 bits: `signed=false`, i16, i32 biases; per-channel scales for
@@ -279,7 +301,16 @@ Pieces: `lexer.py`, `parser.py`, `ast.py` (the grammar of 2.16 with located erro
   both sides RESCALEd to i32 + ADD/SUB/MUL + RESCALE -> `math.add`/`sub`/`mul`; CAST +
   MAXIMUM/MINIMUM + CAST -> `math.max`/`min`; a clamp from the zero point -> `nn.relu{max}`;
   a RESCALE between 8-bit values (also u8 <-> i8) -> `math.iden` into the new parameters;
-  pools, reshapes, slices, concatenation, identity on stored values; and the mixed path's
+  pools, reshapes, slices, concatenation, identity, tile, REDUCE_MAX/MIN, NEAREST RESIZE and
+  CONSTANT PAD (whose value must be the input's zero point: the importer pads a quantized
+  tensor with its zero point) on stored values (`to_tosa/integer_layout.py`'s forms);
+  RESCALE to i32 + REDUCE_SUM per axis (or ABS) + RESCALE by r -> `math.sum_reduce`
+  (`math.abs`) with `s_out = s_x / r`; GREATER_EQUAL of the widened value and 0 selecting
+  between its RESCALEs by r_pos and r_neg + RESCALE by 1 -> `nn.relu{alpha = r_neg / r_pos}`
+  with `s_out = s_x / r_pos`; BILINEAR RESIZE to i32 + RESCALE by 1 / (scale_y_n * scale_x_n)
+  -> `image.linear_resize` (one scale and zero point) (the importer's mean has the same integer form with r divided by the count,
+  so a mean comes back as a sum whose output scale is count times larger: the same integers);
+  and the mixed path's
   dequantization (cast, subtract the zero point, cast, multiply by the scale: the tensor
   itself) and quantization (multiply by 1/scale, cast, add the zero point, clamp, cast: an
   entry on the real tensor), u8 too (dequantized through an unsigned RESCALE to i16,
@@ -298,20 +329,20 @@ Pieces: `lexer.py`, `parser.py`, `ast.py` (the grammar of 2.16 with located erro
   identical. Where the rule could fail: a cycle of ratios (one tensor reached by two chains of
   rescales, e.g. `concat([x, requantized x])` or `mul(x, x)`) is consistent only up to each
   multiplier's 2^-31 rounding; the first chain wins and a cycle inconsistent beyond 1e-6 is an
-  error. Tested (`test_nnef_export_quant.py`): all 24 quantized models (`*.int8`, `*.uint8io`)
-  export, re-import with the same RESCALE parameters, the re-imported TOSA equals the imported
-  one for 22 of them (`mean`, `leaky_relu`: their real operators' constants become variables
-  created up front, and leaky relu's input is dequantized once per real reader), the second
-  export is the same text (a fixpoint), and the outputs equal LiteRT's builtin kernels bit for
-  bit (within the import's own 1 LSB for `mean`, `leaky_relu`). Integer TOSA from the TFLite
-  frontend exports where it uses these patterns (32 of the TFLite tests' int8/uint8io models,
+  error. Tested (`test_nnef_export_quant.py`): the quantized models (`*.int8`, `*.int16x8`,
+  `*.uint8io`) outside its NOT_EXPORTED list (35 of 47, e.g. pad, tile, reduce_max, sum, mean, abs, leaky relu, nearest
+  and bilinear resize in int8 and 16x8) export, re-import with the same RESCALE parameters and the same
+  TOSA, the second export is the same text (a fixpoint), and the outputs equal LiteRT's
+  builtin kernels bit for bit; the other 12 stop at a named operation (expected to fail,
+  "Not done"). Integer TOSA from the TFLite
+  frontend exports where it uses these patterns (the TFLite tests' int8/uint8io models,
   e.g. dilated conv, prelu, split, depth_to_space, mobilenet uint8io: re-imported outputs equal
   LiteRT's); so does the importer's TOSA after `cse,canonicalize` (shared constants, a weight
   shared by two convolutions written once per use, folded zero-point-0 subtractions, merged
   reshapes: the re-import computes the same); plain i32 arithmetic is exported as NNEF `int`
   operators. A zero point outside its storage (or non-zero for wider than 8 bits) is refused:
   the importer would keep that tensor in reals. Anything else (TABLE,
-  i8 ABS/NEGATE/REDUCE/RESIZE/GATHER/PAD/TRANSPOSE_CONV2D, a RESCALE feeding another operator,
+  NEGATE/GATHER/REVERSE/TRANSPOSE_CONV2D, a RESCALE feeding another operator,
   SINGLE_ROUND, per-channel activations, a pattern's value through a transpose or reshape the
   importer does not write, a real graph input quantized in the graph or a dequantized graph
   result: as NNEF tensors with an entry they would re-import as integer arguments/results) is
@@ -394,10 +425,23 @@ OUTRO = """
   legalization write for them); not per-channel (de)quantization constants of the mixed path,
   32-bit quantized activations (an i32 RESCALE result not read by add/sub/mul), 16-bit convolutions, RESCALEs other than
   scale32 DOUBLE_ROUND, cond_if/while_loop regions; nor integer operators the importer has
-  no integer form for (they import through reals, so the TOSA of, e.g., TFLite's TABLE-based
-  activations has no NNEF operator that imports as it): one-line errors. The recovered scales
-  are a valid choice, not the original ones (see above). The float exporter has no
-  TRANSPOSE_CONV2D (`small_cnn` does not export).
+  no integer form for: one-line errors. Of the importer's integer forms
+  (`to_tosa/integer_functions.py`, `integer_layout.py`) these are not exported yet (the
+  models stop at the named operation, `NOT_EXPORTED` in `test_nnef_export_quant.py`): TABLE
+  activations (logistic, tanh, exp, log, rsqrt, sqrt, gelu, ...: the table depends on the
+  absolute scales, which integer TOSA does not keep; recovering the function would mean
+  matching the table against each candidate's at the solved scales), the integer softmax
+  (REDUCE_MAX of the widened values, GATHER/TABLE exp, INTDIV), `nn.prelu`'s form (not
+  tried: no quantized test model has one), the i48 matmul of 16x8 `nn.linear`, REFLECT/SYMMETRIC/REPLICATE padding
+  (REVERSE + concatenations). The recovered scales
+  are a valid choice, not the original ones (see above).
+- Export, float: GATHER (the importer's TILE/RESHAPE around it: `layout.gather` is not
+  recognised), grouped or dilated deconvolution (the importer has no TRANSPOSE_CONV2D for them
+  either), RESIZE parameters that no NNEF coordinate transform and rounding reproduce, an
+  axis RESIZE shifts without resizing: one-line errors. Run-time extents: the upper bound
+  written is TOSA's maximum, not the original document's (TOSA does not keep it), and two
+  inputs sharing a symbol (`x: real[n|8]; y: real[n]`) come back with one `~|2147483647`
+  each (TOSA's `?` does not say they agree).
 - `@compose`: scan inputs and scan outputs of data-dependent loops (a `while` condition or a
   tensor trip count with `x : xs`, or a body yielding more values than loop variables):
   located "not supported yet" (an input scan could be unrolled over the pack's compile-time

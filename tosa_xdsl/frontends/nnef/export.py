@@ -21,6 +21,8 @@ from xdsl.dialects.builtin import ModuleOp, TensorType
 from tosa_xdsl.frontends.nnef.export_quant import ExportError, QuantExport
 from tosa_xdsl.frontends.nnef.lexer import KEYWORDS
 from tosa_xdsl.frontends.nnef.tensor_data import encode_tensor
+from tosa_xdsl.frontends.nnef.to_tosa.image import _coordinates, resize_params
+from tosa_xdsl.frontends.nnef.to_tosa.ops import Unsupported
 from tosa_xdsl.ir.dense import to_numpy
 
 # i8/i16 are quantized storage (export_quant.py): `real` tensors with a @quantize entry
@@ -47,10 +49,20 @@ def _type(t) -> tuple[str, list[int]]:
     if el not in DTYPE:
         raise ExportError(f"element type {el} has no NNEF counterpart here (real=f32, int=i32, bool=i1, "
                           "quantized real=i8/i16)")
-    shape = list(t.get_shape())
-    if any(d < 0 for d in shape):
-        raise ExportError("dynamic shapes are not exported")
-    return DTYPE[el], shape
+    return DTYPE[el], list(t.get_shape())     # a `?` dim is -1
+
+
+# TOSA has no upper bound for a `?` dim, but the draft (2.6.1) wants one on every run-time
+# extent of the main graph's inputs: the largest extent TOSA itself allows (level 8K:
+# tensor_size_t up to 2^(MAX_LOG2_SIZE=31) - 1), so the bound promises nothing TOSA does not
+RUNTIME_BOUND = (1 << 31) - 1
+
+
+def _dims(shape, bound: bool) -> str:
+    """An NNEF shape: a `?` dim is a run-time extent, `~|bound` on an input, `~` on an output
+    (2.6.1: a graph's output shape may be left to derivation component-wise)."""
+    run_time = f"~|{RUNTIME_BOUND}" if bound else "~"
+    return ", ".join(run_time if d < 0 else str(d) for d in shape)
 
 
 def _arr(op, name):
@@ -89,6 +101,14 @@ class Exporter:
         self.origin: dict = {}                  # constant SSA value -> position of its tosa.const
         self.var_order: dict[str, int] = {}
         self.q = QuantExport(self)
+        self.resize_views: dict = {}            # reshape result -> (source, k): the importer's as_nhwc view
+        self.resized: dict = {}                 # resize result -> (NNEF output, its source-shaped extents)
+        for op in fn.body.block.ops:
+            if op.name == "tosa.resize" and getattr(op.operands[0].owner, "name", None) == "tosa.reshape":
+                view = op.operands[0]
+                k = _resize_view(view)
+                if k and all(u.operation.name == "tosa.resize" for u in view.uses):
+                    self.resize_views[view] = k
 
     def fresh(self, base="t"):
         self.n += 1
@@ -174,6 +194,13 @@ class Exporter:
             self.pending[res] = (arr, res.type)
             self.origin[res] = self.origin.get(op.operands[0], len(self.origin))
             return
+        if name == "tosa.reshape" and res in self.resize_views:
+            return                  # the NHWC view of a resize: the resize reads its source
+        if name == "tosa.reshape" and op.operands[0] in self.resized:
+            out, shape, layout = self.resized[op.operands[0]]
+            if list(res.type.get_shape()) == shape:     # the resize's result back in its source's shape
+                self.vals[res] = (out, layout)
+                return
         if self.q.claims(op) and (name != "tosa.transpose" or op.operands[0] in self.q.pend):
             self.q.handle(op)
             return
@@ -215,7 +242,12 @@ class Exporter:
             axis = op.properties["axis"].value.data
             out = self.emit(f"{REDUCE[name]}{{axes=[{axis}]}}({self.get(ins[0])})")
         elif name == "tosa.reshape":
+            if any(d < 0 for d in shape):       # the -1 of TOSA's shape operand is NNEF's too
+                shape = [int(v) for v in to_numpy(ins[1].owner.properties["values"])]
             out = self.emit(f"layout.reshape{{shape={_lst(shape)}}}({self.get(ins[0])})")
+        elif name == "tosa.tile":
+            reps = [int(v) for v in to_numpy(ins[1].owner.properties["values"])]
+            out = self.emit(f"layout.tile{{axes={_lst(ident)}, repeats={_lst(reps)}}}({self.get(ins[0])})")
         elif name == "tosa.concat":
             axis = op.properties["axis"].value.data
             out = self.emit(f"layout.concat{{axis={axis}}}([{', '.join(self.get(x) for x in ins)}])")
@@ -236,6 +268,12 @@ class Exporter:
                 if np.any(to_numpy(z.owner.properties["values"]) != 0):
                     raise ExportError("tosa.matmul with non-zero zero points")
             out = self.emit(f"linalg.matmul({self.get(ins[0])}, {self.get(ins[1])})")
+        elif name == "tosa.resize":
+            self.resize(op)
+            return
+        elif name == "tosa.transpose_conv2d":
+            self.deconv(op, shape)
+            return
         elif name in ("tosa.conv2d", "tosa.depthwise_conv2d", "tosa.max_pool2d", "tosa.avg_pool2d"):
             self.spatial(op, name, shape)
             return
@@ -247,6 +285,115 @@ class Exporter:
         """A convolution or pool reads v in NNEF's NXC layout when v's NNEF tensor already is
         channels-last (TOSA's NHWC): no transposes around it (a TFLite model's layout)."""
         return v in self.vals and self.vals[v][1] == [0, 1, 2, 3]
+
+    def bias(self, v, channels: int) -> str:
+        """`, bias` for a convolution: NNEF wants one value per output channel, where TOSA
+        broadcasts a [1] bias (the importer's zero bias for an nn.conv without one): a zero
+        one is left out (re-imported as the same zero), another is written per channel."""
+        if v in self.pending and np.prod(np.shape(self.pending[v][0])) == 1 and channels != 1:
+            arr, t = self.pending.pop(v)
+            if not np.any(arr):
+                return ""
+            self.pending[v] = (np.full(channels, np.asarray(arr).reshape(-1)[0]), t)
+        return f", {self.get(v)}"
+
+    def resize(self, op, res=None):
+        """RESIZE -> image.nearest_resize / image.linear_resize (to_tosa/image.py inverted): the
+        importer views the resized axes as H (and W) of an [N, H, W, 1] tensor, every other axis
+        folded into N (as_nhwc: a reshape of the source with those axes last), so the resize of
+        such a view is written on the source, over its last axes, and the reshape of the result
+        back to the source's extents is that NNEF output. Another input (e.g. TFLite's NHWC with
+        C > 1) is resized as NCHW over axes 2, 3 (re-imported as such a view). Each resized
+        axis' (scale, offset, border) must be what the importer computes for one coordinate
+        transform (and rounding method): the first that reproduces them is written."""
+        view, res = op.operands[0], res or op.results[0]   # res: the quantized form's RESCALE after it
+        n, h, w, _ = view.type.get_shape()
+        _, oh, ow, _ = res.type.get_shape()
+        sh, dh, sw, dw = [int(v) for v in to_numpy(op.operands[1].owner.properties["values"])]
+        offy, offx = [int(v) for v in to_numpy(op.operands[2].owner.properties["values"])]
+        by, bx = [int(v) for v in to_numpy(op.operands[3].owner.properties["values"])]
+        params = [(h, oh, (sh, dh, offy, by)), (w, ow, (sw, dw, offx, bx))]
+        nearest = str(op.properties["mode"].data.value) == "NEAREST_NEIGHBOR"
+        if view in self.resize_views:
+            k = self.resize_views[view]
+            src = view.owner.operands[0]
+            rank = len(src.type.get_shape())
+            back = list(src.type.get_shape())[:rank - k] + [oh, ow][:k]
+            name, perm = self.vals.get(src, (None, None))
+            if perm is not None and perm[:rank - k] == sorted(perm[:rank - k]):
+                # src is a transpose of an NNEF tensor bringing the resized axes last, as the
+                # importer's as_nhwc does for axes other than the last: resized there directly
+                x, axes, back_layout = name, perm[rank - k:], perm
+            else:
+                x, axes, back_layout = self.get(src), list(range(rank - k, rank)), list(range(rank))
+            params = params[:k]
+            layout = None
+        else:
+            x, rank, axes, back = self.get(view, [0, 2, 3, 1]), 4, [2, 3], None
+            layout = [0, 2, 3, 1]
+        kept = []
+        for a, (size, out, p) in zip(axes, params):
+            if size == out:
+                if p != (1, 1, 0, 0):
+                    raise ExportError("tosa.resize shifting an axis it does not resize (the NNEF resizes "
+                                      "keep such an axis as it is)")
+                continue
+            kept.append((a, size, out, p))
+        if not kept:
+            raise ExportError("tosa.resize that resizes no axis")
+        roundings = ["ROUND_PREFER_FLOOR", "ROUND_PREFER_CEIL", "FLOOR", "CEIL"] if nearest else [None]
+        choice = None
+        for transform in ("SYMMETRIC", "ASYMMETRIC", "ALIGNED"):
+            for rounding in roundings:
+                try:
+                    if all(resize_params(size, out, *_coordinates(size, out, transform), rounding) == p
+                           for _, size, out, p in kept):
+                        choice = (transform, rounding)
+                        break
+                except Unsupported:
+                    pass
+            if choice:
+                break
+        if choice is None:
+            raise ExportError(f"tosa.resize scale/offset/border {[p for *_, p in kept]} match no NNEF "
+                              "coordinate transform" + (" and rounding method" if nearest else ""))
+        attrs = f"axes={_lst([a for a, *_ in kept])}, size={_lst([o for _, _, o, _ in kept])}, " \
+                f"coordinate_transform=\"{choice[0]}\""
+        if nearest:
+            out = self.emit(f"image.nearest_resize{{{attrs}, rounding_method=\"{choice[1]}\"}}({x})")
+        else:
+            out = self.emit(f"image.linear_resize{{{attrs}, antialias=false}}({x})")
+        self.resize_out = out
+        if layout is None:
+            self.resized[res] = (out, back, back_layout)
+            if any(u.operation.name != "tosa.reshape" or list(u.operation.results[0].type.get_shape()) != back
+                   for u in res.uses):      # read as the [N, H, W, 1] view itself
+                t = out
+                if back_layout != sorted(back_layout):
+                    t = self.emit(f"layout.transpose{{perm={_lst(back_layout)}}}({out})")
+                self.vals[res] = (self.emit(f"layout.reshape{{shape={_lst([n, oh, ow, 1])}}}({t})"), [0, 1, 2, 3])
+        else:
+            self.vals[res] = (out, layout)
+
+    def deconv(self, op, shape):
+        """TRANSPOSE_CONV2D -> nn.deconv (to_tosa/deconv.py inverted): TOSA's output is
+        (IH - 1) * stride + out_pad_top + out_pad_bottom + KH rows with input row iy landing at
+        iy * stride + out_pad_top; the definition's at stride * i - padding_begin over
+        (IH - 1) * stride + KH - (padding_begin + padding_end) rows: padding = -out_pad. The
+        filter [OC, KH, KW, IC] is NNEF's NCX [IC, OC, KH, KW]."""
+        for z in op.operands[3:5]:
+            if np.any(to_numpy(z.owner.properties["values"]) != 0):
+                raise ExportError("tosa.transpose_conv2d with non-zero zero points")
+        nxc = self.channels_last(op.operands[0])
+        layout = [0, 1, 2, 3] if nxc else [0, 2, 3, 1]
+        x = self.get(op.operands[0], layout)
+        w = self.get(op.operands[1], [1, 2, 3, 0])
+        top, bottom, left, right = _arr(op, "out_pad")
+        padding = [-top, -left, -bottom, -right]
+        fmt = ', data_format="NXC"' if nxc else ""
+        out = self.emit(f"nn.deconv{{stride={_lst(_arr(op, 'stride'))}, padding={_lst(padding)}{fmt}}}"
+                        f"({x}, {w}{self.bias(op.operands[2], shape[3])})")
+        self.vals[op.results[0]] = (out, layout)
 
     def spatial(self, op, name, shape):
         nxc = self.channels_last(op.operands[0])
@@ -260,7 +407,7 @@ class Exporter:
                 if np.any(to_numpy(z.owner.properties["values"]) != 0):
                     raise ExportError(f"{name} with non-zero zero points")
             dil = _arr(op, "dilation")
-            b = self.get(op.operands[2])
+            b = self.bias(op.operands[2], shape[3])
             if name == "tosa.conv2d":
                 w = self.get(op.operands[1], layout)                # OHWI, or OHWI -> OIHW
                 groups = ', data_format="NXC", filter_format="NXC"' if nxc else ""
@@ -274,13 +421,27 @@ class Exporter:
                     w = self.emit(f"layout.reshape{{shape={_lst([c * m, 1, h, wd])}}}({t})")
                     groups = ", groups=0"
             out = self.emit(f"nn.conv{{stride={_lst(stride)}, dilation={_lst(dil)}, padding={_lst(padding)}"
-                            f"{groups}}}({x}, {w}, {b})")
+                            f"{groups}}}({x}, {w}{b})")
         else:
             kernel = _arr(op, "kernel")
             kind = "nn.max_pool" if name == "tosa.max_pool2d" else "nn.avg_pool"
             out = self.emit(f"{kind}{{axes={'[1, 2]' if nxc else '[2, 3]'}, size={_lst(kernel)}, "
                             f"stride={_lst(stride)}, padding={_lst(padding)}}}({x})")
         self.vals[op.results[0]] = (out, layout)
+
+
+def _resize_view(view) -> int:
+    """k when `view` ([N, H, W, 1]) is a reshape of a tensor whose last k axes are the
+    resized H (and W) and whose other axes make N (to_tosa/emit.py as_nhwc), else 0."""
+    src = list(view.owner.operands[0].type.get_shape())
+    n, h, w, c = view.type.get_shape()
+    if c != 1 or any(d < 0 for d in src + [n]):
+        return 0
+    if len(src) >= 2 and src[-2:] == [h, w] and math.prod(src[:-2]) == n:
+        return 2
+    if w == 1 and src and src[-1] == h and math.prod(src[:-1]) == n:
+        return 1
+    return 0
 
 
 def _input_name(arg, i: int, taken) -> str:
@@ -305,7 +466,7 @@ def export_nnef(module: ModuleOp, entry: str | None = None) -> tuple[str, dict[s
     for i, arg in enumerate(fn.body.block.args):
         dtype, shape = _type(arg.type)
         name = _input_name(arg, i, ex.vals)
-        inputs.append(f"        {name}: {dtype}[{', '.join(map(str, shape))}];")
+        inputs.append(f"        {name}: {dtype}[{_dims(shape, bound=True)}];")
         ex.vals[arg] = (name, list(range(len(shape))))
     ex.run()
     ret = fn.body.block.last_op
@@ -319,7 +480,7 @@ def export_nnef(module: ModuleOp, entry: str | None = None) -> tuple[str, dict[s
             raise ExportError(f"func.return: result {i} is a dequantized tensor (as an NNEF output it would "
                               "be quantized: an integer result on re-import)")
         outs.append(f"        output{i} = {src};")
-        decls.append(f"        output{i}: {dtype}[{', '.join(map(str, shape))}];")
+        decls.append(f"        output{i}: {dtype}[{_dims(shape, bound=False)}];")
         if str(v.type.get_element_type()) in ("i8", "i16"):
             ex.q.derive(f"output{i}", ex.q.quantized_name(v))
     try:
@@ -331,7 +492,9 @@ def export_nnef(module: ModuleOp, entry: str | None = None) -> tuple[str, dict[s
                           for k, v in sorted(ex.variables.items(), key=lambda kv: ex.var_order[kv[0]]))
     name = "".join(c if c.isalnum() or c == "_" else "_" for c in fn.sym_name.data) or "G"
     lines = [line() if callable(line) else line for line in ex.lines]
-    text = ("import nn;\nimport math;\nimport linalg;\nimport layout;\n" + ("import quant;\n" if quantize else "")
+    uses_image = any(isinstance(line, str) and " = image." in line for line in lines)
+    text = ("import nn;\nimport math;\nimport linalg;\nimport layout;\n" + ("import image;\n" if uses_image else "")
+            + ("import quant;\n" if quantize else "")
             + f"\ngraph {name} {{\n    @input {{\n" + "\n".join(inputs) + "\n    }\n"
             "    @output {\n" + "\n".join(decls) + "\n    }\n"
             + ("    @variable {\n" + variables + "\n    }\n" if ex.variables else "")

@@ -44,7 +44,8 @@ QSTORAGE = {"i8": 8, "i16": 16}
 # the operations on quantized storage (i8/i16) the export knows (in the patterns below)
 STORAGE_OPS = frozenset({"tosa.const", "tosa.rescale", "tosa.conv2d", "tosa.depthwise_conv2d", "tosa.matmul",
                          "tosa.cast", "tosa.clamp", "tosa.max_pool2d", "tosa.avg_pool2d", "tosa.reshape",
-                         "tosa.transpose", "tosa.slice", "tosa.concat", "tosa.identity"})
+                         "tosa.transpose", "tosa.slice", "tosa.concat", "tosa.identity", "tosa.pad", "tosa.tile",
+                         "tosa.reduce_max", "tosa.reduce_min", "tosa.resize"})
 HEADROOM = {8: 20, 16: 15}      # the importer's add/sub: both sides to i32 with this many bits
 
 
@@ -245,6 +246,7 @@ class QuantExport:
         self.ex = ex
         self.s = Scales()
         self.pend: dict = {}        # SSA value -> (kind, ...) of a pattern not finished yet
+        self.bilinear_outs: dict = {}   # NNEF output of a quantized BILINEAR resize -> (scale_n product, storage)
         self.starts: set = set()
 
     def scan(self, fn):
@@ -355,6 +357,25 @@ class QuantExport:
                 and pend[0][-1] == [0, 1] and ins[1] in self.ex.pending:
             self.pend[res] = ("linear", pend[0][1], ins[1], pend[0][-1])
             return
+        if name == "tosa.reduce_sum" and pend[0] is not None and (pend[0][0] == "reduce_sum" or (
+                pend[0][0] == "wide" and pend[0][2] == 1.0)):
+            # the importer's math.sum_reduce / mean_reduce: zero point removed into i32, one
+            # REDUCE_SUM per axis, one RESCALE to the output
+            axes = (pend[0][2] if pend[0][0] == "reduce_sum" else []) + [op.properties["axis"].value.data]
+            self.pend[res] = ("reduce_sum", pend[0][1], axes, [])
+            return
+        if name == "tosa.greater_equal" and pend[0] is not None and pend[0][0] == "wide" and pend[0][2] == 1.0 \
+                and ins[1] in self.ex.pending and not np.any(self.ex.pending[ins[1]][0]):
+            self.pend[res] = ("centered_ge", pend[0][1], None, [])      # x - zp >= 0: leaky relu's test
+            return
+        if name == "tosa.select" and pend[0] is not None and pend[0][0] == "centered_ge" \
+                and all(p is not None and p[0] == "wide" and p[1] == pend[0][1] for p in pend[1:3]):
+            # the importer's leaky relu: x >= 0 ? x * r_pos : x * r_neg, in i32
+            self.pend[res] = ("leaky", pend[0][1], (pend[1][2], pend[2][2]), [])
+            return
+        if name == "tosa.abs" and pend[0] is not None and pend[0][0] == "wide" and pend[0][2] == 1.0:
+            self.pend[res] = ("abs", pend[0][1], None, [])    # the importer's math.abs: |x - zp| in i32
+            return
         if name in ("tosa.add", "tosa.sub", "tosa.mul") and all(p is not None and p[0] == "wide" for p in pend[:2]):
             if name == "tosa.mul" and np.any(_const(ins[2]) != 0):
                 raise QuantExportError("a quantized product with a non-zero shift")
@@ -389,6 +410,11 @@ class QuantExport:
             self.new_tensor(out, res)
             self.s.same(src, out)
             return
+        if name == "tosa.resize" and elem(ins[0].type) in QSTORAGE and elem(res.type) == "i32" \
+                and str(op.properties["mode"].data.value) == "BILINEAR":
+            return self.bilinear(op)
+        if name in self.STORED and elem(res.type) == elem(ins[0].type) in QSTORAGE and pend[0] is None:
+            return self.stored(op, name, ins, res)
         if name in self.MOVES and elem(res.type) in QSTORAGE and not any(p is not None for p in pend):
             srcs = [v for v in ins if elem(v.type) == elem(res.type)] if name == "tosa.concat" else ins[:1]
             names = []
@@ -409,6 +435,40 @@ class QuantExport:
                                    "the NNEF importer writes")
         raise QuantExportError(f"on element type {el} is not a quantized pattern the exporter knows "
                                "(no NNEF operator between quantized tensors imports as it)")
+
+    # to_tosa/integer_layout.py's forms on the stored values, the scale and zero point kept
+    STORED = ("tosa.pad", "tosa.tile", "tosa.reduce_max", "tosa.reduce_min", "tosa.resize")
+
+    def stored(self, op, name, ins, res):
+        """PAD (CONSTANT, the pad value the input's zero point: the importer pads a quantized
+        tensor with its zero point, a real 0), TILE, REDUCE_MAX/MIN (monotonic) and RESIZE
+        NEAREST_NEIGHBOR on stored values: the NNEF operator between tensors of one scale and
+        zero point (a requantization after it is the RESCALE the importer adds)."""
+        if ins[0] in self.ex.pending:
+            raise QuantExportError("a quantized constant moved by layout operators")
+        if name == "tosa.resize":
+            if str(op.properties["mode"].data.value) != "NEAREST_NEIGHBOR":
+                raise QuantExportError("a BILINEAR resize to stored values (the importer's is i8 -> i32 + RESCALE)")
+            view = ins[0]
+            src = self.quantized_name(view.owner.operands[0] if view in self.ex.resize_views else view)
+            self.ex.resize(op)
+            out = self.ex.resize_out
+            self.new_tensor(out, res)
+            self.s.same(src, out)
+            return
+        src = self.quantized_name(ins[0])
+        if name == "tosa.pad":
+            self.s.set_zp(src, int(_const(ins[2]).reshape(-1)[0]))
+            pads = [int(v) for v in to_numpy(ins[1].owner.properties["values"]).reshape(-1)]
+            rank = len(pads) // 2
+            out = self.ex.emit(f"layout.pad{{axes={_lst(range(rank))}, padding={_lst(pads[0::2] + pads[1::2])}}}"
+                               f"({self.ex.get(ins[0])})")
+            self.ex.vals[res] = (out, list(range(rank)))
+        else:
+            self.ex.generic(op)
+            out = self.ex.vals[res][0]
+        self.new_tensor(out, res)
+        self.s.same(src, out)
 
     def moved(self, op, kind, src: list[int], shape: list[int]):
         """A pattern's value through a transpose or reshape, where the importer puts one: the
@@ -593,7 +653,17 @@ class QuantExport:
                 return self.linear(op, p, ratios, ozp, per_channel)
             if p[0] in ("sum", "prod") and not per_channel:
                 return self.arith(op, p, float(ratios[0]), ozp)
+            if p[0] == "leaky" and not per_channel and float(ratios[0]) == 1.0:
+                return self.leaky_relu(op, p, ozp)
+            if p[0] in ("reduce_sum", "abs") and not per_channel:
+                return self.sum_reduce(op, p, float(ratios[0]), ozp)
             raise QuantExportError(f"rescales an unfinished quantized pattern ({p[0]})")
+        if p is None and x in self.ex.vals and self.ex.vals[x][0] in self.bilinear_outs:
+            prod, storage = self.bilinear_outs[self.ex.vals[x][0]]
+            if per_channel or izp or ozp or iu or ou or out_el != storage or abs(float(ratios[0]) * prod - 1) > 1e-9:
+                raise QuantExportError("a BILINEAR resize rescaled otherwise than by 1 / (scale_y_n * scale_x_n)")
+            self.ex.vals[res] = self.ex.vals[x]
+            return
         if per_channel:
             raise QuantExportError("a per-channel rescale of activations")
         bits = QSTORAGE.get(elem(x.type))
@@ -637,6 +707,44 @@ class QuantExport:
             self.s.add(out, out_bits, zp=ozp)
             self.s.products.append((out, a, b, r_o))
         self.ex.vals[res] = (out, perm or list(range(len(res.type.get_shape()))))
+
+    def sum_reduce(self, op, p, r: float, ozp: int):
+        """math.sum_reduce (or math.abs) with s_out = s_x / r: its re-import RESCALEs by
+        s_x / s_out = r. A mean_reduce's RESCALE (s_x / s_out / count) is the same integer
+        computation, so a mean comes back as a sum with an output scale count times larger."""
+        res = op.results[0]
+        kind, x, axes, _ = p
+        src = self.quantized_name(x)
+        call = "math.abs" if kind == "abs" else f"math.sum_reduce{{axes={_lst(sorted(axes))}}}"
+        out = self.ex.emit(f"{call}({self.ex.get(x)})")
+        self.s.add(out, QSTORAGE[elem(res.type)], zp=ozp)
+        self.s.relate(src, out, 1.0 / r)
+        self.ex.vals[res] = (out, list(range(len(res.type.get_shape()))))
+
+    def bilinear(self, op):
+        """image.linear_resize between tensors of one scale and zero point: the importer's
+        RESIZE BILINEAR to i32 (the stored values times scale_y_n * scale_x_n), moved back to
+        the source's layout, and one RESCALE by the inverse product (to_tosa/integer_layout.py):
+        the NNEF output is written here, the RESCALE checked in rescale()."""
+        view = op.operands[0]
+        src = self.quantized_name(view.owner.operands[0] if view in self.ex.resize_views else view)
+        self.ex.resize(op)
+        out = self.ex.resize_out
+        self.new_tensor(out, view)
+        self.s.same(src, out)
+        sy, _, sx, _ = [int(v) for v in to_numpy(op.operands[1].owner.properties["values"])]
+        self.bilinear_outs[out] = (sy * sx, elem(view.type))
+
+    def leaky_relu(self, op, p, ozp: int):
+        """nn.relu{alpha = r_neg / r_pos} with s_out = s_x / r_pos: the re-import's RESCALEs
+        are s_x / s_out = r_pos and alpha times it = r_neg (to a double ulp)."""
+        res = op.results[0]
+        _, x, (r_pos, r_neg), _ = p
+        src = self.quantized_name(x)
+        out = self.ex.emit(f"nn.relu{{alpha={r_neg / r_pos!r}}}({self.ex.get(x)})")
+        self.s.add(out, QSTORAGE[elem(res.type)], zp=ozp)
+        self.s.relate(src, out, 1.0 / r_pos)
+        self.ex.vals[res] = (out, list(range(len(res.type.get_shape()))))
 
     def _bias(self, bias_v, channels, x_name, ws_fn):
         """A bias const (i32, acc-scaled) as a per-channel 32-bit quantized variable; a zero
