@@ -479,7 +479,7 @@ class Composer:
         a tosa.while_loop node; its condition and body are composed as sub-graphs over
         placeholders for the loop-carried tensors (plus a counter for `..(i -> n)`)."""
         if L.scans:
-            raise NnefError(L.loc, "scan inputs in a data-dependent loop are not supported yet")
+            return self.guarded_scan_loop(module, L, env, tensors, g)
         inits, names = [], []
         for res, e in L.carries:
             v = self.arg(e, env, tensors, e.loc)
@@ -521,8 +521,8 @@ class Composer:
         body_nodes, body_vals = sub_call(L.body)
         k = len(L.carries)
         if len(body_vals) != k:
-            raise NnefError(L.loc, f"the loop body yields {len(body_vals)} values for {k} loop variables "
-                            "(scan outputs of data-dependent loops are not supported yet)")
+            raise NnefError(L.loc, f"the loop body yields {len(body_vals)} values for {k} loop variables: "
+                            + RUN_TIME_SCAN_OUTPUTS)
         for v, p in zip(body_vals, placeholders):
             if not isinstance(v, Tensor) or (v.type.dtype, v.type.shape) != (p.type.dtype, p.type.shape):
                 raise NnefError(L.loc, "a loop variable changes its type or shape in the body")
@@ -540,6 +540,85 @@ class Composer:
         g.nodes.append(Node("while", None, None, list(inits), outs, L.loc,
                             loop=(placeholders, cond_nodes, cond_val, body_nodes, list(body_vals), counter)))
         return outs[:k]
+
+    def guarded_scan_loop(self, module, L: A.Loop, env, tensors, g) -> list:
+        """Scan inputs in a loop that a tensor trip count or a `while` condition may stop early.
+        The scan inputs' length n is a compile-time bound on the trip count (2.10.1, "Iteration
+        count and iteration index": a dynamic count allows "a partial iteration over the scan
+        inputs (whose lengths are fixed in compile-time)"; with a condition the loop stops at
+        "either the iteration index reaching the iteration count or the condition becoming
+        false"): unrolled over the n items, step `it` a tosa.cond_if on "every step so far ran,
+        it < count and the condition holds" whose else region passes the loop variables on.
+        Scan outputs would be packs whose length is the run-time trip count: refused."""
+        scans = []
+        for name, e in L.scans:
+            pack = self.arg(e, env, tensors, e.loc)
+            if not isinstance(pack, list):
+                raise NnefError(e.loc, f"scan input of '{name}' must be a pack of tensors")
+            scans.append((name, pack))
+        lengths = {len(p) for _, p in scans}
+        if len(lengths) > 1:
+            raise NnefError(L.loc, f"scan inputs differ in length: {sorted(lengths)}")
+        n = lengths.pop()
+        carried = []
+        for res, e in L.carries:
+            v = self.arg(e, env, tensors, e.loc)
+            if not isinstance(v, Tensor):
+                raise NnefError(e.loc, f"loop variable '{res.name}' needs a tensor initial value")
+            if res.type is not None and res.type.shape is not None and v.value is not None:
+                v = Tensor(self.fresh(res.name), TensorType(res.type.name, eval_shape(env, res.type.shape, res.loc)),
+                           v.value)
+            carried.append(v)
+        count = None
+        if L.count is not None:
+            count = self.arg(L.count, env, tensors, L.count.loc)
+            if not isinstance(count, Tensor) or count.type.dtype != "int" or count.type.shape not in ([], [1]):
+                raise NnefError(L.count.loc, "an iteration count must be an int scalar")
+
+        def logical(op, a, b):
+            # math.gt / math.and of the standard library, looked up from its own module
+            inv = A.Invocation(L.loc, None, f"math.{op}", [], [], [A.Ident(L.loc, "a"), A.Ident(L.loc, "b")])
+            return self.invoke("math", inv, env, {"a": a, "b": b}, g, [])[0]
+
+        def scope(it):
+            local = dict(tensors)
+            for (res, _), v in zip(L.carries, carried):
+                local[res.name] = v
+            for name, pack in scans:
+                local[name] = pack[it]
+            if L.index is not None:
+                local[L.index] = Tensor(self.fresh(L.index), TensorType("int", []), it)
+            return local
+
+        k = len(carried)
+        active = None       # None: every step so far runs unconditionally
+        for it in range(n):
+            step = None
+            if count is not None:
+                step = logical("gt", count, Tensor(self.fresh("iter"), TensorType("int", []), it))
+            if L.condition is not None and (L.pretest or it > 0):
+                vals = self.callable_values(module, L.condition, env, scope(it), g, [])
+                if len(vals) != 1 or not isinstance(vals[0], Tensor) or vals[0].type.dtype != "bool" \
+                        or math.prod(vals[0].type.shape) != 1:
+                    raise NnefError(L.loc, "a loop condition must be one bool tensor of volume 1")
+                step = vals[0] if step is None else logical("and", step, vals[0])
+            if step is not None:
+                active = step if active is None else logical("and", active, step)
+            sub = Graph(g.name, [], [], []) if active is not None else g
+            vals = self.callable_values(module, L.body, env, scope(it), sub, [])
+            if len(vals) != k:
+                raise NnefError(L.loc, f"the loop body yields {len(vals)} values for {k} loop variables: "
+                                + RUN_TIME_SCAN_OUTPUTS)
+            for v, c in zip(vals, carried):
+                if not isinstance(v, Tensor) or (v.type.dtype, v.type.shape) != (c.type.dtype, c.type.shape):
+                    raise NnefError(L.loc, "a loop variable changes its type or shape in the body")
+            if active is None:
+                carried = list(vals)
+                continue
+            outs = [Tensor(self.fresh(res.name), c.type) for (res, _), c in zip(L.carries, carried)]
+            g.nodes.append(Node("if", None, None, [active], outs, L.loc, [(sub.nodes, list(vals)), ([], carried)]))
+            carried = outs
+        return carried
 
     def sub_graph_variables(self, op: A.Operator, inv: A.Invocation, env: Env, inner: dict):
         """An invoked graph's variables (2.11: a graph is its own name scope, rooted at its name
@@ -702,6 +781,15 @@ class Composer:
                 raise NnefError(p.loc, f"output '{p.name}' of '{qname}' is not assigned")
             outs.append(inner[p.name])
         return outs
+
+
+# why a loop that a tensor trip count or a condition may stop early has no scan outputs: the
+# draft makes them packs ("the outputs of each step of the iteration are then packed", 2.10.1),
+# which would be as long as the run-time trip count, while a pack's length is a compile-time
+# value (2.3 `T..(k)`; 2.10.1: scan inputs' "lengths are fixed in compile-time"; `?` is a tensor
+# extent, 2.6.1, not a pack length): a tensor stacked over the steps would be another type
+RUN_TIME_SCAN_OUTPUTS = ("scan outputs of a loop with a tensor trip count or a condition would be a pack of "
+                         "run-time length, and pack lengths are compile-time values (2.10.1)")
 
 
 def _shapes(types) -> str:

@@ -68,7 +68,11 @@ Pieces: `lexer.py`, `parser.py`, `ast.py` (the grammar of 2.16 with located erro
   `test_nnef_subgraphs.py`); result lists `[a, bs..(2), c]` bind a packed result's items; loops with a compile-time trip count (scans over packs,
   folding with loop-carried tensors, `..(i -> n)`) are unrolled, scan outputs become packs;
   data-dependent loops (`while` conditions, do-while, tensor trip counts) become
-  `tosa.while_loop` carrying the loop variables, a counter and the outer tensors they read. The draft's AlexNet (2.1) composes with the shapes of
+  `tosa.while_loop` carrying the loop variables, a counter and the outer tensors they read;
+  such a loop with scan inputs (`with s = a for x : xs while c do ...`, `do..(i -> n)` with a
+  tensor `n`) is unrolled over the packs' compile-time length (which bounds the trip count,
+  2.10.1), each step a `tosa.cond_if` on "the steps so far ran, `i < n`, the condition holds"
+  whose else region passes the loop variables on (`test_nnef_scans.py`). The draft's AlexNet (2.1) composes with the shapes of
   the paper after one fix: it passes `relu6` (rank 4) instead of `flat1` to `nn.linear`, which
   our shape check reports at the call.
 - **Road 1** (TOSA, table below) and **road 2** (`@lower` -> `linalg.generic` with affine maps,
@@ -442,11 +446,15 @@ OUTRO = """
   written is TOSA's maximum, not the original document's (TOSA does not keep it), and two
   inputs sharing a symbol (`x: real[n|8]; y: real[n]`) come back with one `~|2147483647`
   each (TOSA's `?` does not say they agree).
-- `@compose`: scan inputs and scan outputs of data-dependent loops (a `while` condition or a
-  tensor trip count with `x : xs`, or a body yielding more values than loop variables):
-  located "not supported yet" (an input scan could be unrolled over the pack's compile-time
-  length with each step under a `tosa.cond_if`; an output pack would have a data-dependent
-  length, which packs cannot). A sub-graph's inputs must have shapes (the draft lets sub-graphs invoked by
+- `@compose`: scan outputs of data-dependent loops (a `while` condition or a tensor trip
+  count, with a body yielding more values than loop variables): a located error, by the
+  draft's semantics rather than as a gap: scan outputs are packs (2.10.1), whose length is a
+  compile-time value (2.3), and this one would be the run-time trip count (a tensor with a
+  `?` extent stacked over the steps would be another type than the draft's pack). Scan
+  inputs in such loops are unrolled (one `tosa.cond_if` per pack item, not a
+  `tosa.while_loop`: TOSA 1.0.1 SLICE takes compile-time starts, so a loop indexing the
+  packs with its counter would need GATHER over a stacked copy): code size grows with the
+  pack length. A sub-graph's inputs must have shapes (the draft lets sub-graphs invoked by
   control flow omit them).
 
 ## Tools
