@@ -99,6 +99,21 @@ def test_count_and_condition_together(n, lim):
     np.testing.assert_array_equal(y, ref)
 
 
+@pytest.mark.parametrize("n, lim", [(0, 1e9), (1, 1e9), (3, 1e9), (3, 0.5), (9, 4.0)])
+def test_do_while_with_a_tensor_count(n, lim):
+    """Without scan inputs (a tosa.while_loop): a do-while with `..(i -> n)` runs at most n
+    steps, its index counting 0, 1, ..., the condition tested after each step (the first runs
+    untested, if n > 0)."""
+    src = graph("a: real[3]; n: int[]; lim: real[];",
+                "y = with s = a do..(i -> n) { f = layout.cast<real>(i); t = math.add(s, f); u = math.add(t, 1.0); "
+                f"yield u; }} while {COND};")
+    module = import_nnef(src)
+    assert ops(module, "tosa.while_loop") == 1
+    (y,) = run(module, [A, np.array(n, np.int32), np.array(lim, np.float32)], entry="G")
+    ref = reference(A, [None] * 16, lambda s, x, i: s + i + 1, count=n, cond=lambda s: s.max() < lim, pretest=False)
+    np.testing.assert_array_equal(y, ref)
+
+
 def test_runs_natively(tmp_path):
     """The unrolled cond_if chain through tosa-run's JIT agrees with the draft's loop."""
     from tosa_xdsl.tools import tosa_run

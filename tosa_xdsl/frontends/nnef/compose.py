@@ -495,7 +495,8 @@ class Composer:
             count = self.arg(L.count, env, tensors, L.count.loc)
             if not isinstance(count, Tensor) or count.type.dtype != "int" or count.type.shape not in ([], [1]):
                 raise NnefError(L.count.loc, "an iteration count must be an int scalar")
-        if count is not None or L.index is not None:
+        do_while = not L.pretest and L.condition is not None
+        if count is not None or L.index is not None or do_while:
             inits.append(Tensor(self.fresh("iter"), TensorType("int", []), 0))
             names.append(L.index or self.fresh("iter"))
         placeholders = [Tensor(self.fresh(n), v.type) for n, v in zip(names, inits)]
@@ -506,18 +507,26 @@ class Composer:
                 local[n] = p
             return local
 
-        def sub_call(callable_):
-            sub = Graph(g.name, [], [], [])
+        def sub_call(callable_, sub=None):
+            sub = sub or Graph(g.name, [], [], [])
             vals = self.callable_values(module, callable_, env, scope(), sub, [])
             return sub.nodes, vals
 
         cond_nodes, cond_val = [], None
         if L.condition is not None:
-            cond_nodes, vals = sub_call(L.condition)
+            cond_graph = Graph(g.name, [], [], [])
+            cond_nodes, vals = sub_call(L.condition, cond_graph)
             if len(vals) != 1 or not isinstance(vals[0], Tensor) or vals[0].type.dtype != "bool" \
                     or math.prod(vals[0].type.shape) != 1:
                 raise NnefError(L.loc, "a loop condition must be one bool tensor of volume 1")
             cond_val = vals[0]
+            if do_while:
+                # do-while: the condition is tested after each step, so the first step (counter 0)
+                # runs on it untested; a count still bounds every step, the first included
+                k0 = len(L.carries)
+                first = self.math_op("eq", placeholders[k0], Tensor(self.fresh("zero"), TensorType("int", []), 0),
+                                     env, cond_graph, L.loc)
+                cond_val = self.math_op("or", cond_val, first, env, cond_graph, L.loc)
         body_nodes, body_vals = sub_call(L.body)
         k = len(L.carries)
         if len(body_vals) != k:
@@ -526,20 +535,17 @@ class Composer:
         for v, p in zip(body_vals, placeholders):
             if not isinstance(v, Tensor) or (v.type.dtype, v.type.shape) != (p.type.dtype, p.type.shape):
                 raise NnefError(L.loc, "a loop variable changes its type or shape in the body")
-        if not L.pretest and L.condition is not None:
-            # do-while: one body step on the initial values first
-            first = Graph(g.name, [], [], [])
-            local = dict(tensors)
-            for n, v in zip(names, inits):
-                local[n] = v
-            vals = self.callable_values(module, L.body, env, local, first, [])
-            g.nodes.extend(first.nodes)
-            inits = list(vals[:k]) + inits[k:]
         outs = [Tensor(self.fresh(n), p.type) for n, p in zip(names, placeholders)]
         counter = (placeholders[k], count) if len(placeholders) > k else None
         g.nodes.append(Node("while", None, None, list(inits), outs, L.loc,
                             loop=(placeholders, cond_nodes, cond_val, body_nodes, list(body_vals), counter)))
         return outs[:k]
+
+    def math_op(self, op: str, a: Tensor, b: Tensor, env, g, loc) -> Tensor:
+        """`math.<op>(a, b)` of the standard library (looked up from its own module, so the
+        document need not import it) appended to g: the stop tests loops compose."""
+        inv = A.Invocation(loc, None, f"math.{op}", [], [], [A.Ident(loc, "a"), A.Ident(loc, "b")])
+        return self.invoke("math", inv, env, {"a": a, "b": b}, g, [])[0]
 
     def guarded_scan_loop(self, module, L: A.Loop, env, tensors, g) -> list:
         """Scan inputs in a loop that a tensor trip count or a `while` condition may stop early.
@@ -576,9 +582,7 @@ class Composer:
                 raise NnefError(L.count.loc, "an iteration count must be an int scalar")
 
         def logical(op, a, b):
-            # math.gt / math.and of the standard library, looked up from its own module
-            inv = A.Invocation(L.loc, None, f"math.{op}", [], [], [A.Ident(L.loc, "a"), A.Ident(L.loc, "b")])
-            return self.invoke("math", inv, env, {"a": a, "b": b}, g, [])[0]
+            return self.math_op(op, a, b, env, g, L.loc)
 
         def scope(it):
             local = dict(tensors)

@@ -68,7 +68,9 @@ Pieces: `lexer.py`, `parser.py`, `ast.py` (the grammar of 2.16 with located erro
   `test_nnef_subgraphs.py`); result lists `[a, bs..(2), c]` bind a packed result's items; loops with a compile-time trip count (scans over packs,
   folding with loop-carried tensors, `..(i -> n)`) are unrolled, scan outputs become packs;
   data-dependent loops (`while` conditions, do-while, tensor trip counts) become
-  `tosa.while_loop` carrying the loop variables, a counter and the outer tensors they read;
+  `tosa.while_loop` carrying the loop variables, a counter and the outer tensors they read
+  (a do-while's condition is `cond || counter == 0`: the first step runs untested, while a
+  tensor count bounds every step);
   such a loop with scan inputs (`with s = a for x : xs while c do ...`, `do..(i -> n)` with a
   tensor `n`) is unrolled over the packs' compile-time length (which bounds the trip count,
   2.10.1), each step a `tosa.cond_if` on "the steps so far ran, `i < n`, the condition holds"
