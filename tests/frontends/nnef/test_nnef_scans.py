@@ -115,19 +115,24 @@ def test_do_while_with_a_tensor_count(n, lim):
 
 
 def test_runs_natively(tmp_path):
-    """The unrolled cond_if chain through tosa-run's JIT agrees with the draft's loop."""
+    """The unrolled cond_if chain and a counted do-while through tosa-run's JIT agree with the
+    draft's loops."""
     from tosa_xdsl.tools import tosa_run
-    src = graph("a: real[3]; b: real[3]; c: real[3]; n: int[];",
-                "y = with s = a for x : [a, b, c] do..(i -> n) { t = math.mul(s, 2.0); u = math.add(t, x); yield u; };")
+    src = graph("a: real[3]; b: real[3]; c: real[3]; n: int[]; lim: real[];",
+                "y = with s = a for x : [a, b, c] do..(i -> n) { t = math.mul(s, 2.0); u = math.add(t, x); yield u; };\n"
+                f"z = with s = a do..(n) math.add(s, b) while {COND};", "y: real[3]; z: real[3];")
     (tmp_path / "m.sknd").write_text(src)
-    for n in (0, 2, 3):
+    for n, lim in ((0, 1e9), (2, 1e9), (3, 1e9), (3, 0.0)):
         args = [str(tmp_path / "m.sknd"), "--entry", "G"]
-        for k, arr in enumerate([A, B, C, np.array(n, np.int32)]):
+        for k, arr in enumerate([A, B, C, np.array(n, np.int32), np.array(lim, np.float32)]):
             np.save(tmp_path / f"in{k}.npy", arr)
             args += ["-i", str(tmp_path / f"in{k}.npy")]
-        assert tosa_run.main(args + ["-o", str(tmp_path / "y.npy"), "--backend", "jit", "--no-cache"]) == 0
+        outs = ["-o", str(tmp_path / "y.npy"), "-o", str(tmp_path / "z.npy")]
+        assert tosa_run.main(args + outs + ["--backend", "jit", "--no-cache"]) == 0
         ref = reference(A, [A, B, C], lambda s, x, i: s * 2 + x, count=n)
         np.testing.assert_array_equal(np.load(tmp_path / "y.npy"), ref)
+        ref = reference(A, [B] * 8, lambda s, x, i: s + x, count=n, cond=lambda s, lim=lim: s.max() < lim, pretest=False)
+        np.testing.assert_array_equal(np.load(tmp_path / "z.npy"), ref)
 
 
 @pytest.mark.parametrize("body, message", [
