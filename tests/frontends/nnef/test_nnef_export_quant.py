@@ -30,12 +30,12 @@ UINT8IO = ["add.uint8io", "conv_2d.uint8io"]
 # The importer's integer forms (to_tosa/integer_functions.py, integer_layout.py) the export does
 # not know yet, with the operation its error names: TABLE activations (the table depends on the
 # absolute scales, which integer TOSA does not keep), the integer softmax, i48 matmuls
-# (16x8 fully connected), REFLECT/SYMMETRIC padding (REVERSE).
+# (16x8 fully connected).
 NOT_EXPORTED = {
     **{m: "'tosa.table'" for m in ("logistic.int8", "tanh.int8", "exp.int8", "log.int8", "rsqrt.int8", "sqrt.int8",
                                    "logistic.int16x8", "tanh.int16x8")},
     "softmax.int8": "'tosa.reduce_max'", "softmax.int16x8": "'tosa.reduce_max'",
-    "fully_connected.int16x8": "'tosa.cast'", "mirror_pad.int8": "'tosa.reverse'"}
+    "fully_connected.int16x8": "'tosa.cast'"}
 # The first re-import equals the imported TOSA itself, except where real operators between
 # quantized tensors read constants (written as variables, so created up front on re-import)
 # or read one dequantized tensor twice (dequantized once per reader on re-import): since the
@@ -119,6 +119,45 @@ def test_u8_tensors_computed_in_reals_round_trip(tmp_path):
     assert str(m2) == str(m1)
     x = np.arange(-128, 128, 21, dtype=np.int8)[:12].reshape(2, 6)
     np.testing.assert_array_equal(run(m2, [x], entry="G")[0], run(m1, [x], entry="G")[0])
+
+
+MIRROR_PAD = """import layout; import quant;
+graph G {
+  @input { x: real[2,3,4]; }
+  @output { y: real[2,3,4]; }
+  @compose { y = layout.pad{axes=[%s], padding=[%s], method='%s'}(x); }
+  @quantize {
+    x: quant.zero_point_linear_quantize{zero_point=0, scale=0.25, bits=8, signed=true, channel_axis=0};
+    y: quant.zero_point_linear_quantize{zero_point=0, scale=0.25, bits=8, signed=true, channel_axis=0};
+  }
+}
+"""
+
+
+@pytest.mark.parametrize(("method", "axes", "padding"), [
+    ("SYMMETRIC", [0, 2], [2, 0, 1, 4]), ("REFLECT", [1, 2], [2, 1, 0, 3]), ("SYMMETRIC", [1], [0, 3])])
+def test_reflect_and_symmetric_padding_of_stored_values_round_trip(method, axes, padding, tmp_path):
+    """The importer's REFLECT / SYMMETRIC padding of a quantized tensor (per axis: slices,
+    REVERSEs and a CONCAT of the stored values) is exported as one layout.pad with its method:
+    the re-import is the same TOSA, and it computes numpy's reflect / symmetric padding. (The
+    zero point of a tensor only padded so is in no operation of the TOSA: the export writes 0.)"""
+    k = len(axes)
+    shape = [2, 3, 4]
+    for a, lo, hi in zip(axes, padding[:k], padding[k:]):
+        shape[a] += lo + hi
+    src = MIRROR_PAD.replace("y: real[2,3,4]", f"y: real{shape}".replace(" ", "")) % (
+        ", ".join(map(str, axes)), ", ".join(map(str, padding)), method)
+    m1 = import_nnef(src)
+    text, _ = export_nnef(m1)
+    assert f"method='{method}'" in text and text.count("layout.pad") == 1
+    export_nnef_folder(m1, tmp_path)
+    m2 = import_nnef(tmp_path)
+    assert str(m2) == str(m1)
+    x = np.arange(-60, 60, 5, dtype=np.int8).reshape(2, 3, 4)
+    widths = [(0, 0)] * 3
+    for a, lo, hi in zip(axes, padding[:k], padding[k:]):
+        widths[a] = (lo, hi)
+    np.testing.assert_array_equal(run(m2, [x], entry="G")[0], np.pad(x, widths, mode=method.lower()))
 
 
 @pytest.mark.parametrize("model", ["net_mobilenet.int8", "pad.int8", "add.uint8io", "resize_nearest_neighbor.int8"])
@@ -221,6 +260,14 @@ UNEXPORTABLE = {
       %9 = tosa.cast %8 : (tensor<4xi32>) -> tensor<4xi8>
       return %9 : tensor<4xi8>
     }""", r"@f, @quantize: 'x': zero point 1073741824 does not fit 8-bit storage"),
+    "reverse": ("""func.func @f(%a: tensor<4xi8>) -> tensor<6xi8> {
+      %s0 = tosa.const_shape {values = dense<2> : tensor<1xindex>} : () -> !tosa.shape<1>
+      %s1 = tosa.const_shape {values = dense<2> : tensor<1xindex>} : () -> !tosa.shape<1>
+      %0 = tosa.slice %a, %s0, %s1 : (tensor<4xi8>, !tosa.shape<1>, !tosa.shape<1>) -> tensor<2xi8>
+      %1 = tosa.reverse %0 axis(0) : (tensor<2xi8>) -> tensor<2xi8>
+      %2 = tosa.concat %1, %a axis(0) : (tensor<2xi8>, tensor<4xi8>) -> tensor<6xi8>
+      return %2 : tensor<6xi8>
+    }""", r"operation 4: 'tosa\.concat'.*REVERSE that is not the importer's REFLECT/SYMMETRIC padding"),
     "single round": ("""func.func @f(%a: tensor<4xi8>) -> tensor<4xi8> {
       %m = "tosa.const"() <{values = dense<1073741824> : tensor<1xi32>}> : () -> tensor<1xi32>
       %s = "tosa.const"() <{values = dense<30> : tensor<1xi8>}> : () -> tensor<1xi8>

@@ -308,7 +308,10 @@ Pieces: `lexer.py`, `parser.py`, `ast.py` (the grammar of 2.16 with located erro
   (`math.abs`) with `s_out = s_x / r`; GREATER_EQUAL of the widened value and 0 selecting
   between its RESCALEs by r_pos and r_neg + RESCALE by 1 -> `nn.relu{alpha = r_neg / r_pos}`
   with `s_out = s_x / r_pos`; BILINEAR RESIZE to i32 + RESCALE by 1 / (scale_y_n * scale_x_n)
-  -> `image.linear_resize` (one scale and zero point) (the importer's mean has the same integer form with r divided by the count,
+  -> `image.linear_resize` (one scale and zero point); per padded axis (in increasing order)
+  CONCAT(REVERSE(SLICE x), x, REVERSE(SLICE x)) with the slices at 1 / s-1-a (0 / s-a) ->
+  one `layout.pad{method='REFLECT'}` (`'SYMMETRIC'`) over those axes, one scale and zero
+  point (the zero point of a tensor only padded so appears in no operation: written 0) (the importer's mean has the same integer form with r divided by the count,
   so a mean comes back as a sum whose output scale is count times larger: the same integers);
   and the mixed path's
   dequantization (cast, subtract the zero point, cast, multiply by the scale: the tensor
@@ -330,10 +333,10 @@ Pieces: `lexer.py`, `parser.py`, `ast.py` (the grammar of 2.16 with located erro
   rescales, e.g. `concat([x, requantized x])` or `mul(x, x)`) is consistent only up to each
   multiplier's 2^-31 rounding; the first chain wins and a cycle inconsistent beyond 1e-6 is an
   error. Tested (`test_nnef_export_quant.py`): the quantized models (`*.int8`, `*.int16x8`,
-  `*.uint8io`) outside its NOT_EXPORTED list (35 of 47, e.g. pad, tile, reduce_max, sum, mean, abs, leaky relu, nearest
+  `*.uint8io`) outside its NOT_EXPORTED list (36 of 47, e.g. pad, mirror pad, tile, reduce_max, sum, mean, abs, leaky relu, nearest
   and bilinear resize in int8 and 16x8) export, re-import with the same RESCALE parameters and the same
   TOSA, the second export is the same text (a fixpoint), and the outputs equal LiteRT's
-  builtin kernels bit for bit; the other 12 stop at a named operation (expected to fail,
+  builtin kernels bit for bit; the other 11 stop at a named operation (expected to fail,
   "Not done"). Integer TOSA from the TFLite
   frontend exports where it uses these patterns (the TFLite tests' int8/uint8io models,
   e.g. dilated conv, prelu, split, depth_to_space, mobilenet uint8io: re-imported outputs equal
@@ -342,7 +345,7 @@ Pieces: `lexer.py`, `parser.py`, `ast.py` (the grammar of 2.16 with located erro
   reshapes: the re-import computes the same); plain i32 arithmetic is exported as NNEF `int`
   operators. A zero point outside its storage (or non-zero for wider than 8 bits) is refused:
   the importer would keep that tensor in reals. Anything else (TABLE,
-  NEGATE/GATHER/REVERSE/TRANSPOSE_CONV2D, a RESCALE feeding another operator,
+  NEGATE/GATHER/TRANSPOSE_CONV2D, a REVERSE other than the padding's, a RESCALE feeding another operator,
   SINGLE_ROUND, per-channel activations, a pattern's value through a transpose or reshape the
   importer does not write, a real graph input quantized in the graph or a dequantized graph
   result: as NNEF tensors with an entry they would re-import as integer arguments/results) is
@@ -432,8 +435,8 @@ OUTRO = """
   absolute scales, which integer TOSA does not keep; recovering the function would mean
   matching the table against each candidate's at the solved scales), the integer softmax
   (REDUCE_MAX of the widened values, GATHER/TABLE exp, INTDIV), `nn.prelu`'s form (not
-  tried: no quantized test model has one), the i48 matmul of 16x8 `nn.linear`, REFLECT/SYMMETRIC/REPLICATE padding
-  (REVERSE + concatenations). The recovered scales
+  tried: no quantized test model has one), the i48 matmul of 16x8 `nn.linear`, REPLICATE padding
+  (TILEs of edge slices + concatenations; REFLECT/SYMMETRIC are exported). The recovered scales
   are a valid choice, not the original ones (see above).
 - Export, float: GATHER (the importer's TILE/RESHAPE around it: `layout.gather` is not
   recognised), grouped or dilated deconvolution (the importer has no TRANSPOSE_CONV2D for them
