@@ -29,13 +29,11 @@ from tosa_xdsl.ir.dense import to_numpy
 UINT8IO = ["add.uint8io", "conv_2d.uint8io"]
 # The importer's integer forms (to_tosa/integer_functions.py, integer_layout.py) the export does
 # not know yet, with the operation its error names: TABLE activations (the table depends on the
-# absolute scales, which integer TOSA does not keep), the integer softmax, i48 matmuls
-# (16x8 fully connected).
+# absolute scales, which integer TOSA does not keep), the integer softmax.
 NOT_EXPORTED = {
     **{m: "'tosa.table'" for m in ("logistic.int8", "tanh.int8", "exp.int8", "log.int8", "rsqrt.int8", "sqrt.int8",
                                    "logistic.int16x8", "tanh.int16x8")},
-    "softmax.int8": "'tosa.reduce_max'", "softmax.int16x8": "'tosa.reduce_max'",
-    "fully_connected.int16x8": "'tosa.cast'"}
+    "softmax.int8": "'tosa.reduce_max'", "softmax.int16x8": "'tosa.reduce_max'"}
 # The first re-import equals the imported TOSA itself, except where real operators between
 # quantized tensors read constants (written as variables, so created up front on re-import)
 # or read one dequantized tensor twice (dequantized once per reader on re-import): since the
@@ -268,6 +266,18 @@ UNEXPORTABLE = {
       %2 = tosa.concat %1, %a axis(0) : (tensor<2xi8>, tensor<4xi8>) -> tensor<6xi8>
       return %2 : tensor<6xi8>
     }""", r"operation 4: 'tosa\.concat'.*REVERSE that is not the importer's REFLECT/SYMMETRIC padding"),
+    "i48 double round": ("""func.func @f(%a: tensor<1x2x3xi16>, %b: tensor<1x3x2xi16>) -> tensor<1x2x2xi16> {
+      %z = "tosa.const"() <{values = dense<0> : tensor<1xi16>}> : () -> tensor<1xi16>
+      %z48 = "tosa.const"() <{values = dense<0> : tensor<1xi48>}> : () -> tensor<1xi48>
+      %m = "tosa.const"() <{values = dense<16384> : tensor<1xi16>}> : () -> tensor<1xi16>
+      %s = "tosa.const"() <{values = dense<20> : tensor<1xi8>}> : () -> tensor<1xi8>
+      %0 = tosa.matmul %a, %b, %z, %z : (tensor<1x2x3xi16>, tensor<1x3x2xi16>, tensor<1xi16>, tensor<1xi16>)
+           -> tensor<1x2x2xi48>
+      %1 = tosa.rescale %0, %m, %s, %z48, %z scale32(false) rounding_mode<DOUBLE_ROUND> per_channel(false)
+           input_unsigned(false) output_unsigned(false)
+           : (tensor<1x2x2xi48>, tensor<1xi16>, tensor<1xi8>, tensor<1xi48>, tensor<1xi16>) -> tensor<1x2x2xi16>
+      return %1 : tensor<1x2x2xi16>
+    }""", r"tosa\.rescale.*i48 other than scale32=false with SINGLE_ROUND"),
     "single round": ("""func.func @f(%a: tensor<4xi8>) -> tensor<4xi8> {
       %m = "tosa.const"() <{values = dense<1073741824> : tensor<1xi32>}> : () -> tensor<1xi32>
       %s = "tosa.const"() <{values = dense<30> : tensor<1xi8>}> : () -> tensor<1xi8>

@@ -297,7 +297,9 @@ Pieces: `lexer.py`, `parser.py`, `ast.py` (the grammar of 2.16 with located erro
   entry (i8, u8 held as i8 bits: `signed=false`, i16, i32 biases; per-channel scales for
   weights and biases, `channel_axis` their output-channel axis), quantized weights an integer
   data file under a `real` declaration (as Khronos' converter writes them). Recognised patterns:
-  CONV2D / DEPTHWISE_CONV2D + RESCALE -> `nn.conv`, MATMUL (+ bias) + RESCALE -> `nn.linear`;
+  CONV2D / DEPTHWISE_CONV2D + RESCALE -> `nn.conv`, MATMUL (+ bias) + RESCALE -> `nn.linear`
+  (16x8 too: the i8 weights CAST to i16, the i48 product RESCALEd with a 16-bit multiplier,
+  scale32=false SINGLE_ROUND, as the importer writes it);
   both sides RESCALEd to i32 + ADD/SUB/MUL + RESCALE -> `math.add`/`sub`/`mul`; CAST +
   MAXIMUM/MINIMUM + CAST -> `math.max`/`min`; a clamp from the zero point -> `nn.relu{max}`;
   a RESCALE between 8-bit values (also u8 <-> i8) -> `math.iden` into the new parameters;
@@ -333,10 +335,10 @@ Pieces: `lexer.py`, `parser.py`, `ast.py` (the grammar of 2.16 with located erro
   rescales, e.g. `concat([x, requantized x])` or `mul(x, x)`) is consistent only up to each
   multiplier's 2^-31 rounding; the first chain wins and a cycle inconsistent beyond 1e-6 is an
   error. Tested (`test_nnef_export_quant.py`): the quantized models (`*.int8`, `*.int16x8`,
-  `*.uint8io`) outside its NOT_EXPORTED list (36 of 47, e.g. pad, mirror pad, tile, reduce_max, sum, mean, abs, leaky relu, nearest
+  `*.uint8io`) outside its NOT_EXPORTED list (37 of 47, e.g. pad, mirror pad, 16x8 fully connected, tile, reduce_max, sum, mean, abs, leaky relu, nearest
   and bilinear resize in int8 and 16x8) export, re-import with the same RESCALE parameters and the same
   TOSA, the second export is the same text (a fixpoint), and the outputs equal LiteRT's
-  builtin kernels bit for bit; the other 11 stop at a named operation (expected to fail,
+  builtin kernels bit for bit; the other 10 stop at a named operation (expected to fail,
   "Not done"). Integer TOSA from the TFLite
   frontend exports where it uses these patterns (the TFLite tests' int8/uint8io models,
   e.g. dilated conv, prelu, split, depth_to_space, mobilenet uint8io: re-imported outputs equal
@@ -346,7 +348,7 @@ Pieces: `lexer.py`, `parser.py`, `ast.py` (the grammar of 2.16 with located erro
   operators. A zero point outside its storage (or non-zero for wider than 8 bits) is refused:
   the importer would keep that tensor in reals. Anything else (TABLE,
   NEGATE/GATHER/TRANSPOSE_CONV2D, a REVERSE other than the padding's, a RESCALE feeding another operator,
-  SINGLE_ROUND, per-channel activations, a pattern's value through a transpose or reshape the
+  SINGLE_ROUND (but from i48), per-channel activations, a pattern's value through a transpose or reshape the
   importer does not write, a real graph input quantized in the graph or a dequantized graph
   result: as NNEF tensors with an entry they would re-import as integer arguments/results) is
   one line naming the function, the operation's
@@ -427,7 +429,7 @@ OUTRO = """
 - Export of integer graphs: only the patterns above (what `to_tosa/integer.py` and the TFLite
   legalization write for them); not per-channel (de)quantization constants of the mixed path,
   32-bit quantized activations (an i32 RESCALE result not read by add/sub/mul), 16-bit convolutions, RESCALEs other than
-  scale32 DOUBLE_ROUND, cond_if/while_loop regions; nor integer operators the importer has
+  scale32 DOUBLE_ROUND (from i48: scale32=false SINGLE_ROUND), cond_if/while_loop regions; nor integer operators the importer has
   no integer form for: one-line errors. Of the importer's integer forms
   (`to_tosa/integer_functions.py`, `integer_layout.py`) these are not exported yet (the
   models stop at the named operation, `NOT_EXPORTED` in `test_nnef_export_quant.py`): TABLE
@@ -435,7 +437,7 @@ OUTRO = """
   absolute scales, which integer TOSA does not keep; recovering the function would mean
   matching the table against each candidate's at the solved scales), the integer softmax
   (REDUCE_MAX of the widened values, GATHER/TABLE exp, INTDIV), `nn.prelu`'s form (not
-  tried: no quantized test model has one), the i48 matmul of 16x8 `nn.linear`, REPLICATE padding
+  tried: no quantized test model has one), REPLICATE padding
   (TILEs of edge slices + concatenations; REFLECT/SYMMETRIC are exported). The recovered scales
   are a valid choice, not the original ones (see above).
 - Export, float: GATHER (the importer's TILE/RESHAPE around it: `layout.gather` is not

@@ -223,8 +223,14 @@ def _gives(const: float, of_scale):
 
 
 def rescale_params(op) -> tuple[np.ndarray, int, int, bool, bool]:
-    """(ratios multiplier * 2^-shift, input zp, output zp, input_unsigned, output_unsigned)."""
-    if not _flag(op, "scale32") or "DOUBLE_ROUND" not in str(op.properties.get("rounding_mode")):
+    """(ratios multiplier * 2^-shift, input zp, output zp, input_unsigned, output_unsigned).
+    The importer's RESCALEs are scale32 DOUBLE_ROUND, except from i48 (16-bit accumulators):
+    a 16-bit multiplier (compute_scale_16) and SINGLE_ROUND, as TOSA's ERROR_IFs require."""
+    mode = str(op.properties.get("rounding_mode"))
+    if elem(op.operands[0].type) == "i48":
+        if _flag(op, "scale32") or "SINGLE_ROUND" not in mode:
+            raise QuantExportError("a RESCALE of i48 other than scale32=false with SINGLE_ROUND")
+    elif not _flag(op, "scale32") or "DOUBLE_ROUND" not in mode:
         raise QuantExportError("a RESCALE other than scale32 with DOUBLE_ROUND")
     mult = _const(op.operands[1]).astype(np.float64).reshape(-1)
     shift = _const(op.operands[2]).astype(np.int64).reshape(-1)
