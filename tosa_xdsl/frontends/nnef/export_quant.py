@@ -38,6 +38,8 @@ import numpy as np
 from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Operation
 
+from tosa_xdsl.frontends.legalize_common import softmax_exp_table_q16
+from tosa_xdsl.frontends.nnef.export_tables import softmax_input_scale
 from tosa_xdsl.ir.dense import to_numpy
 
 QSTORAGE = {"i8": 8, "i16": 16}
@@ -254,6 +256,7 @@ class QuantExport:
         self.pend: dict = {}        # SSA value -> (kind, ...) of a pattern not finished yet
         self.bilinear_outs: dict = {}   # NNEF output of a quantized BILINEAR resize -> (scale_n product, storage)
         self.starts: set = set()
+        self.absorbed: set = set()      # operations of a pattern already written (the int8 softmax's)
         self.mirrors: dict = {}     # result of a REFLECT/SYMMETRIC padding -> its layout.pad (mutable, merged per axis)
 
     def scan(self, fn):
@@ -301,7 +304,8 @@ class QuantExport:
         return name
 
     def claims(self, op) -> bool:
-        if op.name == "tosa.rescale" or op in self.starts or any(o in self.pend for o in op.operands):
+        if op.name == "tosa.rescale" or op in self.starts or op in self.absorbed or \
+                any(o in self.pend for o in op.operands):
             return True
         # the data operand or a result is storage (float ops have i8 shifts and zero points too)
         return any(elem(v.type) in QSTORAGE for v in list(op.operands[:1]) + list(op.results))
@@ -344,6 +348,10 @@ class QuantExport:
         ins = list(op.operands)
         res = op.results[0] if op.results else None
         pend = [self.pend.get(v) for v in ins]
+        if op in self.absorbed:
+            return
+        if name == "tosa.reduce_max" and pend[0] is not None and pend[0][0] == "castwide":
+            return self.softmax(op, pend[0][1])
         if name == "tosa.rescale":
             return self.rescale(op)
         if name in ("tosa.reshape", "tosa.transpose") and pend[0] is not None:
@@ -486,6 +494,69 @@ class QuantExport:
             out = self.ex.vals[res][0]
         self.new_tensor(out, res)
         self.s.same(src, out)
+
+    def softmax(self, op, x):
+        """The importer's int8 nn.softmax along the last axis of a matrix (to_tosa/
+        integer_functions.py): m = REDUCE_MAX(CAST x), e = GATHER(table, m - x),
+        s = REDUCE_SUM e, INTDIV(e * K + (s >> 1), s), RESCALE by 1 to the output. The output
+        scale is 1/K; the input scale is the one the table is built from (export_tables.py)."""
+        def fail(why="an integer softmax that is not the importer's"):
+            raise QuantExportError(why)
+
+        def users(v, n=1):
+            us = [u.operation for u in v.uses]
+            if len(us) != n:
+                fail()
+            return us
+
+        def const(v):       # the constants come after this operation: read from their op
+            return np.asarray(_const(v))
+        x32 = op.operands[0]
+        shape = list(x32.type.get_shape())
+        if len(shape) != 2 or op.properties["axis"].value.data != 1 or elem(x.type) != "i8":
+            fail("an integer softmax other than the importer's int8 one along the last axis of a matrix")
+        rows, depth = shape
+        sub = users(op.results[0])[0]
+        if sub.name != "tosa.sub" or list(sub.operands) != [op.results[0], x32] or \
+                {u.operation for u in x32.uses} != {op, sub}:
+            fail()
+        flat = users(sub.results[0])[0]
+        gather = users(flat.results[0])[0] if flat.name == "tosa.reshape" else fail()
+        if gather.name != "tosa.gather" or gather.operands[1] != flat.results[0]:
+            fail()
+        table = const(gather.operands[0])
+        e = users(gather.results[0])[0]
+        if e.name != "tosa.reshape" or list(e.results[0].type.get_shape()) != [rows, depth]:
+            fail()
+        e_uses = sorted(users(e.results[0], 2), key=lambda o: o.name)
+        mul, total = e_uses if [o.name for o in e_uses] == ["tosa.mul", "tosa.reduce_sum"] else fail()
+        t_uses = sorted(users(total.results[0], 2), key=lambda o: o.name)
+        half, div = t_uses if [o.name for o in t_uses] == ["tosa.arithmetic_right_shift", "tosa.intdiv"] else fail()
+        add = users(mul.results[0])[0]
+        if add.name != "tosa.add" or list(add.operands) != [mul.results[0], half.results[0]] or \
+                users(half.results[0])[0] != add or list(div.operands) != [add.results[0], total.results[0]] or \
+                mul.operands[0] != e.results[0] or np.any(const(mul.operands[2]) != 0) or \
+                const(half.operands[1]).reshape(-1).tolist() != [1] or total.operands[0] != e.results[0] or \
+                total.properties["axis"].value.data != 1:
+            fail()
+        k = int(const(mul.operands[1]).reshape(-1)[0])
+        out_op = users(div.results[0])[0]
+        if out_op.name != "tosa.rescale" or elem(out_op.results[0].type) != "i8" or _flag(out_op, "per_channel"):
+            fail()
+        ratios, izp, ozp, iu, ou = rescale_params(out_op)
+        if float(ratios[0]) != 1.0 or izp != 0 or iu or ou or not 0 < k <= 1 << 14:
+            fail()
+        scale = softmax_input_scale(table)
+        if scale is None:
+            fail("a softmax exp table that is no input scale's (legalize_common.softmax_exp_table_q16)")
+        src = self.quantized_name(x)
+        self.s.anchor(src, scale, lambda c: np.array_equal(softmax_exp_table_q16(c), np.asarray(table).reshape(-1)))
+        res = out_op.results[0]
+        out = self.ex.emit(f"nn.softmax{{axes=[1]}}({self.ex.get(x)})")
+        self.s.add(out, 8, zp=ozp)
+        self.s.anchor(out, 1.0 / k, lambda c: round(1.0 / c) == k)
+        self.ex.vals[res] = (out, [0, 1])
+        self.absorbed |= {sub, flat, gather, e, mul, total, half, add, div, out_op}
 
     def mirror_pad(self, op, ins, res, pend):
         """layout.pad{method='REFLECT' / 'SYMMETRIC'} on stored values (to_tosa/ops.py
