@@ -29,12 +29,10 @@ from tosa_xdsl.ir.dense import to_numpy
 UINT8IO = ["add.uint8io", "conv_2d.uint8io"]
 # The importer's integer forms (to_tosa/integer_functions.py, integer_layout.py) the export does
 # not know yet, with the operation its error names: TABLE activations (the table depends on the
-# absolute scales, which integer TOSA does not keep), the 16x8 integer softmax (its exp TABLE
-# is over a fixed range: the input scale is in a RESCALE, but the form is not matched yet).
+# absolute scales, which integer TOSA does not keep).
 NOT_EXPORTED = {
     **{m: "'tosa.table'" for m in ("logistic.int8", "tanh.int8", "exp.int8", "log.int8", "rsqrt.int8", "sqrt.int8",
-                                   "logistic.int16x8", "tanh.int16x8")},
-    "softmax.int16x8": "'tosa.reduce_max'"}
+                                   "logistic.int16x8", "tanh.int16x8")}}
 # The first re-import equals the imported TOSA itself, except where real operators between
 # quantized tensors read constants (written as variables, so created up front on re-import)
 # or read one dequantized tensor twice (dequantized once per reader on re-import): since the
@@ -159,18 +157,21 @@ def test_reflect_and_symmetric_padding_of_stored_values_round_trip(method, axes,
     np.testing.assert_array_equal(run(m2, [x], entry="G")[0], np.pad(x, widths, mode=method.lower()))
 
 
-def test_softmax_whose_exp_table_is_no_scales_is_a_one_line_error():
+@pytest.mark.parametrize(("model", "table", "msg"), [
+    ("softmax.int8", "tensor<1x256x1xi32>", "a softmax exp table that is no input scale's"),
+    ("softmax.int16x8", "tensor<513xi16>", "a 16-bit softmax whose exp TABLE is not the importer's")])
+def test_softmax_whose_exp_table_is_not_the_importers_is_a_one_line_error(model, table, msg):
     """The int8 softmax's GATHER table is round(2^16 exp(-s_in d)) (legalize_common.py): the
     export recovers s_in from it (softmax.int8 round-trips above); a table that no scale builds
-    (here all entries 1) is refused."""
-    text = str(import_nnef(HERE / "models" / "softmax.int8"))
-    bad = re.sub(r'dense<"0x[0-9A-F]+"> : tensor<1x256x1xi32>', "dense<1> : tensor<1x256x1xi32>", text)
+    (here every entry 1) is refused; so is a 16-bit softmax whose exp TABLE (a fixed one: its
+    input scale is in a RESCALE) differs."""
+    text = str(import_nnef(HERE / "models" / model))
+    bad = re.sub(rf'dense<"0x[0-9A-F]+"> : {table}', f"dense<1> : {table}", text)
     assert bad != text
     with pytest.raises(ExportError) as info:
         export_nnef(_module(bad))
-    msg = str(info.value)
-    assert "\n" not in msg and re.match(r"@main, operation 1: 'tosa\.reduce_max': a softmax exp table that is no "
-                                        r"input scale's", msg), msg
+    got = str(info.value)
+    assert "\n" not in got and re.match(rf"@main, operation 1: 'tosa\.reduce_max': {msg}", got), got
 
 
 @pytest.mark.parametrize("model", ["net_mobilenet.int8", "pad.int8", "add.uint8io", "resize_nearest_neighbor.int8"])

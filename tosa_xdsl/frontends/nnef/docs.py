@@ -318,7 +318,9 @@ Pieces: `lexer.py`, `parser.py`, `ast.py` (the grammar of 2.16 with located erro
   table, REDUCE_SUM, MUL by K, INTDIV, RESCALE by 1) -> `nn.softmax{axes=[1]}` with the output
   scale 1/K and the input scale solved from the table (`export_tables.py`: each entry
   round(2^16 exp(-s d)) bounds s to an interval, the midpoint of their intersection is
-  written, checked to rebuild the identical table, else a one-line error) (the importer's mean has the same integer form with r divided by the count,
+  written, checked to rebuild the identical table, else a one-line error); the 16x8 softmax
+  (x - max RESCALEd by s_in / (10/65535), + 32767, the fixed exp TABLE, RESCALE by 1/128, the
+  same division) likewise, its input scale read from that RESCALE (the importer's mean has the same integer form with r divided by the count,
   so a mean comes back as a sum whose output scale is count times larger: the same integers);
   and the mixed path's
   dequantization (cast, subtract the zero point, cast, multiply by the scale: the tensor
@@ -340,10 +342,10 @@ Pieces: `lexer.py`, `parser.py`, `ast.py` (the grammar of 2.16 with located erro
   rescales, e.g. `concat([x, requantized x])` or `mul(x, x)`) is consistent only up to each
   multiplier's 2^-31 rounding; the first chain wins and a cycle inconsistent beyond 1e-6 is an
   error. Tested (`test_nnef_export_quant.py`): the quantized models (`*.int8`, `*.int16x8`,
-  `*.uint8io`) outside its NOT_EXPORTED list (38 of 47, e.g. pad, mirror pad, 16x8 fully connected, int8 softmax, tile, reduce_max, sum, mean, abs, leaky relu, nearest
+  `*.uint8io`) outside its NOT_EXPORTED list (39 of 47, e.g. pad, mirror pad, 16x8 fully connected, softmax, tile, reduce_max, sum, mean, abs, leaky relu, nearest
   and bilinear resize in int8 and 16x8) export, re-import with the same RESCALE parameters and the same
   TOSA, the second export is the same text (a fixpoint), and the outputs equal LiteRT's
-  builtin kernels bit for bit; the other 9 stop at a named operation (expected to fail,
+  builtin kernels bit for bit; the other 8 (the TABLE activations) stop at a named operation (expected to fail,
   "Not done"). Integer TOSA from the TFLite
   frontend exports where it uses these patterns (the TFLite tests' int8/uint8io models,
   e.g. dilated conv, prelu, split, depth_to_space, mobilenet uint8io: re-imported outputs equal
@@ -440,9 +442,9 @@ OUTRO = """
   models stop at the named operation, `NOT_EXPORTED` in `test_nnef_export_quant.py`): TABLE
   activations (logistic, tanh, exp, log, rsqrt, sqrt, gelu, ...: the table depends on the
   absolute scales, which integer TOSA does not keep; recovering the function would mean
-  matching the table against each candidate's at the solved scales), the 16x8 integer softmax
-  (its exp TABLE is over a fixed range; the input scale is in a RESCALE: not matched yet; the
-  int8 one is exported only along the last axis of a matrix, its transposed/reshaped forms not), `nn.prelu`'s form (not
+  matching the table against each candidate's at the solved scales), the integer softmax
+  along another axis than the last of a matrix (the importer's transposes and reshapes around
+  it are not matched), `nn.prelu`'s form (not
   tried: no quantized test model has one), REPLICATE padding
   (TILEs of edge slices + concatenations; REFLECT/SYMMETRIC are exported). The recovered scales
   are a valid choice, not the original ones (see above).

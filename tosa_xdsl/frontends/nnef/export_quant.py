@@ -38,7 +38,7 @@ import numpy as np
 from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Operation
 
-from tosa_xdsl.frontends.legalize_common import softmax_exp_table_q16
+from tosa_xdsl.frontends.legalize_common import compute_scale_32, softmax_exp_table_q16, table_contents_16
 from tosa_xdsl.frontends.nnef.export_tables import softmax_input_scale
 from tosa_xdsl.ir.dense import to_numpy
 
@@ -496,10 +496,12 @@ class QuantExport:
         self.s.same(src, out)
 
     def softmax(self, op, x):
-        """The importer's int8 nn.softmax along the last axis of a matrix (to_tosa/
-        integer_functions.py): m = REDUCE_MAX(CAST x), e = GATHER(table, m - x),
-        s = REDUCE_SUM e, INTDIV(e * K + (s >> 1), s), RESCALE by 1 to the output. The output
-        scale is 1/K; the input scale is the one the table is built from (export_tables.py)."""
+        """The importer's integer nn.softmax along the last axis of a matrix (to_tosa/
+        integer_functions.py): m = REDUCE_MAX(CAST x); int8: e = GATHER(table, m - x), the
+        input scale the one the table is built from (export_tables.py); 16-bit: x - m RESCALEd
+        by s_in / step (step = 10/65535: the input scale), + 32767, to i16, the fixed exp
+        TABLE, RESCALE by 1/128; then s = REDUCE_SUM e, INTDIV(e * K + (s >> 1), s), RESCALE
+        by 1 to the output, whose scale is 1/K."""
         def fail(why="an integer softmax that is not the importer's"):
             raise QuantExportError(why)
 
@@ -511,23 +513,62 @@ class QuantExport:
 
         def const(v):       # the constants come after this operation: read from their op
             return np.asarray(_const(v))
+
+        def rescale_by(r_op, ratio=None, out="i32", ozp=0):
+            """r_op is a RESCALE from i32 with input zero point 0 (by `ratio` if given): its ratio."""
+            if r_op.name != "tosa.rescale" or elem(r_op.results[0].type) != out or _flag(r_op, "per_channel"):
+                fail()
+            ratios, izp_, ozp_, iu_, ou_ = rescale_params(r_op)
+            if izp_ != 0 or ozp_ != ozp or iu_ or ou_ or (ratio is not None and float(ratios[0]) != ratio):
+                fail()
+            return float(ratios[0])
         x32 = op.operands[0]
         shape = list(x32.type.get_shape())
-        if len(shape) != 2 or op.properties["axis"].value.data != 1 or elem(x.type) != "i8":
-            fail("an integer softmax other than the importer's int8 one along the last axis of a matrix")
+        bits = QSTORAGE.get(elem(x.type))
+        if len(shape) != 2 or op.properties["axis"].value.data != 1 or bits is None:
+            fail("an integer softmax other than the importer's along the last axis of a matrix")
         rows, depth = shape
-        sub = users(op.results[0])[0]
-        if sub.name != "tosa.sub" or list(sub.operands) != [op.results[0], x32] or \
-                {u.operation for u in x32.uses} != {op, sub}:
+        m = op.results[0]
+        sub = users(m)[0]
+        if sub.name != "tosa.sub" or {u.operation for u in x32.uses} != {op, sub}:
             fail()
-        flat = users(sub.results[0])[0]
-        gather = users(flat.results[0])[0] if flat.name == "tosa.reshape" else fail()
-        if gather.name != "tosa.gather" or gather.operands[1] != flat.results[0]:
-            fail()
-        table = const(gather.operands[0])
-        e = users(gather.results[0])[0]
-        if e.name != "tosa.reshape" or list(e.results[0].type.get_shape()) != [rows, depth]:
-            fail()
+        chain = [sub]
+        if bits == 8:
+            flat = users(sub.results[0])[0]
+            gather = users(flat.results[0])[0] if flat.name == "tosa.reshape" and list(sub.operands) == [m, x32] \
+                else fail()
+            if gather.name != "tosa.gather" or gather.operands[1] != flat.results[0]:
+                fail()
+            table = const(gather.operands[0]).reshape(-1)
+            e = users(gather.results[0])[0]
+            if e.name != "tosa.reshape" or list(e.results[0].type.get_shape()) != [rows, depth]:
+                fail()
+            chain += [flat, gather, e]
+            scale = softmax_input_scale(table)
+            if scale is None:
+                fail("a softmax exp table that is no input scale's (legalize_common.softmax_exp_table_q16)")
+            check = lambda c: np.array_equal(softmax_exp_table_q16(c), table)    # noqa: E731
+        else:
+            if list(sub.operands) != [x32, m]:
+                fail()
+            scaled = users(sub.results[0])[0]
+            r = rescale_by(scaled)
+            shifted = users(scaled.results[0])[0]
+            if shifted.name != "tosa.add" or shifted.operands[0] != scaled.results[0] or \
+                    const(shifted.operands[1]).reshape(-1).tolist() != [32767]:
+                fail()
+            q16 = users(shifted.results[0])[0]
+            rescale_by(q16, 1.0, "i16")
+            tab = users(q16.results[0])[0]
+            step = 10.0 / 65535.0
+            if tab.name != "tosa.table" or not np.array_equal(
+                    const(tab.operands[1]).reshape(-1), table_contents_16(np.exp, step, 32767, 1.0 / 32768.0, 0)):
+                fail("a 16-bit softmax whose exp TABLE is not the importer's")
+            e = users(tab.results[0])[0]
+            rescale_by(e, 1.0 / 128.0)
+            chain += [scaled, shifted, q16, tab, e]
+            scale = r * step
+            check = lambda c: compute_scale_32(c / step) == compute_scale_32(r)    # noqa: E731
         e_uses = sorted(users(e.results[0], 2), key=lambda o: o.name)
         mul, total = e_uses if [o.name for o in e_uses] == ["tosa.mul", "tosa.reduce_sum"] else fail()
         t_uses = sorted(users(total.results[0], 2), key=lambda o: o.name)
@@ -541,22 +582,21 @@ class QuantExport:
             fail()
         k = int(const(mul.operands[1]).reshape(-1)[0])
         out_op = users(div.results[0])[0]
-        if out_op.name != "tosa.rescale" or elem(out_op.results[0].type) != "i8" or _flag(out_op, "per_channel"):
+        if out_op.name != "tosa.rescale" or elem(out_op.results[0].type) != elem(x.type) or \
+                not 0 < k <= (1 << 15 if bits == 16 else 1 << 14):
             fail()
-        ratios, izp, ozp, iu, ou = rescale_params(out_op)
-        if float(ratios[0]) != 1.0 or izp != 0 or iu or ou or not 0 < k <= 1 << 14:
+        ozp = int(const(out_op.operands[4]).reshape(-1)[0])
+        rescale_by(out_op, 1.0, elem(x.type), ozp)
+        if bits == 16 and ozp != 0:
             fail()
-        scale = softmax_input_scale(table)
-        if scale is None:
-            fail("a softmax exp table that is no input scale's (legalize_common.softmax_exp_table_q16)")
         src = self.quantized_name(x)
-        self.s.anchor(src, scale, lambda c: np.array_equal(softmax_exp_table_q16(c), np.asarray(table).reshape(-1)))
+        self.s.anchor(src, scale, check)
         res = out_op.results[0]
         out = self.ex.emit(f"nn.softmax{{axes=[1]}}({self.ex.get(x)})")
-        self.s.add(out, 8, zp=ozp)
+        self.s.add(out, bits, zp=ozp)
         self.s.anchor(out, 1.0 / k, lambda c: round(1.0 / c) == k)
         self.ex.vals[res] = (out, [0, 1])
-        self.absorbed |= {sub, flat, gather, e, mul, total, half, add, div, out_op}
+        self.absorbed |= set(chain) | {mul, total, half, add, div, out_op}
 
     def mirror_pad(self, op, ins, res, pend):
         """layout.pad{method='REFLECT' / 'SYMMETRIC'} on stored values (to_tosa/ops.py
