@@ -28,11 +28,10 @@ from tosa_xdsl.ir.dense import to_numpy
 
 UINT8IO = ["add.uint8io", "conv_2d.uint8io"]
 # The importer's integer forms (to_tosa/integer_functions.py, integer_layout.py) the export does
-# not know yet, with the operation its error names: TABLE activations (the table depends on the
-# absolute scales, which integer TOSA does not keep).
+# not know yet, with the operation its error names: 16-bit TABLE activations (the interpolated
+# 513-entry tables are not solved for their function and scales; the int8 ones are).
 NOT_EXPORTED = {
-    **{m: "'tosa.table'" for m in ("logistic.int8", "tanh.int8", "exp.int8", "log.int8", "rsqrt.int8", "sqrt.int8",
-                                   "logistic.int16x8", "tanh.int16x8")}}
+    **{m: "'tosa.table'" for m in ("logistic.int16x8", "tanh.int16x8")}}
 # The first re-import equals the imported TOSA itself, except where real operators between
 # quantized tensors read constants (written as variables, so created up front on re-import)
 # or read one dequantized tensor twice (dequantized once per reader on re-import): since the
@@ -201,7 +200,7 @@ UNEXPORTABLE = {
       %t = "tosa.const"() <{values = dense<1> : tensor<256xi8>}> : () -> tensor<256xi8>
       %0 = tosa.table %a, %t : (tensor<4xi8>, tensor<256xi8>) -> tensor<4xi8>
       return %0 : tensor<4xi8>
-    }""", r"tosa\.table.*element type i8"),
+    }""", r"operation 1: 'tosa\.table': a TABLE that is no function's the importer tables"),
     "abs": ("""func.func @f(%a: tensor<4xi8>) -> tensor<4xi8> {
       %0 = tosa.abs %a : (tensor<4xi8>) -> tensor<4xi8>
       return %0 : tensor<4xi8>
@@ -317,8 +316,9 @@ def test_integer_graphs_outside_the_quantized_patterns_are_one_line_errors(case)
 # Integer TOSA from the TFLite frontend (the legalization guide's patterns, which the NNEF
 # importer's are modelled on): what matches is exported, the rest refused naming the operation.
 TFLITE_EXPORTED = ["conv_2d_valid_dilated.int8", "add_broadcast.int8", "prelu_unfused.int8", "split.int8",
-                   "depth_to_space.int8", "net_mobilenet.uint8io", "relu6.int8", "reduce_max.int8", "abs.int8"]
-TFLITE_REFUSED = {"gelu.int8": "tosa.table", "transpose_conv.int8": "tosa.transpose_conv2d",
+                   "depth_to_space.int8", "net_mobilenet.uint8io", "relu6.int8", "reduce_max.int8", "abs.int8",
+                   "gelu.int8"]
+TFLITE_REFUSED = {"transpose_conv.int8": "tosa.transpose_conv2d",
                   "resize_bilinear.int8": "tosa.resize",
                   "while.int8": "tosa.while_loop"}
 

@@ -38,8 +38,14 @@ import numpy as np
 from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Operation
 
-from tosa_xdsl.frontends.legalize_common import compute_scale_32, softmax_exp_table_q16, table_contents_16
-from tosa_xdsl.frontends.nnef.export_tables import softmax_input_scale
+from tosa_xdsl.frontends.legalize_common import (
+    compute_scale_32,
+    softmax_exp_table_q16,
+    table_contents,
+    table_contents_16,
+)
+from tosa_xdsl.frontends.nnef.export_tables import softmax_input_scale, table_function
+from tosa_xdsl.frontends.nnef.to_tosa.integer_functions import FUNCTIONS
 from tosa_xdsl.ir.dense import to_numpy
 
 QSTORAGE = {"i8": 8, "i16": 16}
@@ -350,6 +356,8 @@ class QuantExport:
         pend = [self.pend.get(v) for v in ins]
         if op in self.absorbed:
             return
+        if name == "tosa.table" and elem(ins[0].type) == "i8" and elem(res.type) == "i8" and pend[0] is None:
+            return self.table(op)
         if name == "tosa.reduce_max" and pend[0] is not None and pend[0][0] == "castwide":
             return self.softmax(op, pend[0][1])
         if name == "tosa.rescale":
@@ -494,6 +502,41 @@ class QuantExport:
             out = self.ex.vals[res][0]
         self.new_tensor(out, res)
         self.s.same(src, out)
+
+    def table(self, op):
+        """An int8 TABLE of a function of one value (to_tosa/integer_functions.py: TFLite's LUT,
+        legalize_common.table_contents(f, s_in, zp_in, s_out, zp_out)): the function and the
+        parameters the rest of the graph leaves free are solved from the table
+        (export_tables.table_function); the written line checks that the final scales rebuild
+        the identical table."""
+        x, res = op.operands[0], op.results[0]
+        table = np.asarray(_const(op.operands[1])).reshape(-1)
+        src = self.quantized_name(x)
+        if self.s.unsigned.get(self.s.zroot(src)):
+            raise QuantExportError("a TABLE of u8 values")
+        found = table_function(table, self.s.zp.get(self.s.zroot(src)))
+        if found is None:
+            raise QuantExportError("a TABLE that is no function's the importer tables (table_contents of "
+                                   "sigmoid, tanh, exp, log, sqrt, rsqrt, ... at any scales)")
+        fname, s_in, zp_in, s_out, zp_out = found
+        self.s.set_zp(src, zp_in)
+        xname, perm = self.ex.vals[x]
+        holder = []
+
+        def text():
+            fn = FUNCTIONS[fname]({})
+            with np.errstate(all="ignore"):
+                rebuilt = table_contents(fn, self.s.scale(src), zp_in, self.s.scale(holder[0]), zp_out)
+            if not np.array_equal(rebuilt.astype(np.int64), table.astype(np.int64)):
+                raise QuantExportError(f"'tosa.table': the scales of '{xname}' and '{holder[0]}' fixed by the rest "
+                                       f"of the graph do not rebuild its {fname} table")
+            return f"{holder[0]} = {fname}({xname});"
+        out = self.ex.emit_lazy(text)
+        holder.append(out)
+        self.s.add(out, 8, zp=zp_out)
+        self.s.anchor(src, s_in, lambda c: math.isclose(c, s_in, rel_tol=1e-12))
+        self.s.anchor(out, s_out, lambda c: math.isclose(c, s_out, rel_tol=1e-12))
+        self.ex.vals[res] = (out, perm)
 
     def softmax(self, op, x):
         """The importer's integer nn.softmax along the last axis of a matrix (to_tosa/
