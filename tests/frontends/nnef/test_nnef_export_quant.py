@@ -492,3 +492,26 @@ def test_softmax_input_scale_rebuilds_every_table():
     for s in np.geomspace(1e-3, 2.0, 97):
         c = softmax_input_scale(softmax_exp_table_q16(s))
         assert c is not None and np.array_equal(softmax_exp_table_q16(c), softmax_exp_table_q16(s)), s
+
+
+def test_table_function_solves_tables_and_gives_up_in_bounded_time():
+    """export_tables.table_function: for tables the importer builds (legalize_common.
+    table_contents of its functions at TFLite-like parameters) the answer rebuilds the same
+    table; a table no function builds (a random staircase) is None within its work bound."""
+    from tosa_xdsl.frontends.legalize_common import table_contents
+    from tosa_xdsl.frontends.nnef.export_tables import table_function
+    from tosa_xdsl.frontends.nnef.to_tosa.integer_functions import FUNCTIONS
+
+    for name, s_in, zp_in, s_out, zp_out, known in [("math.exp", 0.02, 5, 0.05, -100, None),
+                                                    ("math.sqrt", 0.01, -128, 0.0045, -128, -128),
+                                                    ("nn.silu", 0.04, 3, 0.02, -20, 3)]:
+        with np.errstate(all="ignore"):
+            table = table_contents(FUNCTIONS[name]({}), s_in, zp_in, s_out, zp_out)
+        got = table_function(table, known)
+        assert got is not None, name
+        with np.errstate(all="ignore"):
+            np.testing.assert_array_equal(table_contents(FUNCTIONS[got[0]]({}), *got[1:]), table)
+    stairs = np.clip(np.cumsum(np.random.default_rng(0).integers(0, 3, 256)) - 128, -128, 127)
+    start = time.monotonic()
+    assert table_function(stairs, None) is None
+    assert time.monotonic() - start < 20

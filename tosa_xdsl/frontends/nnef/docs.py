@@ -326,7 +326,8 @@ Pieces: `lexer.py`, `parser.py`, `ast.py` (the grammar of 2.16 with located erro
   functions (sigmoid, tanh, exp, log, sqrt, rsqrt, rcp, log2, sin, cos, erf, silu, softplus,
   gelu, elu), the zero point the graph leaves free over the storage range, s_in by least
   squares on log-spaced scales then zoomed where the interval of 1/s_out the table allows is
-  least empty, log's s_in through its intercept; the answer must rebuild the identical table,
+  least empty, log's s_in through its intercept, a bounded number of zooms (a table no
+  function builds is refused after about 4 s at worst); the answer must rebuild the identical table,
   and the written line checks it again with the solved scales of the graph, else a one-line
   error). Any function and scales that rebuild the table are a valid answer: the int8
   logistic model comes back as `math.tanh` (tanh(x) = 2 sigmoid(2x) - 1: the same table at

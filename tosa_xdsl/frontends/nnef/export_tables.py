@@ -44,6 +44,7 @@ def softmax_input_scale(table: np.ndarray) -> float | None:
 TABLE_FUNCTIONS = ("nn.sigmoid", "math.tanh", "math.exp", "math.log", "math.sqrt", "math.rsqrt", "math.rcp",
                    "math.log2", "math.sin", "math.cos", "nn.erf", "nn.silu", "nn.softplus", "nn.gelu", "nn.elu")
 _Q = np.arange(-128, 128, dtype=np.float64)
+REFINE_BUDGET = 150     # zooms tried per table (each a few ms): the search's bound on bad input
 
 
 def _c_intervals(t, y, d):
@@ -114,7 +115,7 @@ def _table_function(data: bytes, zp_in: int | None) -> tuple | None:
     t = np.frombuffer(data, np.int8).astype(np.int64)
     tf = t.astype(np.float64)
     inner = (t > -128) & (t < 127)
-    if inner.sum() < 3:
+    if len(np.unique(t[inner])) < 3:       # a constant or two-level table: no function to tell
         return None
     zps = [zp_in] if zp_in is not None else list(range(-128, 128, 4))
     scales = np.geomspace(1e-3, 2.0, 160)
@@ -139,20 +140,33 @@ def _table_function(data: bytes, zp_in: int | None) -> tuple | None:
                         fits.append((res[i], name, zp, scales[i], mt[i] - c[i] * my[i]))
     # equal fits (sigmoid and tanh are one affine map apart) in TABLE_FUNCTIONS' order
     fits.sort(key=lambda r: (float(f"{r[0]:.6g}"), TABLE_FUNCTIONS.index(r[1])))
-    for _, name, zp0, s0, d0 in fits[:24]:
-        f = functions[name]({})
-        near = [zp0] if zp_in is not None else range(max(-128, zp0 - 4), min(127, zp0 + 4) + 1)
-        if name in ("math.log", "math.log2"):
-            # log(s (q - zp)) = log s + log(q - zp): s_in only moves the intercept, which the
-            # output zero point absorbs: for each zero point d, the s_in giving that intercept
-            c0 = _slope(f, tf, inner, s0, zp0)
-            base = math.e if name == "math.log" else 2.0
-            tries = [(d, s0 * base ** ((d0 - d) / c0)) for d in range(-128, 128)] if c0 > 0 else []
-        else:
-            tries = [(d, s0) for d in range(int(round(d0)) - 8, int(round(d0)) + 9) if -128 <= d <= 127]
-        for zp in near:
-            for d, centre in tries:
-                found = _refine(f, t, tf, zp, d, centre)
-                if found is not None:
-                    return (name, found[0], zp, found[1], d)
+    budget, done = REFINE_BUDGET, set()
+    # widening passes over the best fits (zero points ever farther from the fit's), so that a
+    # near miss of the best fit does not use up the budget before the next fits are tried
+    for zr, dr in ((0, 1), (2, 3), (4, 8)):
+        for _, name, zp0, s0, d0 in fits[:12]:
+            f = functions[name]({})
+            near = [zp0] if zp_in is not None else [zp0 + k for k in sorted(range(-zr, zr + 1), key=abs)
+                                                    if -128 <= zp0 + k <= 127]
+            if name in ("math.log", "math.log2"):
+                # log(s (q - zp)) = log s + log(q - zp): s_in only moves the intercept, which
+                # the output zero point absorbs: for each zero point d, the s_in giving it
+                c0 = _slope(f, tf, inner, s0, zp0)
+                base = math.e if name == "math.log" else 2.0
+                tries = [(d, s0 * base ** ((d0 - d) / c0)) for d in range(-128, 128)] if c0 > 0 and zr == 0 else []
+                near = near[:1]
+            else:
+                tries = [(int(round(d0)) + k, s0) for k in sorted(range(-dr, dr + 1), key=abs)
+                         if -128 <= round(d0) + k <= 127]
+            for zp in near:
+                for d, centre in tries:
+                    if (name, zp, d, centre) in done:
+                        continue
+                    if budget <= 0:
+                        return None         # bounded work: a table no candidate fits gives up here
+                    budget -= 1
+                    done.add((name, zp, d, centre))
+                    found = _refine(f, t, tf, zp, d, centre)
+                    if found is not None:
+                        return (name, found[0], zp, found[1], d)
     return None
