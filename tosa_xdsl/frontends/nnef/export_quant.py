@@ -590,7 +590,7 @@ class QuantExport:
             scale = softmax_input_scale(table)
             if scale is None:
                 fail("a softmax exp table that is no input scale's (legalize_common.softmax_exp_table_q16)")
-            check = lambda c: np.array_equal(softmax_exp_table_q16(c), table)    # noqa: E731
+            check = lambda c: np.array_equal(softmax_exp_table_q16(c), table)
         else:
             if list(sub.operands) != [x32, m]:
                 fail()
@@ -611,7 +611,7 @@ class QuantExport:
             rescale_by(e, 1.0 / 128.0)
             chain += [scaled, shifted, q16, tab, e]
             scale = r * step
-            check = lambda c: compute_scale_32(c / step) == compute_scale_32(r)    # noqa: E731
+            check = lambda c: compute_scale_32(c / step) == compute_scale_32(r)
         e_uses = sorted(users(e.results[0], 2), key=lambda o: o.name)
         mul, total = e_uses if [o.name for o in e_uses] == ["tosa.mul", "tosa.reduce_sum"] else fail()
         t_uses = sorted(users(total.results[0], 2), key=lambda o: o.name)

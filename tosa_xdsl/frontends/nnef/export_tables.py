@@ -16,7 +16,8 @@ import math
 
 import numpy as np
 
-from tosa_xdsl.frontends.legalize_common import softmax_exp_table_q16
+from tosa_xdsl.frontends.legalize_common import softmax_exp_table_q16, table_contents
+from tosa_xdsl.frontends.nnef.to_tosa.integer_functions import FUNCTIONS
 
 
 def softmax_input_scale(table: np.ndarray) -> float | None:
@@ -73,8 +74,6 @@ def _refine(f, t, tf, zp, d, centre):
     """(s_in, s_out) near s_in = centre rebuilding t with zero points zp, d, or None: zoom on
     the s_in whose interval of c = 1/s_out is least empty (the feasible s_in can be narrower
     than any fixed grid)."""
-    from tosa_xdsl.frontends.legalize_common import table_contents
-
     s_ins = centre * np.geomspace(0.96, 1.04, 401)
     for _ in range(5):
         with np.errstate(all="ignore"):
@@ -110,8 +109,6 @@ def table_function(table, zp_in: int | None) -> tuple | None:
 
 @functools.lru_cache(maxsize=64)
 def _table_function(data: bytes, zp_in: int | None) -> tuple | None:
-    from tosa_xdsl.frontends.nnef.to_tosa.integer_functions import FUNCTIONS as functions  # noqa: PLC0415
-
     t = np.frombuffer(data, np.int8).astype(np.int64)
     tf = t.astype(np.float64)
     inner = (t > -128) & (t < 127)
@@ -122,7 +119,7 @@ def _table_function(data: bytes, zp_in: int | None) -> tuple | None:
     fits = []
     with np.errstate(all="ignore"):
         for name in TABLE_FUNCTIONS:
-            f = functions[name]({})
+            f = FUNCTIONS[name]({})
             for zp in zps:
                 y = f(np.outer(scales, _Q - zp))                   # (scales, 256)
                 ok = np.isfinite(y) & inner
@@ -145,7 +142,7 @@ def _table_function(data: bytes, zp_in: int | None) -> tuple | None:
     # near miss of the best fit does not use up the budget before the next fits are tried
     for zr, dr in ((0, 1), (2, 3), (4, 8)):
         for _, name, zp0, s0, d0 in fits[:12]:
-            f = functions[name]({})
+            f = FUNCTIONS[name]({})
             near = [zp0] if zp_in is not None else [zp0 + k for k in sorted(range(-zr, zr + 1), key=abs)
                                                     if -128 <= zp0 + k <= 127]
             if name in ("math.log", "math.log2"):
@@ -156,7 +153,7 @@ def _table_function(data: bytes, zp_in: int | None) -> tuple | None:
                 tries = [(d, s0 * base ** ((d0 - d) / c0)) for d in range(-128, 128)] if c0 > 0 and zr == 0 else []
                 near = near[:1]
             else:
-                tries = [(int(round(d0)) + k, s0) for k in sorted(range(-dr, dr + 1), key=abs)
+                tries = [(round(d0) + k, s0) for k in sorted(range(-dr, dr + 1), key=abs)
                          if -128 <= round(d0) + k <= 127]
             for zp in near:
                 for d, centre in tries:
