@@ -303,7 +303,9 @@ Pieces: `lexer.py`, `parser.py`, `ast.py` (the grammar of 2.16 with located erro
   entry (i8, u8 held as i8 bits: `signed=false`, i16, i32 biases; per-channel scales for
   weights and biases, `channel_axis` their output-channel axis), quantized weights an integer
   data file under a `real` declaration (as Khronos' converter writes them). Recognised patterns:
-  CONV2D / DEPTHWISE_CONV2D + RESCALE -> `nn.conv`, MATMUL (+ bias) + RESCALE -> `nn.linear`;
+  CONV2D / DEPTHWISE_CONV2D + RESCALE -> `nn.conv`, MATMUL (+ bias) + RESCALE -> `nn.linear`
+  (16x8 too: the i8 weights CAST to i16, the i48 product RESCALEd with a 16-bit multiplier,
+  scale32=false SINGLE_ROUND, as the importer writes it);
   both sides RESCALEd to i32 + ADD/SUB/MUL + RESCALE -> `math.add`/`sub`/`mul`; CAST +
   MAXIMUM/MINIMUM + CAST -> `math.max`/`min`; a clamp from the zero point -> `nn.relu{max}`;
   a RESCALE between 8-bit values (also u8 <-> i8) -> `math.iden` into the new parameters;
@@ -314,7 +316,28 @@ Pieces: `lexer.py`, `parser.py`, `ast.py` (the grammar of 2.16 with located erro
   (`math.abs`) with `s_out = s_x / r`; GREATER_EQUAL of the widened value and 0 selecting
   between its RESCALEs by r_pos and r_neg + RESCALE by 1 -> `nn.relu{alpha = r_neg / r_pos}`
   with `s_out = s_x / r_pos`; BILINEAR RESIZE to i32 + RESCALE by 1 / (scale_y_n * scale_x_n)
-  -> `image.linear_resize` (one scale and zero point) (the importer's mean has the same integer form with r divided by the count,
+  -> `image.linear_resize` (one scale and zero point); per padded axis (in increasing order)
+  CONCAT(REVERSE(SLICE x), x, REVERSE(SLICE x)) with the slices at 1 / s-1-a (0 / s-a) ->
+  one `layout.pad{method='REFLECT'}` (`'SYMMETRIC'`) over those axes, one scale and zero
+  point (the zero point of a tensor only padded so appears in no operation: written 0); the
+  int8 softmax along the last axis of a matrix (CAST, REDUCE_MAX, SUB, GATHER of the Q16 exp
+  table, REDUCE_SUM, MUL by K, INTDIV, RESCALE by 1) -> `nn.softmax{axes=[1]}` with the output
+  scale 1/K and the input scale solved from the table (`export_tables.py`: each entry
+  round(2^16 exp(-s d)) bounds s to an interval, the midpoint of their intersection is
+  written, checked to rebuild the identical table, else a one-line error); the 16x8 softmax
+  (x - max RESCALEd by s_in / (10/65535), + 32767, the fixed exp TABLE, RESCALE by 1/128, the
+  same division) likewise, its input scale read from that RESCALE; an int8 TABLE -> the
+  function of one value it tables (`export_tables.table_function`: the table is TFLite's LUT
+  `table_contents(f, s_in, zp_in, s_out, zp_out)`; f is searched among the importer's
+  functions (sigmoid, tanh, exp, log, sqrt, rsqrt, rcp, log2, sin, cos, erf, silu, softplus,
+  gelu, elu), the zero point the graph leaves free over the storage range, s_in by least
+  squares on log-spaced scales then zoomed where the interval of 1/s_out the table allows is
+  least empty, log's s_in through its intercept, a bounded number of zooms (a table no
+  function builds is refused after about 4 s at worst); the answer must rebuild the identical table,
+  and the written line checks it again with the solved scales of the graph, else a one-line
+  error). Any function and scales that rebuild the table are a valid answer: the int8
+  logistic model comes back as `math.tanh` (tanh(x) = 2 sigmoid(2x) - 1: the same table at
+  other scales), the same integers, other reals (the importer's mean has the same integer form with r divided by the count,
   so a mean comes back as a sum whose output scale is count times larger: the same integers);
   and the mixed path's
   dequantization (cast, subtract the zero point, cast, multiply by the scale: the tensor
@@ -336,24 +359,24 @@ Pieces: `lexer.py`, `parser.py`, `ast.py` (the grammar of 2.16 with located erro
   rescales, e.g. `concat([x, requantized x])` or `mul(x, x)`) is consistent only up to each
   multiplier's 2^-31 rounding; the first chain wins and a cycle inconsistent beyond 1e-6 is an
   error. Tested (`test_nnef_export_quant.py`): the quantized models (`*.int8`, `*.int16x8`,
-  `*.uint8io`) outside its NOT_EXPORTED list (35 of 47, e.g. pad, tile, reduce_max, sum, mean, abs, leaky relu, nearest
+  `*.uint8io`) outside its NOT_EXPORTED list (45 of 47, e.g. pad, mirror pad, 16x8 fully connected, softmax, int8 logistic/tanh/exp/log/sqrt/rsqrt, tile, reduce_max, sum, mean, abs, leaky relu, nearest
   and bilinear resize in int8 and 16x8) export, re-import with the same RESCALE parameters and the same
   TOSA, the second export is the same text (a fixpoint), and the outputs equal LiteRT's
-  builtin kernels bit for bit; the other 12 stop at a named operation (expected to fail,
+  builtin kernels bit for bit; the other 2 (16x8 logistic and tanh: TABLE) stop at a named operation (expected to fail,
   "Not done"). Integer TOSA from the TFLite
   frontend exports where it uses these patterns (the TFLite tests' int8/uint8io models,
-  e.g. dilated conv, prelu, split, depth_to_space, mobilenet uint8io: re-imported outputs equal
+  e.g. dilated conv, prelu, split, depth_to_space, mobilenet uint8io, gelu's TABLE: re-imported outputs equal
   LiteRT's); so does the importer's TOSA after `cse,canonicalize` (shared constants, a weight
   shared by two convolutions written once per use, folded zero-point-0 subtractions, merged
   reshapes: the re-import computes the same); plain i32 arithmetic is exported as NNEF `int`
   operators. A zero point outside its storage (or non-zero for wider than 8 bits) is refused:
-  the importer would keep that tensor in reals. Anything else (TABLE,
-  NEGATE/GATHER/REVERSE/TRANSPOSE_CONV2D, a RESCALE feeding another operator,
-  SINGLE_ROUND, per-channel activations, a pattern's value through a transpose or reshape the
+  the importer would keep that tensor in reals. Anything else (a 16-bit TABLE or one no function's,
+  NEGATE/GATHER/TRANSPOSE_CONV2D, a REVERSE other than the padding's, a RESCALE feeding another operator,
+  SINGLE_ROUND (but from i48), per-channel activations, a pattern's value through a transpose or reshape the
   importer does not write, a real graph input quantized in the graph or a dequantized graph
   result: as NNEF tensors with an entry they would re-import as integer arguments/results) is
   one line naming the function, the operation's
-  index and name, e.g. `@main, operation 7: 'tosa.table': on element type i8 is not a quantized
+  index and name, e.g. `@main, operation 7: 'tosa.negate': on element type i8 is not a quantized
   pattern the exporter knows ...`. Khronos' `skriptnd` (v2.0 build) parses our `@quantize`
   blocks, but its lookup of quantized tensors fails for every model, Khronos' own converter
   output included (it looks bare names up among tensors it renamed `main.main.<name>`,
@@ -430,16 +453,17 @@ OUTRO = """
 - Export of integer graphs: only the patterns above (what `to_tosa/integer.py` and the TFLite
   legalization write for them); not per-channel (de)quantization constants of the mixed path,
   32-bit quantized activations (an i32 RESCALE result not read by add/sub/mul), 16-bit convolutions, RESCALEs other than
-  scale32 DOUBLE_ROUND, cond_if/while_loop regions; nor integer operators the importer has
+  scale32 DOUBLE_ROUND (from i48: scale32=false SINGLE_ROUND), cond_if/while_loop regions; nor integer operators the importer has
   no integer form for: one-line errors. Of the importer's integer forms
   (`to_tosa/integer_functions.py`, `integer_layout.py`) these are not exported yet (the
-  models stop at the named operation, `NOT_EXPORTED` in `test_nnef_export_quant.py`): TABLE
-  activations (logistic, tanh, exp, log, rsqrt, sqrt, gelu, ...: the table depends on the
-  absolute scales, which integer TOSA does not keep; recovering the function would mean
-  matching the table against each candidate's at the solved scales), the integer softmax
-  (REDUCE_MAX of the widened values, GATHER/TABLE exp, INTDIV), `nn.prelu`'s form (not
-  tried: no quantized test model has one), the i48 matmul of 16x8 `nn.linear`, REFLECT/SYMMETRIC/REPLICATE padding
-  (REVERSE + concatenations). The recovered scales
+  models stop at the named operation, `NOT_EXPORTED` in `test_nnef_export_quant.py`): 16-bit TABLE
+  activations (the 513-entry interpolated tables, `table_contents_16`, are not solved yet; the
+  int8 ones are, see above; a function with attributes, e.g. elu's alpha other than 1, is not
+  searched), the integer softmax
+  along another axis than the last of a matrix (the importer's transposes and reshapes around
+  it are not matched), `nn.prelu`'s form (not
+  tried: no quantized test model has one), REPLICATE padding
+  (TILEs of edge slices + concatenations; REFLECT/SYMMETRIC are exported). The recovered scales
   are a valid choice, not the original ones (see above).
 - Export, float: GATHER (the importer's TILE/RESHAPE around it: `layout.gather` is not
   recognised), grouped or dilated deconvolution (the importer has no TRANSPOSE_CONV2D for them

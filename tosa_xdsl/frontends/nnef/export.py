@@ -194,6 +194,12 @@ class Exporter:
             self.pending[res] = (arr, res.type)
             self.origin[res] = self.origin.get(op.operands[0], len(self.origin))
             return
+        if name == "tosa.cast" and op.operands[0] in self.pending and str(res.type.get_element_type()) == "i16" \
+                and str(op.operands[0].type.get_element_type()) == "i8":
+            # 8-bit weights widened for a 16x8 MATMUL (i16 x i16): the i8 data stays the variable's
+            self.pending[res] = (self.pending[op.operands[0]][0], res.type)
+            self.origin[res] = self.origin.get(op.operands[0], len(self.origin))
+            return
         if name == "tosa.reshape" and res in self.resize_views:
             return                  # the NHWC view of a resize: the resize reads its source
         if name == "tosa.reshape" and op.operands[0] in self.resized:

@@ -38,6 +38,14 @@ import numpy as np
 from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Operation
 
+from tosa_xdsl.frontends.legalize_common import (
+    compute_scale_32,
+    softmax_exp_table_q16,
+    table_contents,
+    table_contents_16,
+)
+from tosa_xdsl.frontends.nnef.export_tables import softmax_input_scale, table_function
+from tosa_xdsl.frontends.nnef.to_tosa.integer_functions import FUNCTIONS
 from tosa_xdsl.ir.dense import to_numpy
 
 QSTORAGE = {"i8": 8, "i16": 16}
@@ -223,8 +231,14 @@ def _gives(const: float, of_scale):
 
 
 def rescale_params(op) -> tuple[np.ndarray, int, int, bool, bool]:
-    """(ratios multiplier * 2^-shift, input zp, output zp, input_unsigned, output_unsigned)."""
-    if not _flag(op, "scale32") or "DOUBLE_ROUND" not in str(op.properties.get("rounding_mode")):
+    """(ratios multiplier * 2^-shift, input zp, output zp, input_unsigned, output_unsigned).
+    The importer's RESCALEs are scale32 DOUBLE_ROUND, except from i48 (16-bit accumulators):
+    a 16-bit multiplier (compute_scale_16) and SINGLE_ROUND, as TOSA's ERROR_IFs require."""
+    mode = str(op.properties.get("rounding_mode"))
+    if elem(op.operands[0].type) == "i48":
+        if _flag(op, "scale32") or "SINGLE_ROUND" not in mode:
+            raise QuantExportError("a RESCALE of i48 other than scale32=false with SINGLE_ROUND")
+    elif not _flag(op, "scale32") or "DOUBLE_ROUND" not in mode:
         raise QuantExportError("a RESCALE other than scale32 with DOUBLE_ROUND")
     mult = _const(op.operands[1]).astype(np.float64).reshape(-1)
     shift = _const(op.operands[2]).astype(np.int64).reshape(-1)
@@ -248,6 +262,8 @@ class QuantExport:
         self.pend: dict = {}        # SSA value -> (kind, ...) of a pattern not finished yet
         self.bilinear_outs: dict = {}   # NNEF output of a quantized BILINEAR resize -> (scale_n product, storage)
         self.starts: set = set()
+        self.absorbed: set = set()      # operations of a pattern already written (the int8 softmax's)
+        self.mirrors: dict = {}     # result of a REFLECT/SYMMETRIC padding -> its layout.pad (mutable, merged per axis)
 
     def scan(self, fn):
         """Mark the f32 MULs that start the importer's quantization of reals (quant.py
@@ -294,7 +310,8 @@ class QuantExport:
         return name
 
     def claims(self, op) -> bool:
-        if op.name == "tosa.rescale" or op in self.starts or any(o in self.pend for o in op.operands):
+        if op.name == "tosa.rescale" or op in self.starts or op in self.absorbed or \
+                any(o in self.pend for o in op.operands):
             return True
         # the data operand or a result is storage (float ops have i8 shifts and zero points too)
         return any(elem(v.type) in QSTORAGE for v in list(op.operands[:1]) + list(op.results))
@@ -337,6 +354,12 @@ class QuantExport:
         ins = list(op.operands)
         res = op.results[0] if op.results else None
         pend = [self.pend.get(v) for v in ins]
+        if op in self.absorbed:
+            return
+        if name == "tosa.table" and elem(ins[0].type) == "i8" and elem(res.type) == "i8" and pend[0] is None:
+            return self.table(op)
+        if name == "tosa.reduce_max" and pend[0] is not None and pend[0][0] == "castwide":
+            return self.softmax(op, pend[0][1])
         if name == "tosa.rescale":
             return self.rescale(op)
         if name in ("tosa.reshape", "tosa.transpose") and pend[0] is not None:
@@ -415,6 +438,16 @@ class QuantExport:
             return self.bilinear(op)
         if name in self.STORED and elem(res.type) == elem(ins[0].type) in QSTORAGE and pend[0] is None:
             return self.stored(op, name, ins, res)
+        if name == "tosa.slice" and elem(res.type) in QSTORAGE and pend[0] is None and ins[0] not in self.ex.pending \
+                and [u.operation.name for u in res.uses] == ["tosa.reverse"]:
+            start, size = (tuple(int(v) for v in to_numpy(w.owner.properties["values"])) for w in ins[1:3])
+            self.pend[res] = ("mirror_slice", ins[0], start, size, op, [])
+            return
+        if name == "tosa.reverse" and pend[0] is not None and pend[0][0] == "mirror_slice":
+            self.pend[res] = ("mirror_piece",) + pend[0][1:-1] + (op.properties["axis"].value.data, [])
+            return
+        if name == "tosa.concat" and any(p is not None and p[0] == "mirror_piece" for p in pend):
+            return self.mirror_pad(op, ins, res, pend)
         if name in self.MOVES and elem(res.type) in QSTORAGE and not any(p is not None for p in pend):
             srcs = [v for v in ins if elem(v.type) == elem(res.type)] if name == "tosa.concat" else ins[:1]
             names = []
@@ -469,6 +502,200 @@ class QuantExport:
             out = self.ex.vals[res][0]
         self.new_tensor(out, res)
         self.s.same(src, out)
+
+    def table(self, op):
+        """An int8 TABLE of a function of one value (to_tosa/integer_functions.py: TFLite's LUT,
+        legalize_common.table_contents(f, s_in, zp_in, s_out, zp_out)): the function and the
+        parameters the rest of the graph leaves free are solved from the table
+        (export_tables.table_function); the written line checks that the final scales rebuild
+        the identical table."""
+        x, res = op.operands[0], op.results[0]
+        table = np.asarray(_const(op.operands[1])).reshape(-1)
+        src = self.quantized_name(x)
+        if self.s.unsigned.get(self.s.zroot(src)):
+            raise QuantExportError("a TABLE of u8 values")
+        found = table_function(table, self.s.zp.get(self.s.zroot(src)))
+        if found is None:
+            raise QuantExportError("a TABLE that is no function's the importer tables (table_contents of "
+                                   "sigmoid, tanh, exp, log, sqrt, rsqrt, ... at any scales)")
+        fname, s_in, zp_in, s_out, zp_out = found
+        self.s.set_zp(src, zp_in)
+        xname, perm = self.ex.vals[x]
+        holder = []
+
+        def text():
+            fn = FUNCTIONS[fname]({})
+            with np.errstate(all="ignore"):
+                rebuilt = table_contents(fn, self.s.scale(src), zp_in, self.s.scale(holder[0]), zp_out)
+            if not np.array_equal(rebuilt.astype(np.int64), table.astype(np.int64)):
+                raise QuantExportError(f"'tosa.table': the scales of '{xname}' and '{holder[0]}' fixed by the rest "
+                                       f"of the graph do not rebuild its {fname} table")
+            return f"{holder[0]} = {fname}({xname});"
+        out = self.ex.emit_lazy(text)
+        holder.append(out)
+        self.s.add(out, 8, zp=zp_out)
+        self.s.anchor(src, s_in, lambda c: math.isclose(c, s_in, rel_tol=1e-12))
+        self.s.anchor(out, s_out, lambda c: math.isclose(c, s_out, rel_tol=1e-12))
+        self.ex.vals[res] = (out, perm)
+
+    def softmax(self, op, x):
+        """The importer's integer nn.softmax along the last axis of a matrix (to_tosa/
+        integer_functions.py): m = REDUCE_MAX(CAST x); int8: e = GATHER(table, m - x), the
+        input scale the one the table is built from (export_tables.py); 16-bit: x - m RESCALEd
+        by s_in / step (step = 10/65535: the input scale), + 32767, to i16, the fixed exp
+        TABLE, RESCALE by 1/128; then s = REDUCE_SUM e, INTDIV(e * K + (s >> 1), s), RESCALE
+        by 1 to the output, whose scale is 1/K."""
+        def fail(why="an integer softmax that is not the importer's"):
+            raise QuantExportError(why)
+
+        def users(v, n=1):
+            us = [u.operation for u in v.uses]
+            if len(us) != n:
+                fail()
+            return us
+
+        def const(v):       # the constants come after this operation: read from their op
+            return np.asarray(_const(v))
+
+        def rescale_by(r_op, ratio=None, out="i32", ozp=0):
+            """r_op is a RESCALE from i32 with input zero point 0 (by `ratio` if given): its ratio."""
+            if r_op.name != "tosa.rescale" or elem(r_op.results[0].type) != out or _flag(r_op, "per_channel"):
+                fail()
+            ratios, izp_, ozp_, iu_, ou_ = rescale_params(r_op)
+            if izp_ != 0 or ozp_ != ozp or iu_ or ou_ or (ratio is not None and float(ratios[0]) != ratio):
+                fail()
+            return float(ratios[0])
+        x32 = op.operands[0]
+        shape = list(x32.type.get_shape())
+        bits = QSTORAGE.get(elem(x.type))
+        if len(shape) != 2 or op.properties["axis"].value.data != 1 or bits is None:
+            fail("an integer softmax other than the importer's along the last axis of a matrix")
+        rows, depth = shape
+        m = op.results[0]
+        sub = users(m)[0]
+        if sub.name != "tosa.sub" or {u.operation for u in x32.uses} != {op, sub}:
+            fail()
+        chain = [sub]
+        if bits == 8:
+            flat = users(sub.results[0])[0]
+            gather = users(flat.results[0])[0] if flat.name == "tosa.reshape" and list(sub.operands) == [m, x32] \
+                else fail()
+            if gather.name != "tosa.gather" or gather.operands[1] != flat.results[0]:
+                fail()
+            table = const(gather.operands[0]).reshape(-1)
+            e = users(gather.results[0])[0]
+            if e.name != "tosa.reshape" or list(e.results[0].type.get_shape()) != [rows, depth]:
+                fail()
+            chain += [flat, gather, e]
+            scale = softmax_input_scale(table)
+            if scale is None:
+                fail("a softmax exp table that is no input scale's (legalize_common.softmax_exp_table_q16)")
+            check = lambda c: np.array_equal(softmax_exp_table_q16(c), table)
+        else:
+            if list(sub.operands) != [x32, m]:
+                fail()
+            scaled = users(sub.results[0])[0]
+            r = rescale_by(scaled)
+            shifted = users(scaled.results[0])[0]
+            if shifted.name != "tosa.add" or shifted.operands[0] != scaled.results[0] or \
+                    const(shifted.operands[1]).reshape(-1).tolist() != [32767]:
+                fail()
+            q16 = users(shifted.results[0])[0]
+            rescale_by(q16, 1.0, "i16")
+            tab = users(q16.results[0])[0]
+            step = 10.0 / 65535.0
+            if tab.name != "tosa.table" or not np.array_equal(
+                    const(tab.operands[1]).reshape(-1), table_contents_16(np.exp, step, 32767, 1.0 / 32768.0, 0)):
+                fail("a 16-bit softmax whose exp TABLE is not the importer's")
+            e = users(tab.results[0])[0]
+            rescale_by(e, 1.0 / 128.0)
+            chain += [scaled, shifted, q16, tab, e]
+            scale = r * step
+            check = lambda c: compute_scale_32(c / step) == compute_scale_32(r)
+        e_uses = sorted(users(e.results[0], 2), key=lambda o: o.name)
+        mul, total = e_uses if [o.name for o in e_uses] == ["tosa.mul", "tosa.reduce_sum"] else fail()
+        t_uses = sorted(users(total.results[0], 2), key=lambda o: o.name)
+        half, div = t_uses if [o.name for o in t_uses] == ["tosa.arithmetic_right_shift", "tosa.intdiv"] else fail()
+        add = users(mul.results[0])[0]
+        if add.name != "tosa.add" or list(add.operands) != [mul.results[0], half.results[0]] or \
+                users(half.results[0])[0] != add or list(div.operands) != [add.results[0], total.results[0]] or \
+                mul.operands[0] != e.results[0] or np.any(const(mul.operands[2]) != 0) or \
+                const(half.operands[1]).reshape(-1).tolist() != [1] or total.operands[0] != e.results[0] or \
+                total.properties["axis"].value.data != 1:
+            fail()
+        k = int(const(mul.operands[1]).reshape(-1)[0])
+        out_op = users(div.results[0])[0]
+        if out_op.name != "tosa.rescale" or elem(out_op.results[0].type) != elem(x.type) or \
+                not 0 < k <= (1 << 15 if bits == 16 else 1 << 14):
+            fail()
+        ozp = int(const(out_op.operands[4]).reshape(-1)[0])
+        rescale_by(out_op, 1.0, elem(x.type), ozp)
+        if bits == 16 and ozp != 0:
+            fail()
+        src = self.quantized_name(x)
+        self.s.anchor(src, scale, check)
+        res = out_op.results[0]
+        out = self.ex.emit(f"nn.softmax{{axes=[1]}}({self.ex.get(x)})")
+        self.s.add(out, bits, zp=ozp)
+        self.s.anchor(out, 1.0 / k, lambda c: round(1.0 / c) == k)
+        self.ex.vals[res] = (out, [0, 1])
+        self.absorbed |= set(chain) | {mul, total, half, add, div, out_op}
+
+    def mirror_pad(self, op, ins, res, pend):
+        """layout.pad{method='REFLECT' / 'SYMMETRIC'} on stored values (to_tosa/ops.py
+        _pad_edges, which integer_layout.py applies to the stored values): per padded axis, in
+        increasing order, CONCAT(REVERSE(SLICE(x)), x, REVERSE(SLICE(x))), the slices starting
+        at 1 / s-1-a (REFLECT) or 0 / s-a (SYMMETRIC). Consecutive axes of one padding are
+        merged into one layout.pad, which re-imports as the same operations."""
+        axis = op.properties["axis"].value.data
+        centre = [i for i, p in enumerate(pend) if p is None]
+        if len(centre) != 1 or len(ins) - 1 > 2:
+            raise QuantExportError("a REVERSE that is not the importer's REFLECT/SYMMETRIC padding")
+        c = centre[0]
+        x = ins[c]
+        shape = list(x.type.get_shape())
+        s = shape[axis]
+        pieces = {"before": pend[c - 1] if c == 1 else None, "after": pend[c + 1] if c + 1 < len(ins) else None}
+        if c > 1 or any(p is not None and p[0] != "mirror_piece" for p in pieces.values()):
+            raise QuantExportError("a REVERSE that is not the importer's REFLECT/SYMMETRIC padding")
+        amount = {k: (p[3][axis] if p is not None else 0) for k, p in pieces.items()}
+        b, a = amount["before"], amount["after"]
+        methods = set()
+        for k, p in pieces.items():
+            if p is None:
+                continue
+            _, src, start, size, _, rev_axis, _ = p
+            n = size[axis]
+            want = {"REFLECT": 1 if k == "before" else s - 1 - n, "SYMMETRIC": 0 if k == "before" else s - n}
+            fits = {m for m, first in want.items() if first == start[axis]}
+            rest = [i for i in range(len(shape)) if i != axis]
+            if src != x or rev_axis != axis or n == 0 or not fits or any(start[i] != 0 or size[i] != shape[i] for i in rest):
+                raise QuantExportError("a REVERSE that is not the importer's REFLECT/SYMMETRIC padding")
+            methods = fits if not methods else methods & fits
+        if len(methods) != 1 or max(b, a) > (s - 1 if "REFLECT" in methods else s):
+            raise QuantExportError("a REVERSE that is not the importer's REFLECT/SYMMETRIC padding")
+        method = methods.pop()
+        readers = {p[4] for p in pieces.values() if p is not None} | {op}
+        prev = self.mirrors.get(x)
+        if prev is not None and prev["method"] == method and max(prev["pads"]) < axis \
+                and all(u.operation in readers for u in x.uses):
+            entry = prev          # the next axis of the same layout.pad
+        else:
+            src = self.quantized_name(x)
+            xn = self.ex.get(x)
+            entry = {"method": method, "pads": {}, "src": xn}
+
+            def text(e=entry):
+                axes = sorted(e["pads"])
+                pads = [e["pads"][i][0] for i in axes] + [e["pads"][i][1] for i in axes]
+                return (f"{e['out']} = layout.pad{{axes={_lst(axes)}, padding={_lst(pads)}, "
+                        f"method='{e['method']}'}}({e['src']});")
+            entry["out"] = self.ex.emit_lazy(text)
+            self.new_tensor(entry["out"], res)
+            self.s.same(src, entry["out"])
+        entry["pads"][axis] = (b, a)
+        self.mirrors[res] = entry
+        self.ex.vals[res] = (entry["out"], list(range(len(shape))))
 
     def moved(self, op, kind, src: list[int], shape: list[int]):
         """A pattern's value through a transpose or reshape, where the importer puts one: the
