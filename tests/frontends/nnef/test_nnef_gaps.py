@@ -13,6 +13,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent))
 from test_nnef_road2 import onnx_run  # noqa: E402
 
+from tosa_xdsl.frontends.nnef.errors import NnefError  # noqa: E402
 from tosa_xdsl.frontends.nnef.importer import import_nnef  # noqa: E402
 from tosa_xdsl.interpreter import run  # noqa: E402
 
@@ -204,3 +205,32 @@ def test_an_empty_constant_is_a_valid_tosa_const():
     x = RNG.standard_normal((2, 3)).astype(np.float32)
     y = run(import_nnef(src), [x], entry="G")[0]
     np.testing.assert_array_equal(y, np.concatenate([x, np.ones((0, 3), np.float32)]))
+
+
+def _split_graph(body: str) -> str:
+    return ("import layout;\ngraph G {\n @input { x: real[4,3]; }\n @output { y: real; }\n"
+            f" @compose {{ bs = layout.split{{axis=0, count=2}}(x); {body} }}\n}}\n")
+
+
+@pytest.mark.parametrize("body,expected", [
+    ("y = bs[1];", lambda x: np.split(x, 2)[1]),
+    ("y = bs[-2];", lambda x: np.split(x, 2)[0]),
+    ("cs = bs[0:2]; y = layout.concat{axis=0}(cs);", lambda x: x),
+])
+def test_items_of_a_packed_result(body, expected):
+    """An item or a slice of a packed result in @compose (2.3's pack indexing, as for value
+    packs) against numpy's split."""
+    x = RNG.standard_normal((4, 3)).astype(np.float32)
+    y = run(import_nnef(_split_graph(body)), [x], entry="G")[0]
+    np.testing.assert_array_equal(y, expected(x))
+
+
+@pytest.mark.parametrize("body,message", [
+    ("y = bs[5];", "index 5 out of range for pack of length 2"),
+    ("y = [x, x];", "output 'y' is a pack of 2 tensors"),
+    ("y = bs[0:1];", "output 'y' is a pack of 1 tensors"),
+])
+def test_bad_pack_items_are_located_errors(body, message):
+    with pytest.raises(NnefError) as err:
+        import_nnef(_split_graph(body))
+    assert message in str(err.value) and str(err.value).startswith("<input>:")

@@ -134,6 +134,9 @@ class Composer:
             if p.name not in tensors:
                 raise NnefError(p.loc, f"output '{p.name}' is not assigned in @compose")
             t = tensors[p.name]
+            if isinstance(t, list):     # a graph's outputs are its function's results: tensors
+                raise NnefError(p.loc, f"output '{p.name}' is a pack of {len(t)} tensors; a graph "
+                                f"output must be one tensor (declare an output per item)")
             want = self.param_type(env, p, allow_missing=True)
             if want.shape is not None and not _may_equal(want.shape, t.type.shape):
                 raise NnefError(p.loc, f"output '{p.name}' declared {fmt_value(want.shape)}, "
@@ -340,6 +343,8 @@ class Composer:
             return tensors[e.name]
         if isinstance(e, A.ListExpr) and all(isinstance(i, A.Ident) and i.name in tensors for i in e.items):
             return [tensors[i.name] for i in e.items]
+        if isinstance(e, A.Index) and isinstance(e.base, A.Ident) and isinstance(tensors.get(e.base.name), list):
+            return self.pack_items(e, env, tensors[e.base.name])
         try:
             v = env.eval(e)
         except Unknown as u:
@@ -361,6 +366,21 @@ class Composer:
         dtype = "bool" if isinstance(v, bool) else "int" if isinstance(v, int) else "real"
         t = Tensor(self.fresh("const"), TensorType(dtype, []), v)
         return t
+
+    def pack_items(self, e: A.Index, env, pack: list):
+        """`bs[i]`, `bs[i:j]`, `bs[mask]` of a pack of tensors: the index is evaluated as it
+        would be on a pack of values (2.3), on the items' positions, so every indexing form
+        means what it means for values."""
+        positions = A.ListExpr(e.loc, [A.Literal(e.loc, k, "int") for k in range(len(pack))])
+        try:
+            picked = env.eval(A.Index(e.loc, positions, e.index))
+        except Unknown as u:
+            raise NnefError(e.loc, f"undefined tensor or identifier '{u.name}'") from None
+        except RunTimeExtent as err:
+            raise NnefError(self.site or e.loc, f"'{unparse(e)}': {err}") from None
+        if isinstance(picked, list):
+            return [pack[k] for k in picked]
+        return pack[picked]
 
     def component(self, module, c: A.Component, env, tensors, g):
         value = c.value
