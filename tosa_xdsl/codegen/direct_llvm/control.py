@@ -23,6 +23,7 @@ from xdsl.ir.affine import (
 )
 
 from tosa_xdsl.codegen.direct_llvm.memory import _loaded, _stored
+from tosa_xdsl.lowering.to_loops.lower_affine import single_iteration_start
 from tosa_xdsl.codegen.direct_llvm.text import (
     HANDLERS,
     Function,
@@ -102,13 +103,6 @@ def _reduce(fn: Function, values: list[str], pred: str) -> str:
     return acc
 
 
-def _constant_bound(m: AffineMap) -> int | None:
-    if m.num_dims == 0 and m.num_symbols == 0 and len(m.results) == 1 \
-            and isinstance(m.results[0], AffineConstantExpr):
-        return m.results[0].value
-    return None
-
-
 def _affine_for(fn: Function, op: affine.ForOp) -> None:
     lb_map, ub_map = op.lowerBoundMap.data, op.upperBoundMap.data
     if not lb_map.results or not ub_map.results:
@@ -116,9 +110,9 @@ def _affine_for(fn: Function, op: affine.ForOp) -> None:
     step = op.step.value.data
     body = op.body.block
     inits = [fn.get(v) for v in op.inits]
-    lo, hi = _constant_bound(lb_map), _constant_bound(ub_map)
-    if lo is not None and hi is not None and lo < hi <= lo + step:
-        # one iteration: the body once (lower-affine's promoteIfSingleIteration)
+    lo = single_iteration_start(op)
+    if lo is not None:
+        # one iteration: the body once, as lower-affine does (its promoteIfSingleIteration)
         fn.names[body.args[0]] = fn.const(lo)
         for a, v in zip(body.args[1:], inits):
             fn.names[a] = v

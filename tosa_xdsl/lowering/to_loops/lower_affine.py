@@ -144,11 +144,16 @@ def _constant_bound(m: AffineMap) -> int | None:
     return None
 
 
-def _single_iteration(op: affine.ForOp) -> bool:
-    """Constant bounds with exactly one iteration (a size-1 dimension: a batch of 1, a 1x1
-    kernel window, ...)."""
+def single_iteration_start(op: affine.ForOp) -> int | None:
+    """The lower bound of a loop with constant bounds and exactly one iteration (a size-1
+    dimension: a batch of 1, a 1x1 kernel window, ...), else None. The rule by which loops
+    are run as their body once, here and on the JIT's direct road (codegen/direct_llvm)."""
     lb, ub = _constant_bound(op.lowerBoundMap.data), _constant_bound(op.upperBoundMap.data)
-    return lb is not None and ub is not None and lb < ub <= lb + op.step.value.data
+    return lb if lb is not None and ub is not None and lb < ub <= lb + op.step.value.data else None
+
+
+def _single_iteration(op: affine.ForOp) -> bool:
+    return single_iteration_start(op) is not None
 
 
 def _inline_single_iteration(op: affine.ForOp, rewriter: PatternRewriter) -> None:
