@@ -20,7 +20,7 @@ from native_programs import pad_program, random_inputs
 from tosa_xdsl import jit
 from tosa_xdsl.interpreter import run
 from tosa_xdsl.lowering.pipelines import expanded
-from tosa_xdsl.lowering.to_loops.copy_to_loops import groups_of
+from tosa_xdsl.lowering.to_loops.copy_to_loops import _contiguous, groups_of
 
 STAGES = expanded("tosa-to-llvm")
 UP_TO_COPIES = ",".join(STAGES[:STAGES.index("memref-copy-to-affine-loops") + 1])
@@ -44,13 +44,7 @@ def _strided_copies(module) -> int:
 
 
 def _row_major(t) -> bool:
-    shape, strides = list(t.get_shape()), t.get_strides()
-    expect = 1
-    for d, s in zip(reversed(shape), reversed(strides)):
-        if d != 1 and s != expect:
-            return False
-        expect *= d
-    return True
+    return _contiguous(list(t.get_shape()), list(t.get_strides()))
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
