@@ -169,3 +169,38 @@ ROAD2_TESTS: dict[str, str] = {
     "image._cubic_grid_sample": "road 2 (interpreter and JIT) vs onnxruntime GridSample bicubic + numpy "
                                 "(`test_nnef_intrinsics.py`)",
 }
+
+
+def export_mutant(text: str, ctx, folder, inputs, compare) -> str:
+    """One case of the export fuzz tests: `text` (mutated TOSA) parsed and verified, exported
+    to `folder`, re-imported and run on `inputs(func)` against the mutated TOSA itself, with
+    `compare(got, want)`. Returns what happened: "invalid" (the mutation made invalid TOSA),
+    "refused" (a one-line ExportError), "no reference" (the mutated TOSA fails at run time)
+    or "compared"."""
+    from xdsl.parser import Parser
+
+    from tosa_xdsl.frontends.nnef.export import ExportError, export_nnef_folder
+    from tosa_xdsl.frontends.nnef.importer import import_nnef
+    from tosa_xdsl.interpreter import run
+
+    try:
+        module = Parser(ctx, text).parse_module()
+        module.verify()
+    except Exception:       # noqa: BLE001  the mutation made invalid TOSA: nothing to export
+        return "invalid"
+    try:
+        export_nnef_folder(module, folder)
+    except ExportError as err:
+        assert "\n" not in str(err)
+        return "refused"
+    back = import_nnef(folder)
+    back.verify()
+    fn = next(op for op in module.walk() if op.name == "func.func")
+    xs = inputs(fn)
+    try:
+        want = run(module, xs, entry=fn.sym_name.data)
+    except Exception:       # noqa: BLE001  the mutated TOSA fails at run time (an ERROR_IF): no reference
+        return "no reference"
+    for g, w in zip(run(back, xs, entry=fn.sym_name.data), want):
+        compare(g, w)
+    return "compared"

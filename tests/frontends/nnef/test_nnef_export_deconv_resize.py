@@ -11,6 +11,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from nnef_cases import export_mutant
 
 from tosa_xdsl.frontends.nnef.export import ExportError, export_nnef, export_nnef_folder
 from tosa_xdsl.frontends.nnef.importer import import_nnef
@@ -19,6 +20,13 @@ from tosa_xdsl.interpreter import run
 MODELS = Path(__file__).parent / "models"
 RNG = np.random.default_rng(1602)
 IMPORTS = "import math; import nn; import layout; import linalg; import image;"
+
+
+def _normal_inputs(fn, seed: int) -> list:
+    """Standard normal float32 inputs of `fn`'s argument shapes, a `?` extent as 2."""
+    gen = np.random.default_rng(seed)
+    return [gen.standard_normal([2 if d < 0 else d for d in a.type.get_shape()]).astype(np.float32)
+            for a in fn.body.block.args]
 
 
 def round_trip(m1, tmp_path):
@@ -187,8 +195,6 @@ def test_export_fuzz_on_mutated_float_tosa(tmp_path):
     import re
     import time
 
-    from xdsl.parser import Parser
-
     from tosa_xdsl.context import make_context
     rng = random.Random(1616)
     src = f"""{IMPORTS}
@@ -217,29 +223,9 @@ graph G {{ @input {{ x: real[1, 2, 3, 4]; }} @output {{ y: real; z: real; }}
                 lines = text.splitlines()
                 del lines[rng.randrange(2, len(lines) - 2)]
                 text = "\n".join(lines)
-        try:
-            module = Parser(ctx, text).parse_module()
-            module.verify()
-        except Exception:       # noqa: BLE001, S112  the mutation made invalid TOSA: nothing to export
-            continue
-        runs += 1
-        try:
-            export_nnef_folder(module, tmp_path / f"{runs}")
-        except ExportError as err:
-            assert "\n" not in str(err)
-            continue
-        exported += 1
-        back = import_nnef(tmp_path / f"{runs}")
-        back.verify()
-        fn = next(op for op in module.walk() if op.name == "func.func")
-        gen = np.random.default_rng(runs)
-        xs = [gen.standard_normal([2 if d < 0 else d for d in a.type.get_shape()]).astype(np.float32)
-              for a in fn.body.block.args]
-        try:
-            want = run(module, xs, entry=fn.sym_name.data)
-        except Exception:       # noqa: BLE001, S112  the mutated TOSA fails at run time (an ERROR_IF): no reference
-            continue
-        for g, w in zip(run(back, xs, entry=fn.sym_name.data), want):
-            np.testing.assert_allclose(g, w, rtol=1e-5, atol=1e-5)
-        compared += 1
+        outcome = export_mutant(text, ctx, tmp_path / f"{runs}", lambda fn, n=runs: _normal_inputs(fn, n),
+                                lambda g, w: np.testing.assert_allclose(g, w, rtol=1e-5, atol=1e-5))
+        runs += outcome != "invalid"
+        exported += outcome in ("no reference", "compared")
+        compared += outcome == "compared"
     assert runs >= 2 and exported > 0 and compared > 0     # ~10 runs in 5 s on an idle core

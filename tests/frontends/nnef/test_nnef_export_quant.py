@@ -16,6 +16,7 @@ import time
 
 import numpy as np
 import pytest
+from nnef_cases import export_mutant
 from test_nnef_quantized import HERE, INTEGER_MODELS, KNOWN_LSB, TFLITE, integer_only
 from tflite_oracle import inputs_for, run_litert
 from xdsl.parser import Parser
@@ -426,29 +427,11 @@ def test_export_fuzz_on_mutated_integer_tosa(tmp_path):
                 lines[i] = lines[i].replace(names[1], "%SWAP", 1).replace(names[2], names[1], 1).replace(
                     "%SWAP", names[2], 1)
             text = "\n".join(lines)
-        try:
-            module = Parser(ctx, text).parse_module()
-            module.verify()
-        except Exception:       # noqa: BLE001, S112  the mutation made invalid TOSA: nothing to export
-            continue
-        runs += 1
-        try:
-            export_nnef_folder(module, tmp_path / f"{runs}")
-        except ExportError as err:
-            assert "\n" not in str(err)
-            continue
-        exported += 1
-        back = import_nnef(tmp_path / f"{runs}")
-        back.verify()
-        fn = next(op for op in module.walk() if op.name == "func.func")
-        xs = _random_inputs(fn, runs)
-        try:
-            want = run(module, xs, entry=fn.sym_name.data)
-        except Exception:       # noqa: BLE001, S112  the mutated TOSA fails at run time (an ERROR_IF): no reference
-            continue
-        for g, w in zip(run(back, xs, entry=fn.sym_name.data), want):
-            np.testing.assert_array_equal(g, w)
-        compared += 1
+        outcome = export_mutant(text, ctx, tmp_path / f"{runs}", lambda fn, n=runs: _random_inputs(fn, n),
+                                np.testing.assert_array_equal)
+        runs += outcome != "invalid"
+        exported += outcome in ("no reference", "compared")
+        compared += outcome == "compared"
     assert runs > 5 and exported > 0 and compared > 0
 
 
