@@ -494,13 +494,10 @@ class Composer:
                 tensors[r.name] = t
                 self.quantized(module, r.name, env, tensors, g)     # its @quantize entry, as any result's
 
-    def dynamic_loop(self, module, L: A.Loop, env, tensors, g) -> list:
-        """A loop whose end depends on tensor data (a `while` condition or a tensor trip count):
-        a tosa.while_loop node; its condition and body are composed as sub-graphs over
-        placeholders for the loop-carried tensors (plus a counter for `..(i -> n)`)."""
-        if L.scans:
-            return self.guarded_scan_loop(module, L, env, tensors, g)
-        inits, names = [], []
+    def loop_inits(self, L: A.Loop, env, tensors) -> list:
+        """The initial tensors of a data-dependent loop's variables; a constant initial value
+        takes the shape the variable declares."""
+        inits = []
         for res, e in L.carries:
             v = self.arg(e, env, tensors, e.loc)
             if not isinstance(v, Tensor):
@@ -509,7 +506,16 @@ class Composer:
                 v = Tensor(self.fresh(res.name), TensorType(res.type.name, eval_shape(env, res.type.shape, res.loc)),
                            v.value)
             inits.append(v)
-            names.append(res.name)
+        return inits
+
+    def dynamic_loop(self, module, L: A.Loop, env, tensors, g) -> list:
+        """A loop whose end depends on tensor data (a `while` condition or a tensor trip count):
+        a tosa.while_loop node; its condition and body are composed as sub-graphs over
+        placeholders for the loop-carried tensors (plus a counter for `..(i -> n)`)."""
+        if L.scans:
+            return self.guarded_scan_loop(module, L, env, tensors, g)
+        inits = self.loop_inits(L, env, tensors)
+        names = [res.name for res, _ in L.carries]
         count = None
         if L.count is not None:
             count = self.arg(L.count, env, tensors, L.count.loc)
@@ -586,15 +592,7 @@ class Composer:
         if len(lengths) > 1:
             raise NnefError(L.loc, f"scan inputs differ in length: {sorted(lengths)}")
         n = lengths.pop()
-        carried = []
-        for res, e in L.carries:
-            v = self.arg(e, env, tensors, e.loc)
-            if not isinstance(v, Tensor):
-                raise NnefError(e.loc, f"loop variable '{res.name}' needs a tensor initial value")
-            if res.type is not None and res.type.shape is not None and v.value is not None:
-                v = Tensor(self.fresh(res.name), TensorType(res.type.name, eval_shape(env, res.type.shape, res.loc)),
-                           v.value)
-            carried.append(v)
+        carried = self.loop_inits(L, env, tensors)
         count = None
         if L.count is not None:
             count = self.arg(L.count, env, tensors, L.count.loc)
