@@ -493,43 +493,24 @@ quantization in reals, `--nnef-input-shape NAME=DxD..` fixes an input's run-time
 """
 
 
-def _cases(table: str = "CASES") -> set[str]:
-    """The operators of a table (CASES, COMPOSITES) of the both-roads test's cases, read from
-    the test file as text (the package never imports tests/)."""
-    import ast
+def _case_tables() -> dict:
+    """The both-roads test's tables (CASES, COMPOSITES, ROAD2_PENDING, ROAD2_TESTS), taken from
+    running tests/frontends/nnef/nnef_cases.py (plain data, no imports; the package never
+    imports tests/). Run rather than read as text: CASES is built with dict unpacking,
+    comprehensions and update() calls, which a reading of literal keys misses."""
+    import runpy
 
     path = TESTS / "nnef_cases.py"
-    if not path.exists():
-        return set()
-    for node in ast.parse(path.read_text(encoding="utf-8")).body:
-        target = node.target if isinstance(node, ast.AnnAssign) else (
-            node.targets[0] if isinstance(node, ast.Assign) else None)
-        if isinstance(target, ast.Name) and target.id == table and isinstance(node.value, ast.Dict):
-            return {k.value for k in node.value.keys if isinstance(k, ast.Constant)}
-    return set()
-
-
-def _labels(table: str) -> dict[str, str]:
-    """A {operator: text} table of the test cases, read from the test file as text."""
-    import ast
-
-    path = TESTS / "nnef_cases.py"
-    if not path.exists():
-        return {}
-    for node in ast.parse(path.read_text(encoding="utf-8")).body:
-        target = node.target if isinstance(node, ast.AnnAssign) else (
-            node.targets[0] if isinstance(node, ast.Assign) else None)
-        if isinstance(target, ast.Name) and target.id == table and isinstance(node.value, ast.Dict):
-            return {k.value: v.value for k, v in zip(node.value.keys, node.value.values)
-                    if isinstance(k, ast.Constant) and isinstance(v, ast.Constant)}
-    return {}
+    return runpy.run_path(str(path)) if path.exists() else {}
 
 
 def table() -> str:
-    cases, composites, oracles = _cases(), _cases("COMPOSITES"), _labels("ROAD2_TESTS")
+    tables = _case_tables()
+    cases, composites = set(tables.get("CASES", {})), set(tables.get("COMPOSITES", {}))
+    oracles = tables.get("ROAD2_TESTS", {})
     from tosa_xdsl.frontends.nnef.to_linalg import KNOWN_GAPS
     from tosa_xdsl.frontends.nnef.to_linalg.intrinsics import INTRINSICS
-    not_compiled = set(KNOWN_GAPS) | _cases("ROAD2_PENDING")
+    not_compiled = set(KNOWN_GAPS) | set(tables.get("ROAD2_PENDING", {}))
     rows = ["| operator | TOSA mapping (road 1) | formulas (road 2) | tested |", "|---|---|---|---|"]
     for m in MODULES:
         doc = parse((HERE / f"{m}.sknd").read_text(), f"{m}.sknd")
