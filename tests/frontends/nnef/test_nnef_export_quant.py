@@ -29,10 +29,8 @@ from tosa_xdsl.ir.dense import to_numpy
 
 UINT8IO = ["add.uint8io", "conv_2d.uint8io"]
 # The importer's integer forms (to_tosa/integer_functions.py, integer_layout.py) the export does
-# not know yet, with the operation its error names: 16-bit TABLE activations (the interpolated
-# 513-entry tables are not solved for their function and scales; the int8 ones are).
-NOT_EXPORTED = {
-    **{m: "'tosa.table'" for m in ("logistic.int16x8", "tanh.int16x8")}}
+# not know yet, with the operation its error names (none since the 16-bit TABLEs are solved).
+NOT_EXPORTED: dict[str, str] = {}
 # The first re-import equals the imported TOSA itself, except where real operators between
 # quantized tensors read constants (written as variables, so created up front on re-import)
 # or read one dequantized tensor twice (dequantized once per reader on re-import): since the
@@ -498,3 +496,42 @@ def test_table_function_solves_tables_and_gives_up_in_bounded_time():
     start = time.monotonic()
     assert table_function(stairs, None) is None
     assert time.monotonic() - start < 20
+
+
+@pytest.mark.parametrize(("name", "s_in", "s_out", "zp_out"), [
+    ("nn.sigmoid", 3e-4, 2.0 ** -15, 0), ("math.tanh", 2e-5, 2.0 ** -15, 0), ("math.exp", 1e-4, 1e-3, -1000),
+    ("nn.silu", 2e-4, 2e-4, 100), ("nn.gelu", 1.5e-4, 1.2e-4, 0), ("nn.elu", 1e-4, 1e-4, 0)])
+def test_table_function_solves_16_bit_tables(name, s_in, s_out, zp_out):
+    """The importer's 513-entry i16 TABLEs (legalize_common.table_contents_16, TOSA's linear
+    interpolation between entries, each biased by half the midpoint error): the solved function
+    and scales rebuild the identical table; sigmoid and tanh tables at TFLite's int16 output
+    scale 2^-15, zero point 0, are told apart (the other one would need a zero point of
+    16384 / -32768)."""
+    from tosa_xdsl.frontends.legalize_common import table_contents_16
+    from tosa_xdsl.frontends.nnef.export_tables import table_function
+    from tosa_xdsl.frontends.nnef.to_tosa.integer_functions import FUNCTIONS
+
+    with np.errstate(all="ignore"):
+        table = table_contents_16(FUNCTIONS[name]({}), s_in, 0, s_out, zp_out)
+    got = table_function(table, None)
+    assert got is not None and got[0] == name and got[2] == 0 and got[4] == zp_out, got
+    with np.errstate(all="ignore"):
+        np.testing.assert_array_equal(table_contents_16(FUNCTIONS[name]({}), *got[1:]), table)
+
+
+def test_sigmoid_and_tanh_tables_export_as_nn_sigmoid_and_math_tanh():
+    """The solver tries sigmoid first: TFLite's logistic models export as nn.sigmoid (int8 and
+    16-bit; the fixpoint and LiteRT checks are the round-trip test's), the 16-bit tanh as
+    math.tanh. An int8 tanh at TFLite's output (1/128, 0) is the very table of a sigmoid at
+    (2 s_in, 1/256, -128) (sigmoid(x) = (1 + tanh(x / 2)) / 2, checked here on its table), so
+    it is written as nn.sigmoid: the same integers, other real scales."""
+    from tosa_xdsl.frontends.legalize_common import table_contents
+    from tosa_xdsl.frontends.nnef.to_tosa.integer_functions import FUNCTIONS
+
+    for model, want in [("logistic.int8", "nn.sigmoid"), ("logistic.int16x8", "nn.sigmoid"),
+                        ("tanh.int16x8", "math.tanh"), ("tanh.int8", "nn.sigmoid")]:
+        text, _ = export_nnef(import_nnef(HERE / "models" / model))
+        assert f"= {want}(a);" in text, (model, text)
+    for s in np.geomspace(1e-3, 0.1, 9):
+        np.testing.assert_array_equal(table_contents(np.tanh, s, 3, 1 / 128, 0),
+                                      table_contents(FUNCTIONS["nn.sigmoid"]({}), 2 * s, 3, 1 / 256, -128))

@@ -356,7 +356,8 @@ class QuantExport:
         pend = [self.pend.get(v) for v in ins]
         if op in self.absorbed:
             return
-        if name == "tosa.table" and elem(ins[0].type) == "i8" and elem(res.type) == "i8" and pend[0] is None:
+        if name == "tosa.table" and (elem(ins[0].type), elem(res.type)) in (("i8", "i8"), ("i16", "i32")) \
+                and pend[0] is None:
             return self.table(op)
         if name == "tosa.reduce_max" and pend[0] is not None and pend[0][0] == "castwide":
             return self.softmax(op, pend[0][1])
@@ -504,19 +505,32 @@ class QuantExport:
         self.s.same(src, out)
 
     def table(self, op):
-        """An int8 TABLE of a function of one value (to_tosa/integer_functions.py: TFLite's LUT,
-        legalize_common.table_contents(f, s_in, zp_in, s_out, zp_out)): the function and the
-        parameters the rest of the graph leaves free are solved from the table
-        (export_tables.table_function); the written line checks that the final scales rebuild
-        the identical table."""
+        """A TABLE of a function of one value (to_tosa/integer_functions.py: TFLite's LUT,
+        legalize_common.table_contents(f, s_in, zp_in, s_out, zp_out); 16-bit values TOSA's
+        interpolated table_contents_16, i32 out, and a RESCALE by 1/128 to i16, absorbed here):
+        the function and the parameters the rest of the graph leaves free are solved from the
+        table (export_tables.table_function); the written line checks that the final scales
+        rebuild the identical table."""
         x, res = op.operands[0], op.results[0]
         table = np.asarray(_const(op.operands[1])).reshape(-1)
+        bits = QSTORAGE[elem(x.type)]
+        if bits == 16:
+            users = [u.operation for u in res.uses]
+            r_op = users[0] if len(users) == 1 else None
+            if r_op is None or r_op.name != "tosa.rescale" or elem(r_op.results[0].type) != "i16" or \
+                    _flag(r_op, "per_channel") or table.size != 513 or \
+                    rescale_params(r_op)[1:] != (0, 0, False, False) or float(rescale_params(r_op)[0][0]) != 1 / 128:
+                raise QuantExportError("a 16-bit TABLE that is not the importer's (513 entries, then a RESCALE "
+                                       "by 1/128 to i16)")
+            self.absorbed.add(r_op)
+            res = r_op.results[0]
+        build = table_contents if bits == 8 else table_contents_16
         src = self.quantized_name(x)
         if self.s.unsigned.get(self.s.zroot(src)):
             raise QuantExportError("a TABLE of u8 values")
         found = table_function(table, self.s.zp.get(self.s.zroot(src)))
         if found is None:
-            raise QuantExportError("a TABLE that is no function's the importer tables (table_contents of "
+            raise QuantExportError(f"a TABLE that is no function's the importer tables ({build.__name__} of "
                                    "sigmoid, tanh, exp, log, sqrt, rsqrt, ... at any scales)")
         fname, s_in, zp_in, s_out, zp_out = found
         self.s.set_zp(src, zp_in)
@@ -526,14 +540,14 @@ class QuantExport:
         def text():
             fn = FUNCTIONS[fname]({})
             with np.errstate(all="ignore"):
-                rebuilt = table_contents(fn, self.s.scale(src), zp_in, self.s.scale(holder[0]), zp_out)
+                rebuilt = build(fn, self.s.scale(src), zp_in, self.s.scale(holder[0]), zp_out)
             if not np.array_equal(rebuilt.astype(np.int64), table.astype(np.int64)):
                 raise QuantExportError(f"'tosa.table': the scales of '{xname}' and '{holder[0]}' fixed by the rest "
                                        f"of the graph do not rebuild its {fname} table")
             return f"{holder[0]} = {fname}({xname});"
         out = self.ex.emit_lazy(text)
         holder.append(out)
-        self.s.add(out, 8, zp=zp_out)
+        self.s.add(out, bits, zp=zp_out)
         self.s.anchor(src, s_in, lambda c: math.isclose(c, s_in, rel_tol=1e-12))
         self.s.anchor(out, s_out, lambda c: math.isclose(c, s_out, rel_tol=1e-12))
         self.ex.vals[res] = (out, perm)
