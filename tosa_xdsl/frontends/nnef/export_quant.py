@@ -363,6 +363,11 @@ class QuantExport:
             return self.softmax(op, pend[0][1])
         if name == "tosa.rescale":
             return self.rescale(op)
+        if name == "tosa.reshape" and pend[0] is not None and pend[0][0] == "castwide" and \
+                sorted(u.operation.name for u in res.uses) == ["tosa.reduce_max", "tosa.sub"]:
+            # an integer softmax's rows: the values flattened to [rows, depth] (checked in softmax)
+            self.pend[res] = ("castwide", pend[0][1], [0, 1])
+            return
         if name in ("tosa.reshape", "tosa.transpose") and pend[0] is not None:
             self.pend[res] = self.moved(op, pend[0], list(ins[0].type.get_shape()), list(res.type.get_shape()))
             return
@@ -553,8 +558,10 @@ class QuantExport:
         self.ex.vals[res] = (out, perm)
 
     def softmax(self, op, x):
-        """The importer's integer nn.softmax along the last axis of a matrix (to_tosa/
-        integer_functions.py): m = REDUCE_MAX(CAST x); int8: e = GATHER(table, m - x), the
+        """The importer's integer nn.softmax along one axis (to_tosa/integer_functions.py): x
+        is the input with that axis moved last (a TRANSPOSE: a layout, see Exporter.get), its
+        rows flattened to a matrix (a RESHAPE after the CAST, undone by one after the final
+        RESCALE); on the matrix m = REDUCE_MAX(CAST x); int8: e = GATHER(table, m - x), the
         input scale the one the table is built from (export_tables.py); 16-bit: x - m RESCALEd
         by s_in / step (step = 10/65535: the input scale), + 32767, to i16, the fixed exp
         TABLE, RESCALE by 1/128; then s = REDUCE_SUM e, INTDIV(e * K + (s >> 1), s), RESCALE
@@ -582,9 +589,18 @@ class QuantExport:
         x32 = op.operands[0]
         shape = list(x32.type.get_shape())
         bits = QSTORAGE.get(elem(x.type))
-        if len(shape) != 2 or op.properties["axis"].value.data != 1 or bits is None:
-            fail("an integer softmax other than the importer's along the last axis of a matrix")
+        x_shape = list(x.type.get_shape())
+        if len(shape) != 2 or op.properties["axis"].value.data != 1 or bits is None or not x_shape or \
+                shape != [math.prod(x_shape[:-1]), x_shape[-1]]:
+            fail("an integer softmax other than the importer's along the last axis of its rows")
         rows, depth = shape
+        if x32.owner.name == "tosa.reshape":        # the rows of a tensor other than a matrix
+            cast = x32.owner.operands[0]
+            if [u.operation for u in cast.uses] != [x32.owner] or cast.owner.name != "tosa.cast" or \
+                    cast.owner.operands[0] != x:
+                fail()
+        elif x32.owner.name != "tosa.cast" or x_shape != shape:
+            fail()
         m = op.results[0]
         sub = users(m)[0]
         if sub.name != "tosa.sub" or {u.operation for u in x32.uses} != {op, sub}:
@@ -592,8 +608,12 @@ class QuantExport:
         chain = [sub]
         if bits == 8:
             flat = users(sub.results[0])[0]
-            gather = users(flat.results[0])[0] if flat.name == "tosa.reshape" and list(sub.operands) == [m, x32] \
-                else fail()
+            if list(sub.operands) != [m, x32]:
+                fail()
+            if rows == 1 and flat.name == "tosa.gather":      # [1, depth] is already the indices' shape
+                gather, flat = flat, sub
+            else:
+                gather = users(flat.results[0])[0] if flat.name == "tosa.reshape" else fail()
             if gather.name != "tosa.gather" or gather.operands[1] != flat.results[0]:
                 fail()
             table = const(gather.operands[0]).reshape(-1)
@@ -646,13 +666,24 @@ class QuantExport:
         rescale_by(out_op, 1.0, elem(x.type), ozp)
         if bits == 16 and ozp != 0:
             fail()
+        res = out_op.results[0]
+        if x_shape != shape:                    # the rows back in x's shape
+            back = users(res)[0]
+            if back.name != "tosa.reshape" or list(back.results[0].type.get_shape()) != x_shape:
+                fail()
+            chain.append(back)
+            res = back.results[0]
         src = self.quantized_name(x)
         self.s.anchor(src, scale, check)
-        res = out_op.results[0]
-        out = self.ex.emit(f"nn.softmax{{axes=[1]}}({self.ex.get(x)})")
+        name, layout = self.ex.vals[x]
+        if layout[:-1] != sorted(layout[:-1]):
+            # not the importer's transpose (the other axes in order): the softmax of x itself
+            name, layout = self.ex.get(x), list(range(len(x_shape)))
+        # x is the NNEF tensor `name` with its axes in `layout`: the softmax's is the last
+        out = self.ex.emit(f"nn.softmax{{axes=[{layout[-1]}]}}({name})")
         self.s.add(out, bits, zp=ozp)
         self.s.anchor(out, 1.0 / k, lambda c: round(1.0 / c) == k)
-        self.ex.vals[res] = (out, [0, 1])
+        self.ex.vals[res] = (out, layout)
         self.absorbed |= set(chain) | {mul, total, half, add, div, out_op}
 
     def mirror_pad(self, op, ins, res, pend):
