@@ -320,24 +320,31 @@ Pieces: `lexer.py`, `parser.py`, `ast.py` (the grammar of 2.16 with located erro
   CONCAT(REVERSE(SLICE x), x, REVERSE(SLICE x)) with the slices at 1 / s-1-a (0 / s-a) ->
   one `layout.pad{method='REFLECT'}` (`'SYMMETRIC'`) over those axes, one scale and zero
   point (the zero point of a tensor only padded so appears in no operation: written 0); the
-  int8 softmax along the last axis of a matrix (CAST, REDUCE_MAX, SUB, GATHER of the Q16 exp
-  table, REDUCE_SUM, MUL by K, INTDIV, RESCALE by 1) -> `nn.softmax{axes=[1]}` with the output
-  scale 1/K and the input scale solved from the table (`export_tables.py`: each entry
+  int8 softmax along one axis of any rank (the axis moved last by a TRANSPOSE, the rows
+  flattened by a RESHAPE; CAST, REDUCE_MAX, SUB, GATHER of the Q16 exp
+  table, REDUCE_SUM, MUL by K, INTDIV, RESCALE by 1; the RESHAPE and TRANSPOSE back) -> one
+  `nn.softmax{axes=[axis]}` with the output scale 1/K and the input scale solved from the table (`export_tables.py`: each entry
   round(2^16 exp(-s d)) bounds s to an interval, the midpoint of their intersection is
   written, checked to rebuild the identical table, else a one-line error); the 16x8 softmax
   (x - max RESCALEd by s_in / (10/65535), + 32767, the fixed exp TABLE, RESCALE by 1/128, the
-  same division) likewise, its input scale read from that RESCALE; an int8 TABLE -> the
+  same division) likewise, its input scale read from that RESCALE; a TABLE -> the
   function of one value it tables (`export_tables.table_function`: the table is TFLite's LUT
-  `table_contents(f, s_in, zp_in, s_out, zp_out)`; f is searched among the importer's
+  `table_contents(f, s_in, zp_in, s_out, zp_out)`, or for 16 bits TOSA's interpolated
+  `table_contents_16` (513 entries, each biased by half its segment's midpoint error; i32 out
+  and the RESCALE by 1/128 after it), the importer's own builders; f is searched among the importer's
   functions (sigmoid, tanh, exp, log, sqrt, rsqrt, rcp, log2, sin, cos, erf, silu, softplus,
-  gelu, elu), the zero point the graph leaves free over the storage range, s_in by least
-  squares on log-spaced scales then zoomed where the interval of 1/s_out the table allows is
+  gelu, elu), the zero point the graph leaves free over the storage range (16 bits: 0, TFLite's),
+  s_in by least squares on log-spaced scales (16 bits: the best fits polished by a
+  golden-section search, so the output zero point is known to a unit) then zoomed where the interval of 1/s_out the table allows is
   least empty, log's s_in through its intercept, a bounded number of zooms (a table no
   function builds is refused after about 4 s at worst); the answer must rebuild the identical table,
   and the written line checks it again with the solved scales of the graph, else a one-line
-  error). Any function and scales that rebuild the table are a valid answer: the int8
-  logistic model comes back as `math.tanh` (tanh(x) = 2 sigmoid(2x) - 1: the same table at
-  other scales), the same integers, other reals (the importer's mean has the same integer form with r divided by the count,
+  error). sigmoid(x) = (1 + tanh(x/2)) / 2 makes a sigmoid table a tanh table at other scales
+  and zero points: sigmoid is preferred, for 16 bits after the output zero point nearest 0, so
+  the logistic models (int8 and 16x8) come back as `nn.sigmoid` and the 16x8 tanh as
+  `math.tanh` (as sigmoid its output zero point would be -32768); TFLite's int8 tanh, output
+  (1/128, 0), is the very table of a sigmoid at (2 s_in, 1/256, -128) and comes back as
+  `nn.sigmoid`: the same integers, other reals (the importer's mean has the same integer form with r divided by the count,
   so a mean comes back as a sum whose output scale is count times larger: the same integers);
   and the mixed path's
   dequantization (cast, subtract the zero point, cast, multiply by the scale: the tensor
@@ -359,18 +366,19 @@ Pieces: `lexer.py`, `parser.py`, `ast.py` (the grammar of 2.16 with located erro
   rescales, e.g. `concat([x, requantized x])` or `mul(x, x)`) is consistent only up to each
   multiplier's 2^-31 rounding; the first chain wins and a cycle inconsistent beyond 1e-6 is an
   error. Tested (`test_nnef_export_quant.py`): the quantized models (`*.int8`, `*.int16x8`,
-  `*.uint8io`) outside its NOT_EXPORTED list (45 of 47, e.g. pad, mirror pad, 16x8 fully connected, softmax, int8 logistic/tanh/exp/log/sqrt/rsqrt, tile, reduce_max, sum, mean, abs, leaky relu, nearest
+  `*.uint8io`) outside its NOT_EXPORTED list (all 47, e.g. pad, mirror pad, 16x8 fully connected, softmax, int8 and 16x8 logistic/tanh, int8 exp/log/sqrt/rsqrt, tile, reduce_max, sum, mean, abs, leaky relu, nearest
   and bilinear resize in int8 and 16x8) export, re-import with the same RESCALE parameters and the same
   TOSA, the second export is the same text (a fixpoint), and the outputs equal LiteRT's
-  builtin kernels bit for bit; the other 2 (16x8 logistic and tanh: TABLE) stop at a named operation (expected to fail,
-  "Not done"). Integer TOSA from the TFLite
+  builtin kernels bit for bit (the 16x8 TABLEs' known LSBs aside, as for the import); an
+  integer softmax on axis 1 of rank 3 (and others, 8 and 16 bits) round-trips as one
+  `nn.softmax` and equals the draft's softmax and quantization in numpy. Integer TOSA from the TFLite
   frontend exports where it uses these patterns (the TFLite tests' int8/uint8io models,
   e.g. dilated conv, prelu, split, depth_to_space, mobilenet uint8io, gelu's TABLE: re-imported outputs equal
   LiteRT's); so does the importer's TOSA after `cse,canonicalize` (shared constants, a weight
   shared by two convolutions written once per use, folded zero-point-0 subtractions, merged
   reshapes: the re-import computes the same); plain i32 arithmetic is exported as NNEF `int`
   operators. A zero point outside its storage (or non-zero for wider than 8 bits) is refused:
-  the importer would keep that tensor in reals. Anything else (a 16-bit TABLE or one no function's,
+  the importer would keep that tensor in reals. Anything else (a TABLE no function's,
   NEGATE/GATHER/TRANSPOSE_CONV2D, a REVERSE other than the padding's, a RESCALE feeding another operator,
   SINGLE_ROUND (but from i48), per-channel activations, a pattern's value through a transpose or reshape the
   importer does not write, a real graph input quantized in the graph or a dequantized graph
@@ -455,13 +463,11 @@ OUTRO = """
   32-bit quantized activations (an i32 RESCALE result not read by add/sub/mul), 16-bit convolutions, RESCALEs other than
   scale32 DOUBLE_ROUND (from i48: scale32=false SINGLE_ROUND), cond_if/while_loop regions; nor integer operators the importer has
   no integer form for: one-line errors. Of the importer's integer forms
-  (`to_tosa/integer_functions.py`, `integer_layout.py`) these are not exported yet (the
-  models stop at the named operation, `NOT_EXPORTED` in `test_nnef_export_quant.py`): 16-bit TABLE
-  activations (the 513-entry interpolated tables, `table_contents_16`, are not solved yet; the
-  int8 ones are, see above; a function with attributes, e.g. elu's alpha other than 1, is not
-  searched), the integer softmax
-  along another axis than the last of a matrix (the importer's transposes and reshapes around
-  it are not matched), `nn.prelu`'s form (not
+  (`to_tosa/integer_functions.py`, `integer_layout.py`) these are not exported yet (a one-line
+  error naming the operation; no quantized test model is in `NOT_EXPORTED` now): TABLEs
+  of a function with attributes (e.g. elu's alpha other than 1: not searched), 16-bit TABLEs
+  of sqrt and log (the large bias of their first segments misleads the search: refused) or
+  with an input zero point neither 0 nor fixed by the graph (not searched), `nn.prelu`'s form (not
   tried: no quantized test model has one), REPLICATE padding
   (TILEs of edge slices + concatenations; REFLECT/SYMMETRIC are exported). The recovered scales
   are a valid choice, not the original ones (see above).

@@ -6,8 +6,12 @@ round(2^16 * exp(-s_in * d)) for d = 0..255. Each entry bounds s_in to an interv
 intersection holds every scale that rebuilds the table, and the export writes its midpoint
 (checked: the re-import must build the identical table).
 
-An int8 TABLE of a function of one value is table_contents(f, s_in, zp_in, s_out, zp_out):
-table_function searches f among the importer's functions and the parameters (see there)."""
+An int8 TABLE of a function of one value is table_contents(f, s_in, zp_in, s_out, zp_out), a
+16-bit one table_contents_16 (513 entries, TOSA interpolates between them): table_function
+searches f among the importer's functions and the parameters (see there), for both widths
+with the importer's own builders (TableForm). sigmoid(x) = (1 + tanh(x / 2)) / 2 makes the
+tables of the two functions the same at paired scales: sigmoid is preferred (for 16 bits the
+output zero point 0 first, which tells TFLite's logistic from its tanh)."""
 
 from __future__ import annotations
 
@@ -18,7 +22,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from tosa_xdsl.frontends.legalize_common import softmax_exp_table_q16, table_contents, table_contents_16
+from tosa_xdsl.frontends.legalize_common import (
+    softmax_exp_table_q16,
+    table_contents,
+    table_contents_16,
+)
 from tosa_xdsl.frontends.nnef.to_tosa.integer_functions import FUNCTIONS
 
 
@@ -69,7 +77,7 @@ class TableForm:
 # (its 512 segments of 128 inputs), each entry biased by half the interpolation error
 FORM8 = TableForm(256, np.arange(-128, 128, dtype=np.float64), -128, 127,
                   lambda f, s, zp, so, d: table_contents(f, s, zp, so, d), 150)
-FORM16 = TableForm(513, (np.arange(513, dtype=np.float64) - 256.0) * 128.0, -32768, 32767, table_contents_16, 60)
+FORM16 = TableForm(513, (np.arange(513, dtype=np.float64) - 256.0) * 128.0, -32768, 32767, table_contents_16, 24)
 FORMS = {f.size: f for f in (FORM8, FORM16)}
 
 
@@ -115,7 +123,7 @@ def _polish(f, form, tf, inner, zp, s0, ratio) -> tuple[float, float, float]:
     g = (math.sqrt(5) - 1) / 2
     x1, x2 = b - g * (b - a), a + g * (b - a)
     r1, r2 = _fit(f, form, tf, inner, zp, math.exp(x1))[0], _fit(f, form, tf, inner, zp, math.exp(x2))[0]
-    for _ in range(48):
+    for _ in range(32):
         if r1 <= r2:
             b, x2, r2 = x2, x1, r1
             x1 = b - g * (b - a)
@@ -239,12 +247,19 @@ def _table_function(data: bytes, zp_in: int | None) -> tuple | None:
                 res = np.where((n >= max(3, inner.sum() // 2)) & (var > 0) & (c > 0), res / np.maximum(n, 1), np.inf)
                 for i in np.argsort(res)[:2]:
                     if np.isfinite(res[i]):
-                        fit = (name, float(c[i]), float(scales[i]), float(mt[i] - c[i] * my[i]))
-                        if wide:
-                            s, ci, di = _polish(f, form, tf, inner, zp, fit[2], scales[1] / scales[0])
-                            fit = (name, ci, s, di)
-                        for nm, ci, si, di in [fit] + _twins(*fit):
-                            fits.append((res[i], nm, zp, si, di))
+                        fits.append((res[i], name, zp, float(scales[i]), float(c[i]), float(mt[i] - c[i] * my[i])))
+    if wide:
+        fits.sort(key=lambda r: r[0])
+        # the best fits polished (a 16-bit table's intercept d must be known to a unit of 32768,
+        # a grid fit's is not), residuals at the polished scale
+        polished = []
+        for _, name, zp, s0, _, _ in fits[:12]:
+            f = FUNCTIONS[name]({})
+            s, c0, d0 = _polish(f, form, tf, inner, zp, s0, scales[1] / scales[0])
+            polished.append((_fit(f, form, tf, inner, zp, s)[0], name, zp, s, c0, d0))
+        fits = polished
+    fits = [(r, nm, zp, s, d) for r, name, zp, s0, c0, d0 in fits
+            for nm, _, s, d in [(name, c0, s0, d0)] + _twins(name, c0, s0, d0)]
     # equal fits in TABLE_FUNCTIONS' order; 16 bits: output zero point 0 first (TFLite's)
     fits.sort(key=lambda r: (float(f"{r[0]:.6g}"), wide and round(r[4]) != 0, TABLE_FUNCTIONS.index(r[1])))
     budget, done = form.budget, set()
@@ -277,5 +292,22 @@ def _table_function(data: bytes, zp_in: int | None) -> tuple | None:
                     done.add((name, zp, d, centre))
                     found = _refine(form, f, t, tf, inner, zp, d, centre)
                     if found is not None:
-                        return (name, found[0], zp, found[1], d)
+                        return _preferred(form, t, tf, inner, (name, found[0], zp, found[1], d))
     return None
+
+
+def _preferred(form, t, tf, inner, found):
+    """found, or its sigmoid/tanh twin where that rebuilds the table too and is preferred:
+    sigmoid (tried first), but for 16 bits the output zero point nearer 0 (TFLite's int16
+    quantization is symmetric: its logistic and tanh both have zero point 0)."""
+    name, s_in, zp, s_out, d = found
+    for twin, _, s2, d2 in _twins(name, 1.0 / s_out, s_in, d):
+        better = abs(round(d2)) < abs(d) or (abs(round(d2)) == abs(d) and twin == "nn.sigmoid") \
+            if form is FORM16 else twin == "nn.sigmoid"
+        f = FUNCTIONS[twin]({})
+        for k in (0, -1, 1) if better else ():
+            if form.lo <= round(d2) + k <= form.hi:
+                got = _refine(form, f, t, tf, inner, zp, round(d2) + k, s2)
+                if got is not None:
+                    return (twin, got[0], zp, got[1], round(d2) + k)
+    return found
