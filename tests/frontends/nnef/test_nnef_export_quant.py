@@ -382,20 +382,23 @@ def _random_inputs(fn, seed):
     for a in fn.body.block.args:
         el, shape = str(a.type.get_element_type()), a.type.get_shape()
         out.append(rng.integers(-128, 128, shape).astype(np.int8) if el == "i8" else
+                   rng.integers(-32768, 32768, shape).astype(np.int16) if el == "i16" else
                    rng.uniform(-2, 2, shape).astype(np.float32) if el == "f32" else
                    rng.integers(-100, 100, shape).astype(np.int32))
     return out
 
 
 def test_export_fuzz_on_mutated_integer_tosa(tmp_path):
-    """Seeded mutations of the models' integer TOSA (imported from NNEF and from TFLite; RESCALE multipliers, shifts, zero points
+    """Seeded mutations of the models' integer TOSA (imported from NNEF, a rank-3 softmax among them, and from TFLite; RESCALE multipliers, shifts, zero points
     and flags, clamp bounds, constants, permutations, axes, op names swapped, operations
     deleted, operands swapped): each export raises a one-line ExportError, or writes a model
     that imports again and computes what the mutated TOSA computes (never a different graph)."""
     rng = random.Random(16)
     texts = [str(import_nnef(HERE / "models" / m)) for m in
              ("net_mobilenet.int8", "add.uint8io", "mul.int8", "maximum.int8", "concatenation.int8", "relu.int8",
-              "fully_connected.int8", "softmax.int8", "pad.int8", "depthwise_conv_2d.int8")]
+              "fully_connected.int8", "softmax.int8", "pad.int8", "depthwise_conv_2d.int8", "logistic.int16x8")]
+    texts.append(str(import_nnef(SOFTMAX % {"shape": "2, 5, 3", "axis": 1, "zp": 3, "s_in": 0.05, "ozp": -128,
+                                            "s_out": 1 / 256, "bits": 8})))
     from tosa_xdsl.frontends.tflite import import_tflite
     texts += [str(import_tflite((TFLITE / "models" / f"{m}.tflite").read_bytes()))
               for m in ("prelu_unfused.int8", "conv_2d_valid_dilated.int8")]
@@ -588,3 +591,46 @@ def test_integer_softmax_on_any_axis_round_trips_as_one_nn_softmax(shape, axis, 
     (got,) = run(m2, [q], entry="G")
     want = _softmax_draft(q, zp, s_in, s_out, ozp, bits, axis)
     assert got.dtype == dtype and np.abs(got.astype(np.int64) - want).max() <= (1 if bits == 8 else 4)
+
+
+@pytest.mark.parametrize(("perm", "axis", "written"), [([0, 2, 1], 1, "nn.softmax{axes=[2]}(x)"),
+                                                       ([2, 0, 1], 2, "layout.transpose{perm=[2, 0, 1]}(x)")])
+def test_integer_softmax_of_a_transposed_tensor_exports_what_it_computes(perm, axis, written, tmp_path):
+    """A softmax of a transposed quantized tensor: the transposes are layouts of the NNEF
+    tensor, so the export writes the softmax on x's own axis where the other axes stay in
+    order, else after a layout.transpose; either way the re-imported graph computes what the
+    first did, and both are the draft's softmax within 1 LSB."""
+    src = SOFTMAX % {"shape": "2, 5, 3", "axis": axis, "zp": 3, "s_in": 0.05, "ozp": -128, "s_out": 1 / 256,
+                     "bits": 8}
+    shape_t = ", ".join(str([2, 5, 3][p]) for p in perm)
+    src = src.replace("@output { y: real[2, 5, 3]; }", f"@output {{ y: real[{shape_t}]; }}").replace(
+        "y = nn.softmax", f"t = layout.transpose{{perm={perm}}}(x); y = nn.softmax").replace("}(x); }", "}(t); }")
+    src = src.replace("import nn;", "import nn; import layout;")
+    entry = re.search(r"\n    x: (quant[^\n]*)", src).group(1)
+    src = src.replace(f"    x: {entry}", f"    x: {entry}\n    t: {entry}")
+    m1 = import_nnef(src)
+    text1, _ = export_nnef(m1)
+    assert written in text1 and text1.count("nn.softmax{") == 1, text1
+    export_nnef_folder(m1, tmp_path)
+    m2 = import_nnef(tmp_path)
+    q = np.random.default_rng(5).integers(-128, 128, (2, 5, 3)).astype(np.int8)
+    (got,) = run(m2, [q], entry="G")
+    np.testing.assert_array_equal(got, run(m1, [q], entry="G")[0])
+    want = _softmax_draft(q.transpose(perm), 3, 0.05, 1 / 256, -128, 8, axis)
+    assert np.abs(got.astype(np.int64) - want).max() <= 1
+
+
+def test_a_16_bit_table_no_function_builds_is_a_one_line_error():
+    """The logistic.int16x8 TABLE with one entry moved by 5: no function's table (the search
+    gives up within its bound), a one-line ExportError naming the TABLE."""
+    text = str(import_nnef(HERE / "models" / "logistic.int16x8"))
+    m = re.search(r'dense<"0x([0-9A-F]+)"> : tensor<513xi16>', text)
+    data = bytearray(bytes.fromhex(m.group(1)))
+    data[600] = (data[600] + 5) % 256                      # entry 300, low byte
+    bad = text.replace(m.group(1), data.hex().upper())
+    start = time.monotonic()
+    with pytest.raises(ExportError) as info:
+        export_nnef(_module(bad))
+    assert time.monotonic() - start < 20
+    msg = str(info.value)
+    assert "\n" not in msg and re.match(r"@main, operation \d+: 'tosa\.table': a TABLE that is no function's", msg), msg
