@@ -27,7 +27,7 @@ is only consistent up to the 2^-31 rounding of each multiplier: the export keeps
 chain's scale and refuses (ExportError) a cycle inconsistent beyond 1e-6 relative.
 
 What is not one of these patterns (an i8 operation without an integer form in the importer,
-TABLE, a RESCALE feeding something else than add/sub/mul, ...) is an ExportError naming the
+a TABLE no function builds (export_tables.py), a RESCALE feeding something else than add/sub/mul, ...) is an ExportError naming the
 operation; plain i32 arithmetic is exported by export.py as NNEF `int` operators."""
 
 from __future__ import annotations
