@@ -302,11 +302,14 @@ def _as_args(src_module: ModuleOp, inputs: list) -> list:
     return [np.asarray(x).reshape(tuple(t.get_shape())) for x, t in zip(inputs, args)]
 
 
-def native(src: str, inputs: list) -> list:
+def native(src: str, inputs: list, fp_contract: str = "off") -> list:
+    """fp_contract "off" by default here: these tests check that the lowering is exact, bit for
+    bit against the interpreted linalg stage (the default FMA in float dot products is within
+    the spec's bound instead: tests/native/test_fp_contract.py)."""
     from tosa_xdsl import jit
 
     module = parse(src)
-    return jit.NativeModule(module, pipeline=LLVM).call(_as_args(module, inputs))
+    return jit.NativeModule(module, pipeline=LLVM, fp_contract=fp_contract).call(_as_args(module, inputs))
 
 
 # ordinary random shapes (a draw of its own), several operators per native module: the
@@ -398,3 +401,4 @@ def test_example_model_native():
     check_outputs(got)
     linalg = run(lower(src, LINALG), [x])
     assert_same(got, linalg, "example native vs linalg")
+    check_outputs(native(src, [x], fp_contract="fast"))  # the default: FMA in the convolutions

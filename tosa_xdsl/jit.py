@@ -238,7 +238,7 @@ class NativeModule:
 
     def __init__(self, tosa_module: ModuleOp, entry: str = "main", *, pipeline: str | None = None,
                  opt_level: int = 2, lowered: ModuleOp | None = None, cache: Any = None, threads: int = 1,
-                 fp_contract: str = "off", compiled: tuple[bytes, llvm.LLVMFunctionType] | None = None):
+                 fp_contract: str = "fast", compiled: tuple[bytes, llvm.LLVMFunctionType] | None = None):
         """`lowered`: `tosa_module` already lowered to the llvm dialect by the caller (tosa-run
         lowers through its diagnostics-reporting pass driver, with `native_pipeline`'s
         pipeline); else `pipeline` lowers a clone. `cache`: a tosa_xdsl.codegen.cache.ModuleCache
@@ -246,9 +246,10 @@ class NativeModule:
         stored. (`cached` looks up only.) `compiled`: (object code, llvm type of `entry`) the
         caller already made on the direct road (tosa-run: `compile_loop_level`); `lowered` is
         then not used. `threads`: outer parallel loops on that many threads
-        (docs/native.md; 1: the single-threaded code). `fp_contract="fast"`: float dot products
-        may use FMA (`tosa-to-llvm{fp-contract=fast}`, lowering/linalg_transforms/fp_contract.py;
-        within the spec's bound, not bit-identical to the interpreter)."""
+        (docs/native.md; 1: the single-threaded code). `fp_contract`: "fast" (the default) lets
+        float dot products use FMA (lowering/linalg_transforms/fp_contract.py: within the spec's
+        bound, not bit-identical to the interpreter); "off" (`tosa-to-llvm{fp-contract=off}`)
+        gives the interpreter's float bits."""
         pipeline = native_pipeline(pipeline, threads, fp_contract)
         self._signature(tosa_module, entry)
         if self.dynamic:
@@ -298,7 +299,7 @@ class NativeModule:
     @classmethod
     def cached(cls, tosa_module: ModuleOp, entry: str = "main", *, pipeline: str | None = None,
                opt_level: int = 2, cache: Any = None, threads: int = 1,
-               fp_contract: str = "off") -> NativeModule | None:
+               fp_contract: str = "fast") -> NativeModule | None:
         """The compiled module from `cache` without lowering anything, or None on a miss."""
         pipeline = native_pipeline(pipeline, threads, fp_contract)
         if cache is None:
@@ -470,7 +471,7 @@ def _loop_globals(function: CompiledFunction) -> tuple[Any, Any] | None:
     return ffi.cast("int64_t *", addresses[0]), ffi.cast("int64_t *", addresses[1])
 
 
-def native_pipeline(pipeline: str | None, threads: int = 1, fp_contract: str = "off") -> str:
+def native_pipeline(pipeline: str | None, threads: int = 1, fp_contract: str = "fast") -> str:
     """`pipeline` (default tosa-to-llvm) with the options NativeModule's arguments ask for:
     tosa-to-llvm's `threads` (outer parallel loops) and `fp-contract` (FMA in float dot
     products), so the cache key, which hashes the pipeline, tells the variants apart. A
@@ -484,7 +485,7 @@ def native_pipeline(pipeline: str | None, threads: int = 1, fp_contract: str = "
     if fp_contract not in ("off", "fast"):
         raise ValueError(f"fp_contract must be 'off' or 'fast', got {fp_contract!r}")
     extra = [f"threads={threads}"] if threads > 1 else []
-    extra += ["fp-contract=fast"] if fp_contract == "fast" else []
+    extra += ["fp-contract=off"] if fp_contract == "off" else []
     if not extra:
         return pipeline
     name, brace, options = pipeline.partition("{")

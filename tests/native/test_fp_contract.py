@@ -1,13 +1,13 @@
-"""`fp-contract=fast` (tosa-to-llvm{fp-contract=fast}, NativeModule(fp_contract="fast"),
-`tosa-run --fp-contract=fast`): float dot products may use FMA. The results are not the
+"""`fp-contract=fast`, the default of tosa-to-llvm / NativeModule / `tosa-run --backend jit`
+(`fp-contract=off` turns it off): float dot products may use FMA. The results are not the
 interpreter's bits, so they are checked against the spec's bound instead (tosa-1.0.1-spec.md,
 "Dot product accuracy requirements"): each output may be off the fp64 result by
 ABS_BOUND * 2^(-1 - 23) * bnd, ABS_BOUND = 2 * ksb, ksb = KS + 1 (f32 accumulator and output, a
 bias), bnd the dot product of the absolute values. The interpreter (two roundings per step) is
 within that bound too, so the FMA results must be within twice the bound of the interpreter's.
-Integer programs are untouched by the switch (bit-identical to the interpreter), and the default
-is still bit-identical to the pipeline without the pass (checked on the example model by
-tests/test_lowering_example.py and on these programs by test_register_tiling.py).
+Integer programs are untouched by the switch (bit-identical to the interpreter);
+`fp-contract=off` gives the plain loop nests' float bits (test_register_tiling.py compares the
+register-tiled nests with the untiled ones that way).
 """
 
 from __future__ import annotations
@@ -46,22 +46,22 @@ def test_fma_within_the_spec_bound(name):
     src, ks = CASES[name]
     module = parse(src)
     inputs = random_inputs(module, seed=len(name))
-    fast = jit.NativeModule(parse(src), fp_contract="fast").call(inputs)
+    fast = jit.NativeModule(parse(src)).call(inputs)  # the default
     want = run(module, inputs)
     for got, ref, bound in zip(fast, want, _bound(module, inputs, ks)):
         err = np.abs(got.astype(np.float64) - ref.astype(np.float64))
         assert (err <= bound).all(), f"{name}: error {err.max():.3g} above the bound at {np.argmax(err - bound)}"
 
 
-def test_the_pass_runs_only_when_asked():
+def _contracted(module) -> list:
+    return [op for op in module.walk() if op.name in ("arith.mulf", "arith.addf") and "contract" in str(op.fastmath)]
+
+
+def test_the_pass_runs_by_default_and_not_when_off():
     src = CASES["conv1x1_f32"][0]
-    fast = lower(src, "tosa-to-loops{fp-contract=fast}")
-    default = lower(src, "tosa-to-loops")
-    contract = [op for op in fast.walk() if op.name in ("arith.mulf", "arith.addf")
-                and "contract" in str(op.fastmath)]
-    assert contract, "no contracted multiply-add in the fp-contract=fast loops"
-    assert not [op for op in default.walk() if op.name in ("arith.mulf", "arith.addf")
-                and "contract" in str(op.fastmath)]
+    assert _contracted(lower(src, "tosa-to-loops")), "no contracted multiply-add in the default loops"
+    assert _contracted(lower(src, "tosa-to-loops{fp-contract=fast}"))
+    assert not _contracted(lower(src, "tosa-to-loops{fp-contract=off}"))
 
 
 def test_integers_unchanged():
@@ -89,9 +89,15 @@ def test_tosa_run_flag(tmp_path):
         args += ["-i", str(tmp_path / f"x{i}.npy")]
     cmd = [sys.executable, "-m", "tosa_xdsl.tools.tosa_run", str(tmp_path / "m.mlir"), "--backend", "jit",
            "--no-cache", *args, "-o", str(tmp_path / "out.npy")]
-    done = subprocess.run([*cmd, "--fp-contract=fast"], capture_output=True, text=True, check=False)
+    want = run(module, inputs)[0]
+    for flag in ([], ["--fp-contract=fast"]):  # the default is fast
+        done = subprocess.run([*cmd, *flag], capture_output=True, text=True, check=False)
+        assert done.returncode == 0, done.stderr
+        err = np.abs(np.load(tmp_path / "out.npy").astype(np.float64) - want)
+        assert (err <= _bound(module, inputs, ks)[0]).all()
+    done = subprocess.run([*cmd, "--fp-contract=off"], capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stderr
-    err = np.abs(np.load(tmp_path / "out.npy").astype(np.float64) - run(module, inputs)[0])
-    assert (err <= _bound(module, inputs, ks)[0]).all()
+    off = jit.NativeModule(parse(src), fp_contract="off").call(inputs)  # the plain loop nests' order
+    assert_same([np.load(tmp_path / "out.npy")], off, "tosa-run --fp-contract=off")
     bad = subprocess.run([*cmd, "--fp-contract=sometimes"], capture_output=True, text=True, check=False)
     assert bad.returncode == 2 and "fp-contract" in bad.stderr and "Traceback" not in bad.stderr

@@ -32,7 +32,8 @@ from tosa_xdsl.lowering.pipelines import gc_paused
 
 HUGE_CODE = 2000  # llvm ops in all functions
 DEFAULT_UNROLL_THRESHOLD = 150  # LLVM's own at -O2 (UnrollThresholdDefault)
-SETTINGS_VERSION = 2  # bump when settings_for changes: part of the cache key
+SETTINGS_VERSION = 3  # bump when settings_for or a default changes: part of the cache key
+# (3: tosa-to-llvm contracts float dot products by default; the plain pipeline's entries were off)
 
 
 class CodegenError(Exception):

@@ -9,7 +9,9 @@ the same name with the bare-pointer, out-parameter convention of docs/native.md:
 
     void main(const float *input0, float *result0, float *result1);
 
-Static shapes only (the lowering requires them); the weights are inside the library.
+Static shapes only (the lowering requires them); the weights are inside the library. Float
+dot products are contracted to FMA as tosa-to-llvm does by default (`--fp-contract=off`, or
+`fp_contract="off"`: the interpreter's float bits).
 
 `threads` > 1 (`tosa-translate --emit-shared-library --threads N`): the library is compiled
 as `tosa-to-llvm{threads=N}` and carries its own worker pool (codegen/thread_pool.py, linked
@@ -39,8 +41,9 @@ def linker() -> str | None:
     return shutil.which(os.environ.get("CC") or "cc")
 
 
-def emit_shared_library(module: Any, opt_level: int = 2, threads: int = 1) -> bytes:
-    """The bytes of a shared library implementing every function of the TOSA `module`."""
+def emit_shared_library(module: Any, opt_level: int = 2, threads: int = 1, fp_contract: str = "fast") -> bytes:
+    """The bytes of a shared library implementing every function of the TOSA `module`.
+    `fp_contract="off"`: float dot products without FMA (the interpreter's bits)."""
     from tosa_xdsl.codegen import thread_pool
     from tosa_xdsl.codegen.llvm import compile_object
     from tosa_xdsl.jit import native_pipeline
@@ -52,7 +55,7 @@ def emit_shared_library(module: Any, opt_level: int = 2, threads: int = 1) -> by
     from tosa_xdsl.codegen.direct_llvm import lower_and_compile
 
     lowered = module.clone()
-    done = lower_and_compile(lowered, native_pipeline(PIPELINE, threads), None, opt_level)  # the direct road
+    done = lower_and_compile(lowered, native_pipeline(PIPELINE, threads, fp_contract), None, opt_level)  # the direct road
     obj = done[0] if done is not None else compile_object(lowered, opt_level)
     pool = thread_pool.object_code(opt_level) if threads > 1 else None
     return link(obj, cc, pool)

@@ -101,10 +101,10 @@ def build_arg_parser() -> argparse.ArgumentParser:
     p.add_argument("--backend", choices=("interp", "jit"), default="interp",
                    help="interp: the reference interpreter (default); jit: lower with tosa-to-llvm "
                         "and run natively (tosa_xdsl.jit)")
-    p.add_argument("--fp-contract", choices=("off", "fast"), default="off",
-                   help="--backend jit: fast lets float dot products (CONV2D, MATMUL, ...) use fused "
-                        "multiply-add: faster, within the spec's dot-product error bound, but not "
-                        "bit-identical to the interpreter (default: off)")
+    p.add_argument("--fp-contract", choices=("off", "fast"), default="fast",
+                   help="--backend jit: fast (default) lets float dot products (CONV2D, MATMUL, ...) "
+                        "use fused multiply-add: faster, within the spec's dot-product error bound, "
+                        "but not bit-identical to the interpreter; off: the interpreter's float bits")
     p.add_argument("--no-cache", action="store_true",
                    help="--backend jit: neither read nor write the compiled-module cache "
                         "($TOSA_XDSL_CACHE_DIR, else $XDG_CACHE_HOME/tosa-xdsl or ~/.cache/tosa-xdsl)")
@@ -438,7 +438,7 @@ JIT_PIPELINE = "tosa-to-llvm{validation=false}"
 
 
 def _run_jit(loaded: Loaded, inputs, entry: str, use_cache: bool = True,
-             max_loop_iterations: int = DEFAULT_MAX_LOOP_ITERATIONS, threads: int = 1, fp_contract: str = "off"):
+             max_loop_iterations: int = DEFAULT_MAX_LOOP_ITERATIONS, threads: int = 1, fp_contract: str = "fast"):
     """--backend jit: the compiled module from the cache, else lower (tosa-to-llvm, through
     the same pass driver as -p, so a pass's errors are located diagnostics), compile (and
     cache), call; None after a printed error (a WHILE_LOOP past --max-loop-iterations: the

@@ -106,6 +106,9 @@ def build_arg_parser() -> argparse.ArgumentParser:
     p.add_argument("--threads", type=_threads, default=1, metavar="N",
                    help="with --emit-shared-library: outer parallel loops on N threads (a worker pool "
                         "inside the library, linked with -lpthread; default 1: no threads)")
+    p.add_argument("--fp-contract", choices=("off", "fast"), default="fast",
+                   help="with --emit-shared-library: fast (default) lets float dot products use fused "
+                        "multiply-add (within the spec's error bound); off: the interpreter's float bits")
     p.add_argument("--nnef-lower-all", action="store_true",
                    help="with --import-nnef: compile every operator from its @lower formulas "
                         "(linalg) instead of mapping standard-library operators to TOSA")
@@ -233,7 +236,9 @@ def translate(t: Translation, data: bytes, name: str, args: argparse.Namespace) 
             _function(t.exporter)(module, args.output_file)
             return b""
         threads = getattr(args, "threads", 1)
-        out = _function(t.exporter)(module, threads=threads) if threads > 1 else _function(t.exporter)(module)
+        options = ({"threads": threads} if threads > 1 else {}) | (
+            {"fp_contract": "off"} if getattr(args, "fp_contract", "fast") == "off" else {})
+        out = _function(t.exporter)(module, **options)
     except InputError:
         raise
     except (Exception, RecursionError) as err:
@@ -261,6 +266,8 @@ def _main(argv: list[str] | None) -> int:
         _schema_version = SCHEMA_VERSIONS[args.tosa_schema_version]
         if args.threads != 1 and chosen[0].flag != "--emit-shared-library":
             raise CommandLineError("--threads applies to --emit-shared-library only")
+        if args.fp_contract != "fast" and chosen[0].flag != "--emit-shared-library":
+            raise CommandLineError("--fp-contract applies to --emit-shared-library only")
         if chosen[0].to_folder and args.output_file == "-":
             raise CommandLineError(f"{chosen[0].flag} writes a folder: give it with -o DIR")
         data, name = _read(args.input_file)

@@ -1,4 +1,4 @@
-// linalg-fp-contract (tosa_xdsl/lowering/linalg_transforms/fp_contract.py; tosa-to-llvm{fp-contract=fast}):
+// linalg-fp-contract (tosa_xdsl/lowering/linalg_transforms/fp_contract.py; in tosa-to-llvm unless fp-contract=off):
 // a float dot-product step of a linalg body, `acc + a * b` with acc the output's block argument,
 // gets `contract` on its mulf and addf (LLVM may then use one FMA). A product added to anything
 // else (an elementwise MUL then ADD: two correctly rounded TOSA ops), a product with another use,

@@ -1,4 +1,4 @@
-"""`linalg-fp-contract`: allow fused multiply-add in float dot products (opt-in, changes bits).
+"""`linalg-fp-contract`: allow fused multiply-add in float dot products (on by default, changes bits).
 
 A dot-product step in the body of a linalg op -- `acc' = acc + a * b` with `acc` the output's
 block argument, as CONV2D, DEPTHWISE_CONV2D, TRANSPOSE_CONV2D and MATMUL lower to -- gets the
@@ -12,10 +12,12 @@ them.
 Why it is allowed: the spec's "Dot product accuracy requirements" (tosa-1.0.1-spec.md) bound
 each output of these operators by `ABS_BOUND = 2 * ksb` roundings of the dot product of the
 absolute values (one rounding error per accumulation, times 2 for other rounding modes); an FMA
-rounds each step at most once, so it stays within the bound. It is not the default because the
-bits then differ from the interpreter's (which rounds the product and the sum separately): the
-pipelines run this pass only with `fp-contract=fast` (`tosa-run --backend jit --fp-contract=fast`,
-`NativeModule(fp_contract="fast")`). Integer dot products are untouched (they are exact anyway).
+rounds each step at most once, so it stays within the bound. IREE and clang
+(`-ffp-contract=fast`) contract the same way. The bits then differ from the interpreter's (which
+rounds the product and the sum separately), so the pipelines' `fp-contract=off` leaves this pass
+out (`tosa-run --backend jit --fp-contract=off`, `NativeModule(fp_contract="off")`,
+`tosa-translate --emit-shared-library --fp-contract=off`): the interpreter's float bits. Integer
+dot products are untouched (they are exact anyway).
 """
 
 from __future__ import annotations

@@ -246,7 +246,7 @@ def _float_op(em: Emitter, op: Operation, compute: Callable[[list[SSAValue]], SS
 
 @handles(*_SIMPLE_FLOAT)
 def _float_binary(em: Emitter, op: Operation) -> None:
-    # `contract` (linalg-fp-contract, opt-in) is the only fast-math flag carried over: it lets
+    # `contract` (linalg-fp-contract; unless fp-contract=off) is the only fast-math flag carried over: it lets
     # LLVM fuse a dot product's multiply and add into an FMA
     contract = arith.FastMathFlag.ALLOW_CONTRACT in op.fastmath.data  # pyright: ignore[reportAttributeAccessIssue]
     flags = llvm.FastMathAttr((llvm.FastMathFlag.ALLOW_CONTRACT,) if contract else None)
