@@ -18,7 +18,8 @@ import numpy as np
 from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp, TensorType
 
-from tosa_xdsl.frontends.nnef.export_quant import ExportError, QuantExport
+from tosa_xdsl.frontends.nnef.export_layout import recognise
+from tosa_xdsl.frontends.nnef.export_quant import QSTORAGE, ExportError, QuantExport, elem
 from tosa_xdsl.frontends.nnef.lexer import KEYWORDS
 from tosa_xdsl.frontends.nnef.tensor_data import encode_tensor
 from tosa_xdsl.frontends.nnef.to_tosa.image import _coordinates, resize_params
@@ -103,6 +104,7 @@ class Exporter:
         self.q = QuantExport(self)
         self.resize_views: dict = {}            # reshape result -> (source, k): the importer's as_nhwc view
         self.resized: dict = {}                 # resize result -> (NNEF output, its source-shaped extents)
+        self.forms = recognise(fn)              # the importer's edge paddings and gathers (export_layout.py)
         for op in fn.body.block.ops:
             if op.name == "tosa.resize" and getattr(op.operands[0].owner, "name", None) == "tosa.reshape":
                 view = op.operands[0]
@@ -185,6 +187,16 @@ class Exporter:
         if name == "tosa.const_shape":
             return
         if name in ("func.return",):
+            return
+        if op in self.forms.skipped:
+            return                  # a member of a form written by its last operation
+        if op in self.forms.pads:
+            self.edge_pad(op)
+            return
+        if op in self.forms.gathers:
+            g = self.forms.gathers[op]
+            out = self.emit(f"layout.gather{{axis={g.axis}}}({self.get(g.data)}, {self.get(g.index)})")
+            self.vals[res] = (out, list(range(len(res.type.get_shape()))))
             return
         if name in ("tosa.transpose", "tosa.reshape") and op.operands[0] in self.pending:
             # layout of a constant: folded into the variable's data
@@ -274,6 +286,16 @@ class Exporter:
                 if np.any(to_numpy(z.owner.properties["values"]) != 0):
                     raise ExportError("tosa.matmul with non-zero zero points")
             out = self.emit(f"linalg.matmul({self.get(ins[0])}, {self.get(ins[1])})")
+        elif name == "tosa.reverse":
+            # layout.slice with stride -1 over the whole axis (re-imported as this REVERSE)
+            axis = op.properties["axis"].value.data
+            if shape[axis] < 0:
+                raise ExportError("tosa.reverse along an extent known only at run time (layout.slice's "
+                                  "bounds are compile-time values here)")
+            out = self.emit(f"layout.slice{{axes=[{axis}], begin=[{shape[axis] - 1}], end=[-1], stride=[-1]}}"
+                            f"({self.get(ins[0])})")
+        elif name == "tosa.gather":
+            out = self.gather(op, shape)
         elif name == "tosa.resize":
             self.resize(op)
             return
@@ -286,6 +308,41 @@ class Exporter:
         else:
             raise ExportError(f"'{name}' has no NNEF standard-library counterpart in the exporter")
         self.vals[res] = (out, ident)
+
+    def gather(self, op, shape) -> str:
+        """GATHER in its general form, output[n, w, c] = values[n, indices[n, w], c]: the
+        definition's layout.gather{axis=0} (output[w.., c] = input[index[w..], c]) reads the
+        values viewed as [N*K, C] at indices + n*K (the offsets a constant [N, 1] column).
+        The importer's own form (one index for every n) is export_layout.py's single gather."""
+        values, indices = op.operands
+        n, k, c = _type(values.type)[1]
+        if min(n, k, c) < 0:
+            raise ExportError("tosa.gather with extents known only at run time")
+        flat = self.emit(f"layout.reshape{{shape={_lst([n * k, c])}}}({self.get(values)})")
+        idx = self.get(indices)
+        if n > 1:
+            offsets = self.variable((np.arange(n, dtype=np.int32) * k).reshape(n, 1))
+            idx = self.emit(f"math.add({idx}, {offsets})")
+        return self.emit(f"layout.gather{{axis=0}}({flat}, {idx})")
+
+    def edge_pad(self, op):
+        """The importer's REFLECT / SYMMETRIC / REPLICATE padding (export_layout.py) as one
+        layout.pad; on quantized storage between tensors of one scale and zero point."""
+        pad, res = self.forms.pads[op], op.results[0]
+        x = pad.source
+        quantized = elem(x.type) in QSTORAGE
+        if quantized:
+            if x in self.pending:
+                raise ExportError("a quantized constant moved by layout operators")
+            src = self.q.quantized_name(x)
+        axes = sorted(pad.pads)
+        padding = [pad.pads[a][0] for a in axes] + [pad.pads[a][1] for a in axes]
+        out = self.emit(f"layout.pad{{axes={_lst(axes)}, padding={_lst(padding)}, method='{pad.method}'}}"
+                        f"({self.get(x)})")
+        if quantized:
+            self.q.new_tensor(out, res)
+            self.q.s.same(src, out)
+        self.vals[res] = (out, list(range(len(res.type.get_shape()))))
 
     def channels_last(self, v) -> bool:
         """A convolution or pool reads v in NNEF's NXC layout when v's NNEF tensor already is
