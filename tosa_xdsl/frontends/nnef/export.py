@@ -193,6 +193,9 @@ class Exporter:
         if op in self.forms.pads:
             self.edge_pad(op)
             return
+        if op in self.forms.deconvs:
+            self.deconv(op, list(res.type.get_shape()), self.forms.deconvs[op])
+            return
         if op in self.forms.gathers:
             g = self.forms.gathers[op]
             out = self.emit(f"layout.gather{{axis={g.axis}}}({self.get(g.data)}, {self.get(g.index)})")
@@ -438,24 +441,33 @@ class Exporter:
         else:
             self.vals[res] = (out, layout)
 
-    def deconv(self, op, shape):
+    def deconv(self, op, shape, form=None):
         """TRANSPOSE_CONV2D -> nn.deconv (to_tosa/deconv.py inverted): TOSA's output is
         (IH - 1) * stride + out_pad_top + out_pad_bottom + KH rows with input row iy landing at
         iy * stride + out_pad_top; the definition's at stride * i - padding_begin over
         (IH - 1) * stride + KH - (padding_begin + padding_end) rows: padding = -out_pad. The
-        filter [OC, KH, KW, IC] is NNEF's NCX [IC, OC, KH, KW]."""
-        for z in op.operands[3:5]:
+        filter [OC, KH, KW, IC] is NNEF's NCX [IC, OC, KH, KW]. `form` (export_layout.Deconv):
+        the importer's per-group TRANSPOSE_CONV2Ds and zero-stuffed dilated filter, whose
+        NCX filter and whole bias it names: nn.deconv{groups, dilation} of those."""
+        conv = form.conv if form else op
+        for z in conv.operands[3:5]:
             if np.any(to_numpy(z.owner.properties["values"]) != 0):
                 raise ExportError("tosa.transpose_conv2d with non-zero zero points")
-        nxc = self.channels_last(op.operands[0])
+        x_v = form.x if form else op.operands[0]
+        nxc = self.channels_last(x_v)
         layout = [0, 1, 2, 3] if nxc else [0, 2, 3, 1]
-        x = self.get(op.operands[0], layout)
-        w = self.get(op.operands[1], [1, 2, 3, 0])
-        top, bottom, left, right = _arr(op, "out_pad")
+        x = self.get(x_v, layout)
+        w = self.get(form.w) if form else self.get(op.operands[1], [1, 2, 3, 0])
+        top, bottom, left, right = _arr(conv, "out_pad")
         padding = [-top, -left, -bottom, -right]
         fmt = ', data_format="NXC"' if nxc else ""
-        out = self.emit(f"nn.deconv{{stride={_lst(_arr(op, 'stride'))}, padding={_lst(padding)}{fmt}}}"
-                        f"({x}, {w}{self.bias(op.operands[2], shape[3])})")
+        extra = ""
+        if form and form.dilation != [1, 1]:
+            extra += f", dilation={_lst(form.dilation)}"
+        if form and form.groups != 1:
+            extra += f", groups={form.groups}"
+        out = self.emit(f"nn.deconv{{stride={_lst(_arr(conv, 'stride'))}{extra}, padding={_lst(padding)}{fmt}}}"
+                        f"({x}, {w}{self.bias(form.bias if form else op.operands[2], shape[3])})")
         self.vals[op.results[0]] = (out, layout)
 
     def spatial(self, op, name, shape):

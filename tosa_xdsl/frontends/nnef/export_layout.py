@@ -7,6 +7,9 @@ one source of truth for the float and the integer (quantized) export.
   REVERSE(SLICE(x)) starting at 1 / s-1-a (REFLECT) or 0 / s-a (SYMMETRIC), or the edge
   element SLICE(x) (TILEd when more than one, REPLICATE). Consecutive axes of one padding
   become one `layout.pad{method}`, which re-imports as the same operations.
+- Deconvolution (to_tosa/deconv.py): per group a TRANSPOSE_CONV2D of SLICEs of the NHWC
+  input, of the NCX filter (zero-stuffed when dilated: RESHAPE, zero PAD, RESHAPE, SLICE)
+  and of the bias, CONCATenated along C: one `nn.deconv{groups, dilation}`.
 - Gather (to_tosa/indexing.py `_gather`): GATHER of the data RESHAPEd to [N, K, C] with the
   index RESHAPEd to [1, W] and TILEd over N, the result RESHAPEd to the definition's output
   extents: one `layout.gather{axis}` of the data and the index."""
@@ -34,10 +37,21 @@ class Gather:
 
 
 @dataclass
+class Deconv:
+    conv: object                # the first group's TRANSPOSE_CONV2D (attributes, zero points)
+    x: object                   # the NHWC input, the NCX filter [IC, FC, KH, KW], the whole bias
+    w: object
+    bias: object
+    dilation: list
+    groups: int
+
+
+@dataclass
 class Forms:
     skipped: set = field(default_factory=set)     # member operations: written by their final one
     pads: dict = field(default_factory=dict)      # final CONCAT -> EdgePad
     gathers: dict = field(default_factory=dict)   # final operation -> Gather
+    deconvs: dict = field(default_factory=dict)   # final operation -> Deconv
 
 
 def _shape_values(v) -> list[int] | None:
@@ -48,7 +62,8 @@ def _shape_values(v) -> list[int] | None:
 
 
 def _shape(v) -> list[int]:
-    return list(v.type.get_shape())
+    """The extents, -1 for a run-time one."""
+    return [d if d >= 0 else -1 for d in v.type.get_shape()]
 
 
 def _single_use(v) -> bool:
@@ -134,6 +149,10 @@ def _edge_step(op):
     return None
 
 
+def _fold(shape) -> int:
+    return -1 if any(d < 0 for d in shape) else math.prod(shape)
+
+
 def _edge_pads(block, forms: Forms):
     groups: dict = {}      # concat result -> (EdgePad, the group's final op)
     for op in block.ops:
@@ -186,9 +205,12 @@ def _gathers(block, forms: Forms):
             final = next(iter(out.uses)).operation
             out = final.results[0]
         ds, ishape, oshape = _shape(data), _shape(index), _shape(out)
-        if any(d < 0 for d in ds + ishape + oshape) or math.prod(ishape) != w:
+        # a run-time extent (-1) folds into a `?` of K, C or W (the importer's one -1 per
+        # reshape); the axes before `axis` make N, compile-time extents
+        if n < 0 or _fold(ishape) != w:
             continue
-        axis = next((a for a in range(len(ds)) if ds[a] == k and math.prod(ds[:a]) == n
+        axis = next((a for a in range(len(ds)) if ds[a] == k and min(ds[:a], default=0) >= 0
+                     and math.prod(ds[:a]) == n and _fold(ds[a + 1:]) == c
                      and ds[:a] + ishape + ds[a + 1:] == oshape), None)
         if axis is None:
             continue
@@ -200,9 +222,106 @@ def _gathers(block, forms: Forms):
         forms.skipped |= set(members) - {final}
 
 
+def _part(v, axis, ops):
+    """(source, start along axis) when v is a SLICE (of one use) keeping every other axis
+    whole (its member appended to ops), else (v, 0)."""
+    op = v.owner
+    if getattr(op, "name", None) != "tosa.slice" or not _single_use(v):
+        return v, 0
+    start, size = _shape_values(op.operands[1]), _shape_values(op.operands[2])
+    src = op.operands[0]
+    full = _shape(src)
+    if start is None or size is None or len(start) != len(full) or any(
+            (start[i], size[i]) != (0, full[i]) for i in range(len(full)) if i != axis):
+        return v, 0
+    ops.append(op)
+    return src, start[axis]
+
+
+def _dilated(v, ops):
+    """(filter, [dh, dw]) when v is to_tosa/deconv.py `dilate` of an NCX filter, else (v, [1, 1])."""
+    chain, names = [], ("tosa.slice", "tosa.reshape", "tosa.pad", "tosa.reshape")
+    u = v
+    for name in names:
+        if getattr(u.owner, "name", None) != name or not _single_use(u):
+            return v, [1, 1]
+        chain.append(u.owner)
+        u = u.owner.operands[0]
+    src = _shape(u)
+    if len(src) != 4 or any(d < 0 for d in src):
+        return v, [1, 1]
+    ic, oc, kh, kw = src
+    pads = _shape_values(chain[2].operands[1])
+    if not pads or len(pads) != 12 or any(pads[i] for i in range(12) if i not in (7, 11)):
+        return v, [1, 1]
+    dh, dw = pads[7] + 1, pads[11] + 1
+    value = chain[2].operands[2].owner
+    if getattr(value, "name", None) != "tosa.const" or to_numpy(value.properties["values"]).any():
+        return v, [1, 1]
+    taps = [ic, oc, (kh - 1) * dh + 1, (kw - 1) * dw + 1]
+    if _shape(chain[3].results[0]) != [ic, oc, kh, 1, kw, 1] or _shape(chain[1].results[0]) != [
+            ic, oc, kh * dh, kw * dw] or _shape_values(chain[0].operands[1]) != [0, 0, 0, 0] or _shape(v) != taps:
+        return v, [1, 1]
+    ops += chain
+    return u, [dh, dw]
+
+
+def _deconv_group(conv):
+    """(input, its channel start, filter, its row start, dilation, bias, its start, members)
+    of one group's TRANSPOSE_CONV2D, or None."""
+    ops = []
+    weight = conv.operands[1]
+    t = weight.owner
+    if getattr(t, "name", None) != "tosa.transpose" or not _single_use(weight) or \
+            [int(p) for p in t.properties["perms"].get_values()] != [1, 2, 3, 0]:
+        return None
+    ops.append(t)
+    wg, dilation = _dilated(t.operands[0], ops)
+    w, w0 = _part(wg, 0, ops)
+    x, x0 = _part(conv.operands[0], 3, ops)
+    b, b0 = _part(conv.operands[2], 0, ops)
+    return x, x0, w, w0, dilation, b, b0, ops
+
+
+def _deconvs(block, forms: Forms):
+    for op in block.ops:
+        if op.name == "tosa.transpose_conv2d":
+            part = _deconv_group(op)
+            if part is None or part[4] == [1, 1] or part[1] or part[3] or part[6] or \
+                    _shape(part[2])[0] != _shape(part[0])[3] or _shape(part[5]) not in ([1], [_shape(part[2])[1]]):
+                continue
+            x, _, w, _, dilation, b, _, ops = part
+            forms.deconvs[op] = Deconv(op, x, w, b, dilation, 1)
+            forms.skipped |= set(ops)
+            continue
+        if op.name != "tosa.concat" or op.properties["axis"].value.data != 3 or len(op.operands) < 2:
+            continue
+        convs = [v.owner for v in op.operands]
+        if any(getattr(c, "name", None) != "tosa.transpose_conv2d" or not _single_use(c.results[0]) for c in convs):
+            continue
+        parts = [_deconv_group(c) for c in convs]
+        if any(p is None for p in parts):
+            continue
+        g = len(parts)
+        x, _, w, _, dilation, b, _, _ = parts[0]
+        xs, ws = _shape(x), _shape(w)
+        if len(xs) != 4 or len(ws) != 4 or ws[0] != xs[3] or xs[3] % g:
+            continue
+        m, fc = xs[3] // g, ws[1]
+        shared_bias = _shape(b) == [1]
+        same = lambda a, c, name: str(a.properties[name]) == str(c.properties[name])
+        if all(p[0] is x and p[1] == gi * m and p[2] is w and p[3] == gi * m and p[4] == dilation and p[5] is b
+               and p[6] == (0 if shared_bias else gi * fc) and _shape(c.operands[0])[3] == m
+               and same(c, convs[0], "out_pad") and same(c, convs[0], "stride")
+               for gi, (p, c) in enumerate(zip(parts, convs))) and (shared_bias or _shape(b) == [fc * g]):
+            forms.deconvs[op] = Deconv(convs[0], x, w, b, dilation, g)
+            forms.skipped |= {o for p in parts for o in p[7]} | set(convs)
+
+
 def recognise(fn) -> Forms:
     forms = Forms()
     block = fn.body.block
     _edge_pads(block, forms)
     _gathers(block, forms)
+    _deconvs(block, forms)
     return forms
