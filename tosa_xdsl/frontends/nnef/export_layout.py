@@ -287,7 +287,8 @@ def _deconvs(block, forms: Forms):
     for op in block.ops:
         if op.name == "tosa.transpose_conv2d":
             part = _deconv_group(op)
-            if part is None or part[4] == [1, 1] or part[1] or part[3] or part[6] or \
+            # one group: the whole input, filter and bias (the dilation's SLICE the only one)
+            if part is None or part[4] == [1, 1] or sum(o.name == "tosa.slice" for o in part[7]) != 1 or \
                     _shape(part[2])[0] != _shape(part[0])[3] or _shape(part[5]) not in ([1], [_shape(part[2])[1]]):
                 continue
             x, _, w, _, dilation, b, _, ops = part
