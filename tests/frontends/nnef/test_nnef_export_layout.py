@@ -327,3 +327,49 @@ def test_khronos_reader_reads_the_layout_forms(tmp_path):
         model = skriptnd.read_model(str(tmp_path / folder))
         assert model is not None
         assert ops <= {op.name for op in model.graphs[0].operations}
+
+
+# ------------------------------------------------------------ resize parameters
+
+RESIZE = """func.func @main(%x: tensor<1x3x4x2xf32>) -> tensor<1x{oh}x{ow}x2xf32> {{
+  %s = tosa.const_shape {{values = dense<[{scale}]> : tensor<4xindex>}} : () -> !tosa.shape<4>
+  %o = tosa.const_shape {{values = dense<[{offset}]> : tensor<2xindex>}} : () -> !tosa.shape<2>
+  %b = tosa.const_shape {{values = dense<[{border}]> : tensor<2xindex>}} : () -> !tosa.shape<2>
+  %0 = tosa.resize %x, %s, %o, %b {{mode = {mode}}} : (tensor<1x3x4x2xf32>, !tosa.shape<4>, !tosa.shape<2>,
+       !tosa.shape<2>) -> tensor<1x{oh}x{ow}x2xf32>
+  return %0 : tensor<1x{oh}x{ow}x2xf32>
+}}"""
+
+
+@pytest.mark.parametrize("mode,transform", [("BILINEAR", 'coordinate_transform="SYMMETRIC"'),
+                                            ("NEAREST_NEIGHBOR", 'rounding_method="ROUND_PREFER_CEIL"')])
+def test_resize_with_unreduced_parameters_exports(mode, transform, tmp_path):
+    """The TFLite legalization's half-pixel RESIZE parameters (scale_n = 2 * OH, offset
+    IH - OH, ...: not reduced) sample where the importer's reduced ones do (a float RESIZE
+    depends on d / n, offset / n only): the same image.*_resize, re-imported with the reduced
+    parameters (the second round trip a fixpoint), computing what the reference model computes
+    for the original."""
+    m1 = parse(RESIZE.format(oh=6, ow=8, scale="12, 6, 16, 8", offset="-3, -4", border="3, 4", mode=mode))
+    text, _ = export_nnef(m1)
+    assert transform in text
+    export_nnef_folder(m1, tmp_path / "a")
+    m2 = import_nnef(tmp_path / "a")
+    # an NHWC input is resized as NCHW axes 2, 3 and re-imported as that view (export.py
+    # resize): from the second TOSA on, the text and the TOSA are fixpoints
+    _, m3 = round_trip(m2, tmp_path / "again")
+    assert str(m3) == str(m2)
+    x = RNG.standard_normal((1, 3, 4, 2)).astype(np.float32)
+    np.testing.assert_array_equal(run(m2, [x], entry="main")[0], run(m1, [x], entry="main")[0])
+    reference_model_agrees(m1, m2, [x])
+
+
+def test_resize_sampling_no_coordinate_transform_gives_is_a_one_line_error():
+    """An axis of 3 resized to 7 sampling every 2/5 (ONNX's `scales` 2.5 without recomputing
+    them): image.*_resize's scale is 3/7 or 2/6 (draft 4.5.2): refused in one line."""
+    from tosa_xdsl.frontends.nnef.export import ExportError
+    m = parse(RESIZE.format(oh=7, ow=4, scale="5, 2, 1, 1", offset="0, 0", border="2, 0", mode="BILINEAR"))
+    m.verify()
+    with pytest.raises(ExportError, match=r"scale/offset/border \[\(5, 2, 0, 2\)\] match no NNEF coordinate "
+                                          r"transform") as info:
+        export_nnef(m)
+    assert "\n" not in str(info.value)

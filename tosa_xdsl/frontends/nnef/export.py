@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 import re
+from fractions import Fraction
 from pathlib import Path
 
 import numpy as np
@@ -397,10 +398,16 @@ class Exporter:
         else:
             x, rank, axes, back = self.get(view, [0, 2, 3, 1]), 4, [2, 3], None
             layout = [0, 2, 3, 1]
+        # float RESIZE samples at (o * d + offset) / n, a ratio: (k*n, k*d, k*offset, k*border)
+        # compute the same (the TFLite legalization writes such, e.g. n = 2 * OH) and are
+        # written as the importer's reduced parameters; the integer BILINEAR's i32/i48 result is
+        # the value times n_y * n_x (its RESCALE divides by exactly that): n must be the importer's
+        exact = elem(res.type) != elem(view.type)
+        same = (lambda p, q: p == q) if exact else (lambda p, q: _sampling(p) == _sampling(q))
         kept = []
         for a, (size, out, p) in zip(axes, params):
             if size == out:
-                if p != (1, 1, 0, 0):
+                if not same(p, (1, 1, 0, 0)):
                     raise ExportError("tosa.resize shifting an axis it does not resize (the NNEF resizes "
                                       "keep such an axis as it is)")
                 continue
@@ -412,7 +419,7 @@ class Exporter:
         for transform in ("SYMMETRIC", "ASYMMETRIC", "ALIGNED"):
             for rounding in roundings:
                 try:
-                    if all(resize_params(size, out, *_coordinates(size, out, transform), rounding) == p
+                    if all(same(resize_params(size, out, *_coordinates(size, out, transform), rounding), p)
                            for _, size, out, p in kept):
                         choice = (transform, rounding)
                         break
@@ -503,6 +510,12 @@ class Exporter:
             out = self.emit(f"{kind}{{axes={'[1, 2]' if nxc else '[2, 3]'}, size={_lst(kernel)}, "
                             f"stride={_lst(stride)}, padding={_lst(padding)}}}({x})")
         self.vals[op.results[0]] = (out, layout)
+
+
+def _sampling(p) -> tuple:
+    """What one axis of a float RESIZE computes: (scale, offset, border) as ratios to scale_n."""
+    n, d, offset, border = p
+    return Fraction(d, n), Fraction(offset, n), Fraction(border, n)
 
 
 def _resize_view(view) -> int:
