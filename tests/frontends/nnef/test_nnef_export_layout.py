@@ -196,7 +196,7 @@ def test_general_gather_is_a_gather_of_the_flattened_values(t, tmp_path):
 
 def onnx_conv_transpose(x, w, b, group, dilations, strides, pads):
     """onnxruntime's ConvTranspose (NCHW, W [C, M/group, kH, kW]: NNEF's NCX deconv filter)."""
-    onnx = pytest.importorskip("onnx")
+    pytest.importorskip("onnx")
     ort = pytest.importorskip("onnxruntime")
     from onnx import TensorProto, helper
 
@@ -239,6 +239,24 @@ def test_grouped_and_dilated_deconv_round_trip_and_match_onnxruntime(attrs, xs, 
     x = RNG.standard_normal(xs).astype(np.float32)
     want = onnx_conv_transpose(x, w, b, group, dil, stride, pads)
     np.testing.assert_allclose(run(m2, [x], entry="G")[0], want, rtol=1e-5, atol=1e-5)
+
+
+def test_grouped_dilated_deconv_runs_natively(tmp_path):
+    """tosa-run's JIT (tosa-to-llvm) compiles the per-group TRANSPOSE_CONV2Ds and the
+    zero-stuffing of an exported model folder: equal to onnxruntime's ConvTranspose."""
+    from tosa_xdsl.tools import tosa_run
+    w = RNG.standard_normal((4, 2, 3, 3)).astype(np.float32)
+    b = RNG.standard_normal(4).astype(np.float32)
+    src = (f"{IMPORTS}\ngraph G {{ @input {{ x: real[1,4,5,5]; }} @output {{ y: real; }} "
+           "@variable { w: real[4,2,3,3]; b: real[4]; } "
+           "@compose { y = nn.deconv{groups=2, dilation=2, stride=2, padding=[1, 1, 1, 1]}(x, w, b); } }")
+    export_nnef_folder(import_nnef(src, variables={"w": w, "b": b}), tmp_path / "m")
+    x = RNG.standard_normal((1, 4, 5, 5)).astype(np.float32)
+    np.save(tmp_path / "x.npy", x)
+    assert tosa_run.main([str(tmp_path / "m" / "main.sknd"), "--entry", "G", "-i", str(tmp_path / "x.npy"),
+                          "-o", str(tmp_path / "y.npy"), "--backend", "jit", "--no-cache", "--quiet"]) == 0
+    want = onnx_conv_transpose(x, w, b, 2, [2, 2], [2, 2], [1, 1, 1, 1])
+    np.testing.assert_allclose(np.load(tmp_path / "y.npy"), want, rtol=1e-5, atol=1e-5)
 
 
 def test_grouped_deconv_in_nxc_keeps_its_layout(tmp_path):

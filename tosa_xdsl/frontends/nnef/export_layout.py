@@ -21,6 +21,9 @@ from dataclasses import dataclass, field
 
 from tosa_xdsl.ir.dense import to_numpy
 
+# what an operand form none of the recognisers foresaw raises: no form there
+GUARD = (KeyError, IndexError, ValueError, TypeError, AttributeError, ArithmeticError)
+
 
 @dataclass
 class EdgePad:
@@ -158,7 +161,10 @@ def _edge_pads(block, forms: Forms):
     for op in block.ops:
         if op.name != "tosa.concat":
             continue
-        step = _edge_step(op)
+        try:
+            step = _edge_step(op)
+        except GUARD:
+            step = None
         if step is None:
             continue
         x, axis, method, before, after, members = step
@@ -319,10 +325,31 @@ def _deconvs(block, forms: Forms):
             forms.skipped |= {o for p in parts for o in p[7]} | set(convs)
 
 
+def _guarded(recogniser, block, forms: Forms):
+    """`recogniser` on each operation alone: an operand form none foresaw (unranked or
+    mutated TOSA) is no form; the export then writes (or refuses) those operations one by one."""
+    for op in list(block.ops):
+        trial = Forms()
+        try:
+            recogniser(_One(op), trial)
+        except GUARD:
+            continue
+        for kind in ("pads", "gathers", "deconvs"):
+            getattr(forms, kind).update(getattr(trial, kind))
+        forms.skipped |= trial.skipped
+
+
+class _One:
+    """A block view holding one operation (for _guarded)."""
+
+    def __init__(self, op):
+        self.ops = [op]
+
+
 def recognise(fn) -> Forms:
     forms = Forms()
     block = fn.body.block
     _edge_pads(block, forms)
-    _gathers(block, forms)
-    _deconvs(block, forms)
+    _guarded(_gathers, block, forms)
+    _guarded(_deconvs, block, forms)
     return forms
