@@ -272,21 +272,41 @@ def test_grouped_deconv_in_nxc_keeps_its_layout(tmp_path):
 # ------------------------------------------------------------ fuzz and Khronos' reader
 
 def _inputs(fn, seed: int) -> list:
-    """Standard normal float32 inputs, in-range int32 indices (below 5, the K of the cases)."""
+    """Standard normal float32 inputs, in-range int32 indices (below 5, the K of the cases),
+    any int8 storage."""
     gen = np.random.default_rng(seed)
     out = []
     for a in fn.body.block.args:
         shape = [2 if d < 0 else d for d in a.type.get_shape()]
         if str(a.type.get_element_type()) == "i32":
             out.append(gen.integers(0, 5, shape).astype(np.int32))
+        elif str(a.type.get_element_type()) == "i8":
+            out.append(gen.integers(-128, 128, shape).astype(np.int8))
         else:
             out.append(gen.standard_normal(shape).astype(np.float32))
     return out
 
 
+# the integer export's REPLICATE and REFLECT paddings of stored values (one scale and zero point)
+QUANTIZED_PAD = """import layout; import quant;
+graph G {
+  @input { x: real[2,3,4]; }
+  @output { y: real[4,3,7]; z: real[2,5,4]; }
+  @compose { y = layout.pad{axes=[0, 2], padding=[1, 2, 1, 1], method='REPLICATE'}(x);
+             z = layout.pad{axes=[1], padding=[1, 1], method='REFLECT'}(x); }
+  @quantize {
+    x: quant.zero_point_linear_quantize{zero_point=0, scale=0.25, bits=8, signed=true, channel_axis=0};
+    y: quant.zero_point_linear_quantize{zero_point=0, scale=0.25, bits=8, signed=true, channel_axis=0};
+    z: quant.zero_point_linear_quantize{zero_point=0, scale=0.25, bits=8, signed=true, channel_axis=0};
+  }
+}
+"""
+
+
 def test_export_fuzz_on_mutated_layout_forms(tmp_path):
     """Seeded, time-bounded mutations of TOSA with the forms above (the importer's paddings,
-    gathers, grouped and dilated deconvolutions, a general GATHER and REVERSEs): shape operands,
+    float and of quantized storage, gathers, grouped and dilated deconvolutions, a general
+    GATHER and REVERSEs): shape operands,
     axes, out_pad, stride, permutations, operations deleted. Each export raises a one-line
     ExportError or writes a model that imports again and computes what the mutated TOSA
     computes (the interpreter's TOSA semantics as the reference)."""
@@ -299,7 +319,7 @@ def test_export_fuzz_on_mutated_layout_forms(tmp_path):
                " y = nn.deconv{groups=2, dilation=2, stride=2}(x, w);",
                "p: real; q: real; g: real; y: real;").replace("@compose", "@variable { w: real[4,1,2,2]; } @compose")
     texts = [str(import_nnef(doc, variables={"w": w})), str(parse(GATHER.format(t="f32"))),
-             str(parse(REVERSE.format(t="f32")))]
+             str(parse(REVERSE.format(t="f32"))), str(import_nnef(QUANTIZED_PAD))]
     ctx = make_context()
     spots = (r"dense<\[[-\d, ]+\]> : tensor<\d+xindex>|dense<-?\d+> : tensor<\d+xindex>|axis\(\d\)|"
              r"out_pad\(\[[-\d, ]+\]\)|stride\(\[[\d, ]+\]\)|perms\(\[[\d, ]+\]\)")
