@@ -32,7 +32,8 @@ Pieces: `lexer.py`, `parser.py`, `ast.py` (the grammar of 2.16 with located erro
 `semantics.py` (evaluation, attribute checking, input-shape binding, @using/@assert),
 `modules.py` (imports), `compose.py` (graph composition), `to_tosa/` (road 1),
 `to_linalg/` (road 2, `@lower` -> `linalg.generic`), `tensor_data.py` (data files),
-`export.py` (TOSA -> NNEF), `stdlib/` (chapter 4 of the draft as .sknd, `extract.py`).
+`export.py` (TOSA -> NNEF; `export_layout.py` its recognisers of the importer's multi-operation
+forms, `export_quant.py` / `export_tables.py` the integer patterns), `stdlib/` (chapter 4 of the draft as .sknd, `extract.py`).
 
 ## What works
 
