@@ -68,20 +68,24 @@ def test_scatter(axis):
 
 # ------------------------------------------------------------ deconv
 
-def deconv_ref(x, w, bias, stride, offset, out_hw, dilation=(1, 1)):
-    """output[b, oc, stride*i + dilation*j - offset] += input[b, ic, i] * filter[ic, oc, j] (NCX,
-    groups 1), out-of-range terms skipped; starting from the bias."""
+def deconv_ref(x, w, bias, stride, offset, out_hw, dilation=(1, 1), groups=1):
+    """output[b, gi*fc + oc, stride*i + dilation*j - offset] += input[b, gi*m + mi, i] *
+    filter[gi*m + mi, oc, j] (NCX), out-of-range terms skipped; starting from the bias."""
     b, ic, ih, iw = x.shape
-    oc = w.shape[1]
+    fc = w.shape[1]
+    m = ic // groups
+    oc = fc * groups
     out = np.zeros((b, oc) + tuple(out_hw), np.float64) + (bias.reshape(1, oc, 1, 1) if bias is not None else 0)
-    for i in range(ih):
-        for k in range(iw):
-            for jy in range(w.shape[2]):
-                for jx in range(w.shape[3]):
-                    oy = stride[0] * i + dilation[0] * jy - offset[0]
-                    ox = stride[1] * k + dilation[1] * jx - offset[1]
-                    if 0 <= oy < out_hw[0] and 0 <= ox < out_hw[1]:
-                        out[:, :, oy, ox] += x[:, :, i, k] @ w[:, :, jy, jx]
+    for gi in range(groups):
+        xg, wg = x[:, gi * m:(gi + 1) * m], w[gi * m:(gi + 1) * m]
+        for i in range(ih):
+            for k in range(iw):
+                for jy in range(w.shape[2]):
+                    for jx in range(w.shape[3]):
+                        oy = stride[0] * i + dilation[0] * jy - offset[0]
+                        ox = stride[1] * k + dilation[1] * jx - offset[1]
+                        if 0 <= oy < out_hw[0] and 0 <= ox < out_hw[1]:
+                            out[:, gi * fc:(gi + 1) * fc, oy, ox] += xg[:, :, i, k] @ wg[:, :, jy, jx]
     return out
 
 
@@ -107,16 +111,27 @@ def test_deconv_nxc_and_filter_format():
     np.testing.assert_allclose(y, ref.transpose(0, 2, 3, 1), rtol=1e-5, atol=1e-5)
 
 
-def test_dilated_deconv_declines_road_1_and_runs_from_its_formulas():
-    """TRANSPOSE_CONV2D has no dilation: the mapping declines and road 2 compiles the formula
-    (its output index sums loop indices: scf loops)."""
-    x, w = rnd(1, 2, 4, 3), rnd(2, 3, 3, 3)
-    module = import_nnef(graph("x: real[1,2,4,3]; w: real[2,3,3,3];", "y = nn.deconv{dilation=2}(x, w);"))
-    names = {o.name for o in module.walk()}
-    assert "tosa.transpose_conv2d" not in names and "scf.for" in names
-    (y,) = run(module, [x, w], entry="G")
-    # paddings = (ix - 1) * stride + fd - ix * stride = fd - 1 = 4, offset 2
-    np.testing.assert_allclose(y, deconv_ref(x, w, None, (1, 1), (2, 2), (4, 3), (2, 2)), rtol=1e-5, atol=1e-5)
+@pytest.mark.parametrize("attrs,xs,ws,groups,stride,dilation,offset,out_hw", [
+    # paddings = (ix - 1) * stride + fd - ix * stride = fd - stride, offset paddings / 2
+    ("dilation=2", (1, 2, 4, 3), (2, 3, 3, 3), 1, (1, 1), (2, 2), (2, 2), (4, 3)),
+    ("dilation=[2, 3], stride=[2, 1], padding=[0, 1, 1, 0]", (1, 2, 4, 3), (2, 3, 3, 2), 1, (2, 1), (2, 3),
+     (0, 1), (10, 5)),
+    ("groups=2, stride=2", (1, 4, 3, 3), (4, 3, 3, 2), 2, (2, 2), (1, 1), (0, 0), (6, 6)),
+    ("groups=0, dilation=2, stride=2, output_size=[6, 7]", (1, 3, 3, 3), (3, 2, 2, 2), 3, (2, 2), (2, 2), (0, 0),
+     (6, 7)),
+])
+def test_grouped_and_dilated_deconv_are_transpose_conv2ds(attrs, xs, ws, groups, stride, dilation, offset, out_hw):
+    """One TRANSPOSE_CONV2D per group (slices of the input, filter and bias, a concat) and a
+    dilated filter zero-stuffed by TOSA operators: road 1 is TOSA only (no scf loops), against
+    numpy written from the definition with its groups and dilation."""
+    x, w, b = rnd(*xs), rnd(*ws), rnd(ws[1] * groups)
+    module = import_nnef(graph(f"x: real{list(xs)}; w: real{list(ws)}; b: real[{ws[1] * groups}];",
+                               f"y = nn.deconv{{{attrs}}}(x, w, b);"))
+    names = [o.name for o in module.walk()]
+    assert names.count("tosa.transpose_conv2d") == groups and not any(n.startswith("scf.") for n in names)
+    (y,) = run(module, [x, w, b], entry="G")
+    np.testing.assert_allclose(y, deconv_ref(x, w, b, stride, offset, out_hw, dilation, groups),
+                               rtol=1e-5, atol=1e-5)
 
 
 # ------------------------------------------------------------ resize

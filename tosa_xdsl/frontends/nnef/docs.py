@@ -32,7 +32,8 @@ Pieces: `lexer.py`, `parser.py`, `ast.py` (the grammar of 2.16 with located erro
 `semantics.py` (evaluation, attribute checking, input-shape binding, @using/@assert),
 `modules.py` (imports), `compose.py` (graph composition), `to_tosa/` (road 1),
 `to_linalg/` (road 2, `@lower` -> `linalg.generic`), `tensor_data.py` (data files),
-`export.py` (TOSA -> NNEF), `stdlib/` (chapter 4 of the draft as .sknd, `extract.py`).
+`export.py` (TOSA -> NNEF; `export_layout.py` its recognisers of the importer's multi-operation
+forms, `export_quant.py` / `export_tables.py` the integer patterns), `stdlib/` (chapter 4 of the draft as .sknd, `extract.py`).
 
 ## What works
 
@@ -88,7 +89,8 @@ Pieces: `lexer.py`, `parser.py`, `ast.py` (the grammar of 2.16 with located erro
   ONNX's cubic kernel), nearest grid sampling as index arithmetic on the grid, the padding
   as selects/clamps of the indices and one GATHER of the flattened pixels, gather/scatter
   with the other axes folded into N,
-  deconvolution as TRANSPOSE_CONV2D, pooling over any one or two axes, `layout.stack` as
+  deconvolution as TRANSPOSE_CONV2D (one per group + CONCAT; a dilated filter zero-stuffed by
+  RESHAPE/PAD/RESHAPE/SLICE), `layout.slice` with stride -1 as SLICE + REVERSE, pooling over any one or two axes, `layout.stack` as
   RESHAPE + CONCAT, `layout.space_to_depth` and `layout.depth_to_space` (a one-item pack such as its `c`,
   bound by `c..(ncx)`/`c..(!ncx)`, stands for its item in a list) as their RESHAPE/TRANSPOSE/RESHAPE compositions,
   fake quantization as CAST/CLAMP compositions, the normalizations as compositions of mappings. A mapping that
@@ -289,7 +291,22 @@ Pieces: `lexer.py`, `parser.py`, `ast.py` (the grammar of 2.16 with located erro
   the definition). AVG_POOL2D divides by the window's elements inside the input: the
   definition's `ignore_border=true`, its default, which the export writes (an
   `ignore_border=false` pool imports as an explicit zero PAD and exports as `layout.pad`; both
-  checked against numpy). **Run-time extents**: a `?` dim of a graph input is written
+  checked against numpy). The importer's multi-operation forms are recognised before the
+  export writes anything (`export_layout.py`, shared by the float and the integer export) and
+  written back as the one operator they came from: the slices, REVERSEs or TILEs and CONCATs
+  of a REFLECT / SYMMETRIC / REPLICATE padding -> `layout.pad{method}` (consecutive axes
+  merged), GATHER of the [N, K, C] view with the index TILEd over N -> `layout.gather{axis}`,
+  per-group TRANSPOSE_CONV2Ds of slices + CONCAT and the zero-stuffed dilated filter ->
+  `nn.deconv{groups, dilation}` (TOSA1 == TOSA2 for each, checked against numpy, onnxruntime
+  ConvTranspose with group/dilations and the reference model, `test_nnef_export_layout.py`).
+  TOSA in other forms: REVERSE -> `layout.slice{begin=[s-1], end=[-1], stride=[-1]}` (the
+  draft's slice reads input[begin + stride * i] for i < (end - begin) \\ stride; re-imported as
+  the same REVERSE); GATHER with per-batch indices (output[n, w, c] = values[n, indices[n, w],
+  c]) -> `layout.gather{axis=0}` of the values' [N*K, C] view at indices + n*K (a constant
+  [N, 1] column of offsets; re-imported as GATHER of that view, a fixpoint from the second
+  round trip); a float RESIZE is matched by what it samples (d/n, offset/n, border/n), so
+  unreduced parameters (the TFLite legalization's n = 2 * OH) export as the importer's
+  reduced ones. **Run-time extents**: a `?` dim of a graph input is written
   `~|2147483647` (2.6.1 wants an upper bound on the main graph's inputs; TOSA keeps none, so
   the bound is the largest extent TOSA allows, level 8K's tensor_size_t `2^31 - 1`: it
   promises nothing TOSA does not; the importer reads it as a `?` again, Khronos' `skriptnd`
@@ -309,7 +326,7 @@ Pieces: `lexer.py`, `parser.py`, `ast.py` (the grammar of 2.16 with located erro
   both sides RESCALEd to i32 + ADD/SUB/MUL + RESCALE -> `math.add`/`sub`/`mul`; CAST +
   MAXIMUM/MINIMUM + CAST -> `math.max`/`min`; a clamp from the zero point -> `nn.relu{max}`;
   a RESCALE between 8-bit values (also u8 <-> i8) -> `math.iden` into the new parameters;
-  pools, reshapes, slices, concatenation, identity, tile, REDUCE_MAX/MIN, NEAREST RESIZE and
+  pools, reshapes, slices, reverses (`layout.slice` with stride -1), concatenation, identity, tile, REDUCE_MAX/MIN, NEAREST RESIZE and
   CONSTANT PAD (whose value must be the input's zero point: the importer pads a quantized
   tensor with its zero point) on stored values (`to_tosa/integer_layout.py`'s forms);
   RESCALE to i32 + REDUCE_SUM per axis (or ABS) + RESCALE by r -> `math.sum_reduce`
@@ -317,8 +334,9 @@ Pieces: `lexer.py`, `parser.py`, `ast.py` (the grammar of 2.16 with located erro
   between its RESCALEs by r_pos and r_neg + RESCALE by 1 -> `nn.relu{alpha = r_neg / r_pos}`
   with `s_out = s_x / r_pos`; BILINEAR RESIZE to i32 + RESCALE by 1 / (scale_y_n * scale_x_n)
   -> `image.linear_resize` (one scale and zero point); per padded axis (in increasing order)
-  CONCAT(REVERSE(SLICE x), x, REVERSE(SLICE x)) with the slices at 1 / s-1-a (0 / s-a) ->
-  one `layout.pad{method='REFLECT'}` (`'SYMMETRIC'`) over those axes, one scale and zero
+  CONCAT(REVERSE(SLICE x), x, REVERSE(SLICE x)) with the slices at 1 / s-1-a (0 / s-a), or
+  CONCAT(TILE(SLICE x), x, TILE(SLICE x)) of the edge elements -> one
+  `layout.pad{method='REFLECT'}` (`'SYMMETRIC'`, `'REPLICATE'`) over those axes, one scale and zero
   point (the zero point of a tensor only padded so appears in no operation: written 0); the
   int8 softmax along one axis of any rank (the axis moved last by a TRANSPOSE, the rows
   flattened by a RESHAPE; CAST, REDUCE_MAX, SUB, GATHER of the Q16 exp
@@ -379,7 +397,7 @@ Pieces: `lexer.py`, `parser.py`, `ast.py` (the grammar of 2.16 with located erro
   reshapes: the re-import computes the same); plain i32 arithmetic is exported as NNEF `int`
   operators. A zero point outside its storage (or non-zero for wider than 8 bits) is refused:
   the importer would keep that tensor in reals. Anything else (a TABLE no function's,
-  NEGATE/GATHER/TRANSPOSE_CONV2D, a REVERSE other than the padding's, a RESCALE feeding another operator,
+  NEGATE/GATHER/TRANSPOSE_CONV2D, a RESCALE feeding another operator,
   SINGLE_ROUND (but from i48), per-channel activations, a pattern's value through a transpose or reshape the
   importer does not write, a real graph input quantized in the graph or a dequantized graph
   result: as NNEF tensors with an entry they would re-import as integer arguments/results) is
@@ -404,8 +422,8 @@ numpy written from the formulas; "road 1 vs numpy (no formulas)" = the draft giv
 operator no formulas (image.cubic_resize), the same file checks the mapping against numpy;
 "hand-written lowering" = the draft gives no formulas and road 2 takes a lowering written
 for it (`to_linalg/intrinsics.py`).
-A mapping that declines an instance (an attribute value TOSA cannot express, e.g. a dilated
-deconvolution) leaves it to the composite's expansion or to road 2, which the default import
+A mapping that declines an instance (an attribute value TOSA cannot express, e.g. a slice
+with stride 2) leaves it to the composite's expansion or to road 2, which the default import
 takes for every operator without a TOSA mapping; operators with neither give a located
 error ("Not done" lists them).
 
@@ -433,8 +451,8 @@ OUTRO = """
   docs/lowering.md); the interpreter runs it. A packed run-time input extent (`x: real[s|10 ..(3)]`) is still imported at its upper
   bound. The upper bounds are read and checked but not used (nothing is preallocated at
   them).
-- Road 1 has no mapping for `gather_nd`/`scatter_nd`, linear grid sampling, grouped and dilated
-  deconvolution (road 2 runs them), RESIZE parameters beyond its ERROR_IF ranges (e.g. CEIL
+- Road 1 has no mapping for `gather_nd`/`scatter_nd`, linear grid sampling, 1-d/3-d
+  deconvolution, a grouped one with a run-time batch (road 2 runs them), RESIZE parameters beyond its ERROR_IF ranges (e.g. CEIL
   rounding needing a border >= scale_n); TOSA SCATTER requires distinct indices where the
   definition's `:=` lets the last one win.
 - The operators without formulas (`to_linalg/intrinsics.py`) have no road-1 (TOSA) form:
@@ -468,13 +486,27 @@ OUTRO = """
   of a function with attributes (e.g. elu's alpha other than 1: not searched), 16-bit TABLEs
   of sqrt and log (the large bias of their first segments misleads the search: refused) or
   with an input zero point neither 0 nor fixed by the graph (not searched), `nn.prelu`'s form (not
-  tried: no quantized test model has one), REPLICATE padding
-  (TILEs of edge slices + concatenations; REFLECT/SYMMETRIC are exported). The recovered scales
+  tried: no quantized test model has one). The recovered scales
   are a valid choice, not the original ones (see above).
-- Export, float: GATHER (the importer's TILE/RESHAPE around it: `layout.gather` is not
-  recognised), grouped or dilated deconvolution (the importer has no TRANSPOSE_CONV2D for them
-  either), RESIZE parameters that no NNEF coordinate transform and rounding reproduce, an
-  axis RESIZE shifts without resizing: one-line errors. Run-time extents: the upper bound
+- Export, float: a GATHER in the general form with a run-time extent (the [N*K, C] view and
+  the offsets are compile-time values; the importer's own form with a `?` exports), a REVERSE
+  along a run-time extent (the slice's `begin` is a compile-time value): one-line errors. A
+  dilated deconvolution's zero-stuffed filter computes the definition for finite inputs only
+  (an infinite or NaN input times a zero tap gives NaN where the definition adds no term).
+  RESIZE parameters with no NNEF form (one-line errors): per resized axis (extent I -> O)
+  RESIZE samples at (o * d + offset) / n; `image.nearest_resize` / `image.linear_resize`
+  (draft 4.5.2) sample at o * scale + offset with scale = I/O (SYMMETRIC, ASYMMETRIC) or
+  (I - 1)/(O - 1) (ALIGNED) and offset = scale/2 - 1/2 (SYMMETRIC) or 0, which the nearest
+  one's rounding method shifts by 0, -1/n, -1/2 or 1/2 - 1/n (ROUND_PREFER_CEIL,
+  ROUND_PREFER_FLOOR, FLOOR, CEIL as floor(x + 1/2) of a shifted x, to_tosa/image.py). So a
+  RESIZE whose d/n is neither of the two scales (e.g. ONNX `scales` 2.5 on an extent of 3:
+  O = 7 but d/n = 2/5, not 3/7 or 2/6), whose offset/n is none of those offsets (a crop or
+  shift of the sampling grid), or that shifts an axis it does not resize (d = n, offset != 0:
+  the resizes keep such an axis as it is) has none; the integer BILINEAR also needs the
+  importer's n exactly (its i32/i48 result is the value times n_y * n_x). The up/downsample
+  operators (4.5.1) are integer-factor cases of the same transforms; `grid_sample` (4.5.4)
+  samples any grid but reads it as a tensor, which imports as index arithmetic and a GATHER,
+  not a RESIZE (so the export does not write it). Run-time extents: the upper bound
   written is TOSA's maximum, not the original document's (TOSA does not keep it), and two
   inputs sharing a symbol (`x: real[n|8]; y: real[n]`) come back with one `~|2147483647`
   each (TOSA's `?` does not say they agree).

@@ -12,13 +12,15 @@ from __future__ import annotations
 
 import math
 import re
+from fractions import Fraction
 from pathlib import Path
 
 import numpy as np
 from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp, TensorType
 
-from tosa_xdsl.frontends.nnef.export_quant import ExportError, QuantExport
+from tosa_xdsl.frontends.nnef.export_layout import recognise
+from tosa_xdsl.frontends.nnef.export_quant import QSTORAGE, ExportError, QuantExport, elem
 from tosa_xdsl.frontends.nnef.lexer import KEYWORDS
 from tosa_xdsl.frontends.nnef.tensor_data import encode_tensor
 from tosa_xdsl.frontends.nnef.to_tosa.image import _coordinates, resize_params
@@ -103,6 +105,7 @@ class Exporter:
         self.q = QuantExport(self)
         self.resize_views: dict = {}            # reshape result -> (source, k): the importer's as_nhwc view
         self.resized: dict = {}                 # resize result -> (NNEF output, its source-shaped extents)
+        self.forms = recognise(fn)              # the importer's edge paddings and gathers (export_layout.py)
         for op in fn.body.block.ops:
             if op.name == "tosa.resize" and getattr(op.operands[0].owner, "name", None) == "tosa.reshape":
                 view = op.operands[0]
@@ -185,6 +188,19 @@ class Exporter:
         if name == "tosa.const_shape":
             return
         if name in ("func.return",):
+            return
+        if op in self.forms.skipped:
+            return                  # a member of a form written by its last operation
+        if op in self.forms.pads:
+            self.edge_pad(op)
+            return
+        if op in self.forms.deconvs:
+            self.deconv(op, list(res.type.get_shape()), self.forms.deconvs[op])
+            return
+        if op in self.forms.gathers:
+            g = self.forms.gathers[op]
+            out = self.emit(f"layout.gather{{axis={g.axis}}}({self.get(g.data)}, {self.get(g.index)})")
+            self.vals[res] = (out, list(range(len(res.type.get_shape()))))
             return
         if name in ("tosa.transpose", "tosa.reshape") and op.operands[0] in self.pending:
             # layout of a constant: folded into the variable's data
@@ -274,6 +290,16 @@ class Exporter:
                 if np.any(to_numpy(z.owner.properties["values"]) != 0):
                     raise ExportError("tosa.matmul with non-zero zero points")
             out = self.emit(f"linalg.matmul({self.get(ins[0])}, {self.get(ins[1])})")
+        elif name == "tosa.reverse":
+            # layout.slice with stride -1 over the whole axis (re-imported as this REVERSE)
+            axis = op.properties["axis"].value.data
+            if shape[axis] < 0:
+                raise ExportError("tosa.reverse along an extent known only at run time (layout.slice's "
+                                  "bounds are compile-time values here)")
+            out = self.emit(f"layout.slice{{axes=[{axis}], begin=[{shape[axis] - 1}], end=[-1], stride=[-1]}}"
+                            f"({self.get(ins[0])})")
+        elif name == "tosa.gather":
+            out = self.gather(op, shape)
         elif name == "tosa.resize":
             self.resize(op)
             return
@@ -286,6 +312,41 @@ class Exporter:
         else:
             raise ExportError(f"'{name}' has no NNEF standard-library counterpart in the exporter")
         self.vals[res] = (out, ident)
+
+    def gather(self, op, shape) -> str:
+        """GATHER in its general form, output[n, w, c] = values[n, indices[n, w], c]: the
+        definition's layout.gather{axis=0} (output[w.., c] = input[index[w..], c]) reads the
+        values viewed as [N*K, C] at indices + n*K (the offsets a constant [N, 1] column).
+        The importer's own form (one index for every n) is export_layout.py's single gather."""
+        values, indices = op.operands
+        n, k, c = _type(values.type)[1]
+        if min(n, k, c) < 0:
+            raise ExportError("tosa.gather with extents known only at run time")
+        flat = self.emit(f"layout.reshape{{shape={_lst([n * k, c])}}}({self.get(values)})")
+        idx = self.get(indices)
+        if n > 1:
+            offsets = self.variable((np.arange(n, dtype=np.int32) * k).reshape(n, 1))
+            idx = self.emit(f"math.add({idx}, {offsets})")
+        return self.emit(f"layout.gather{{axis=0}}({flat}, {idx})")
+
+    def edge_pad(self, op):
+        """The importer's REFLECT / SYMMETRIC / REPLICATE padding (export_layout.py) as one
+        layout.pad; on quantized storage between tensors of one scale and zero point."""
+        pad, res = self.forms.pads[op], op.results[0]
+        x = pad.source
+        quantized = elem(x.type) in QSTORAGE
+        if quantized:
+            if x in self.pending:
+                raise ExportError("a quantized constant moved by layout operators")
+            src = self.q.quantized_name(x)
+        axes = sorted(pad.pads)
+        padding = [pad.pads[a][0] for a in axes] + [pad.pads[a][1] for a in axes]
+        out = self.emit(f"layout.pad{{axes={_lst(axes)}, padding={_lst(padding)}, method='{pad.method}'}}"
+                        f"({self.get(x)})")
+        if quantized:
+            self.q.new_tensor(out, res)
+            self.q.s.same(src, out)
+        self.vals[res] = (out, list(range(len(res.type.get_shape()))))
 
     def channels_last(self, v) -> bool:
         """A convolution or pool reads v in NNEF's NXC layout when v's NNEF tensor already is
@@ -337,10 +398,16 @@ class Exporter:
         else:
             x, rank, axes, back = self.get(view, [0, 2, 3, 1]), 4, [2, 3], None
             layout = [0, 2, 3, 1]
+        # float RESIZE samples at (o * d + offset) / n, a ratio: (k*n, k*d, k*offset, k*border)
+        # compute the same (the TFLite legalization writes such, e.g. n = 2 * OH) and are
+        # written as the importer's reduced parameters; the integer BILINEAR's i32/i48 result is
+        # the value times n_y * n_x (its RESCALE divides by exactly that): n must be the importer's
+        exact = elem(res.type) != elem(view.type)
+        same = (lambda p, q: p == q) if exact else (lambda p, q: _sampling(p) == _sampling(q))
         kept = []
         for a, (size, out, p) in zip(axes, params):
             if size == out:
-                if p != (1, 1, 0, 0):
+                if not same(p, (1, 1, 0, 0)):
                     raise ExportError("tosa.resize shifting an axis it does not resize (the NNEF resizes "
                                       "keep such an axis as it is)")
                 continue
@@ -352,7 +419,7 @@ class Exporter:
         for transform in ("SYMMETRIC", "ASYMMETRIC", "ALIGNED"):
             for rounding in roundings:
                 try:
-                    if all(resize_params(size, out, *_coordinates(size, out, transform), rounding) == p
+                    if all(same(resize_params(size, out, *_coordinates(size, out, transform), rounding), p)
                            for _, size, out, p in kept):
                         choice = (transform, rounding)
                         break
@@ -381,24 +448,33 @@ class Exporter:
         else:
             self.vals[res] = (out, layout)
 
-    def deconv(self, op, shape):
+    def deconv(self, op, shape, form=None):
         """TRANSPOSE_CONV2D -> nn.deconv (to_tosa/deconv.py inverted): TOSA's output is
         (IH - 1) * stride + out_pad_top + out_pad_bottom + KH rows with input row iy landing at
         iy * stride + out_pad_top; the definition's at stride * i - padding_begin over
         (IH - 1) * stride + KH - (padding_begin + padding_end) rows: padding = -out_pad. The
-        filter [OC, KH, KW, IC] is NNEF's NCX [IC, OC, KH, KW]."""
-        for z in op.operands[3:5]:
+        filter [OC, KH, KW, IC] is NNEF's NCX [IC, OC, KH, KW]. `form` (export_layout.Deconv):
+        the importer's per-group TRANSPOSE_CONV2Ds and zero-stuffed dilated filter, whose
+        NCX filter and whole bias it names: nn.deconv{groups, dilation} of those."""
+        conv = form.conv if form else op
+        for z in conv.operands[3:5]:
             if np.any(to_numpy(z.owner.properties["values"]) != 0):
                 raise ExportError("tosa.transpose_conv2d with non-zero zero points")
-        nxc = self.channels_last(op.operands[0])
+        x_v = form.x if form else op.operands[0]
+        nxc = self.channels_last(x_v)
         layout = [0, 1, 2, 3] if nxc else [0, 2, 3, 1]
-        x = self.get(op.operands[0], layout)
-        w = self.get(op.operands[1], [1, 2, 3, 0])
-        top, bottom, left, right = _arr(op, "out_pad")
+        x = self.get(x_v, layout)
+        w = self.get(form.w) if form else self.get(op.operands[1], [1, 2, 3, 0])
+        top, bottom, left, right = _arr(conv, "out_pad")
         padding = [-top, -left, -bottom, -right]
         fmt = ', data_format="NXC"' if nxc else ""
-        out = self.emit(f"nn.deconv{{stride={_lst(_arr(op, 'stride'))}, padding={_lst(padding)}{fmt}}}"
-                        f"({x}, {w}{self.bias(op.operands[2], shape[3])})")
+        extra = ""
+        if form and form.dilation != [1, 1]:
+            extra += f", dilation={_lst(form.dilation)}"
+        if form and form.groups != 1:
+            extra += f", groups={form.groups}"
+        out = self.emit(f"nn.deconv{{stride={_lst(_arr(conv, 'stride'))}{extra}, padding={_lst(padding)}{fmt}}}"
+                        f"({x}, {w}{self.bias(form.bias if form else op.operands[2], shape[3])})")
         self.vals[op.results[0]] = (out, layout)
 
     def spatial(self, op, name, shape):
@@ -434,6 +510,12 @@ class Exporter:
             out = self.emit(f"{kind}{{axes={'[1, 2]' if nxc else '[2, 3]'}, size={_lst(kernel)}, "
                             f"stride={_lst(stride)}, padding={_lst(padding)}}}({x})")
         self.vals[op.results[0]] = (out, layout)
+
+
+def _sampling(p) -> tuple:
+    """What one axis of a float RESIZE computes: (scale, offset, border) as ratios to scale_n."""
+    n, d, offset, border = p
+    return Fraction(d, n), Fraction(offset, n), Fraction(border, n)
 
 
 def _resize_view(view) -> int:

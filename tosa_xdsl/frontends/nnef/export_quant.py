@@ -53,7 +53,7 @@ QSTORAGE = {"i8": 8, "i16": 16}
 STORAGE_OPS = frozenset({"tosa.const", "tosa.rescale", "tosa.conv2d", "tosa.depthwise_conv2d", "tosa.matmul",
                          "tosa.cast", "tosa.clamp", "tosa.max_pool2d", "tosa.avg_pool2d", "tosa.reshape",
                          "tosa.transpose", "tosa.slice", "tosa.concat", "tosa.identity", "tosa.pad", "tosa.tile",
-                         "tosa.reduce_max", "tosa.reduce_min", "tosa.resize"})
+                         "tosa.reduce_max", "tosa.reduce_min", "tosa.resize", "tosa.reverse"})
 HEADROOM = {8: 20, 16: 15}      # the importer's add/sub: both sides to i32 with this many bits
 
 
@@ -254,7 +254,7 @@ class QuantExport:
     """The integer half of export.Exporter: `claims(op)` says whether an operation belongs to a
     quantized pattern, `handle(op)` writes it (or keeps it pending until the pattern's end)."""
 
-    MOVES = ("tosa.reshape", "tosa.slice", "tosa.concat", "tosa.identity")
+    MOVES = ("tosa.reshape", "tosa.slice", "tosa.concat", "tosa.identity", "tosa.reverse")
 
     def __init__(self, ex):
         self.ex = ex
@@ -263,7 +263,6 @@ class QuantExport:
         self.bilinear_outs: dict = {}   # NNEF output of a quantized BILINEAR resize -> (scale_n product, storage)
         self.starts: set = set()
         self.absorbed: set = set()      # operations of a pattern already written (the int8 softmax's)
-        self.mirrors: dict = {}     # result of a REFLECT/SYMMETRIC padding -> its layout.pad (mutable, merged per axis)
 
     def scan(self, fn):
         """Mark the f32 MULs that start the importer's quantization of reals (quant.py
@@ -444,16 +443,6 @@ class QuantExport:
             return self.bilinear(op)
         if name in self.STORED and elem(res.type) == elem(ins[0].type) in QSTORAGE and pend[0] is None:
             return self.stored(op, name, ins, res)
-        if name == "tosa.slice" and elem(res.type) in QSTORAGE and pend[0] is None and ins[0] not in self.ex.pending \
-                and [u.operation.name for u in res.uses] == ["tosa.reverse"]:
-            start, size = (tuple(int(v) for v in to_numpy(w.owner.properties["values"])) for w in ins[1:3])
-            self.pend[res] = ("mirror_slice", ins[0], start, size, op, [])
-            return
-        if name == "tosa.reverse" and pend[0] is not None and pend[0][0] == "mirror_slice":
-            self.pend[res] = ("mirror_piece",) + pend[0][1:-1] + (op.properties["axis"].value.data, [])
-            return
-        if name == "tosa.concat" and any(p is not None and p[0] == "mirror_piece" for p in pend):
-            return self.mirror_pad(op, ins, res, pend)
         if name in self.MOVES and elem(res.type) in QSTORAGE and not any(p is not None for p in pend):
             srcs = [v for v in ins if elem(v.type) == elem(res.type)] if name == "tosa.concat" else ins[:1]
             names = []
@@ -685,62 +674,6 @@ class QuantExport:
         self.s.anchor(out, 1.0 / k, lambda c: round(1.0 / c) == k)
         self.ex.vals[res] = (out, layout)
         self.absorbed |= set(chain) | {mul, total, half, add, div, out_op}
-
-    def mirror_pad(self, op, ins, res, pend):
-        """layout.pad{method='REFLECT' / 'SYMMETRIC'} on stored values (to_tosa/ops.py
-        _pad_edges, which integer_layout.py applies to the stored values): per padded axis, in
-        increasing order, CONCAT(REVERSE(SLICE(x)), x, REVERSE(SLICE(x))), the slices starting
-        at 1 / s-1-a (REFLECT) or 0 / s-a (SYMMETRIC). Consecutive axes of one padding are
-        merged into one layout.pad, which re-imports as the same operations."""
-        axis = op.properties["axis"].value.data
-        centre = [i for i, p in enumerate(pend) if p is None]
-        if len(centre) != 1 or len(ins) - 1 > 2:
-            raise QuantExportError("a REVERSE that is not the importer's REFLECT/SYMMETRIC padding")
-        c = centre[0]
-        x = ins[c]
-        shape = list(x.type.get_shape())
-        s = shape[axis]
-        pieces = {"before": pend[c - 1] if c == 1 else None, "after": pend[c + 1] if c + 1 < len(ins) else None}
-        if c > 1 or any(p is not None and p[0] != "mirror_piece" for p in pieces.values()):
-            raise QuantExportError("a REVERSE that is not the importer's REFLECT/SYMMETRIC padding")
-        amount = {k: (p[3][axis] if p is not None else 0) for k, p in pieces.items()}
-        b, a = amount["before"], amount["after"]
-        methods = set()
-        for k, p in pieces.items():
-            if p is None:
-                continue
-            _, src, start, size, _, rev_axis, _ = p
-            n = size[axis]
-            want = {"REFLECT": 1 if k == "before" else s - 1 - n, "SYMMETRIC": 0 if k == "before" else s - n}
-            fits = {m for m, first in want.items() if first == start[axis]}
-            rest = [i for i in range(len(shape)) if i != axis]
-            if src != x or rev_axis != axis or n == 0 or not fits or any(start[i] != 0 or size[i] != shape[i] for i in rest):
-                raise QuantExportError("a REVERSE that is not the importer's REFLECT/SYMMETRIC padding")
-            methods = fits if not methods else methods & fits
-        if len(methods) != 1 or max(b, a) > (s - 1 if "REFLECT" in methods else s):
-            raise QuantExportError("a REVERSE that is not the importer's REFLECT/SYMMETRIC padding")
-        method = methods.pop()
-        readers = {p[4] for p in pieces.values() if p is not None} | {op}
-        prev = self.mirrors.get(x)
-        if prev is not None and prev["method"] == method and max(prev["pads"]) < axis \
-                and all(u.operation in readers for u in x.uses):
-            entry = prev          # the next axis of the same layout.pad
-        else:
-            src = self.quantized_name(x)
-            xn = self.ex.get(x)
-            entry = {"method": method, "pads": {}, "src": xn}
-
-            def text(e=entry):
-                axes = sorted(e["pads"])
-                pads = [e["pads"][i][0] for i in axes] + [e["pads"][i][1] for i in axes]
-                return (f"{e['out']} = layout.pad{{axes={_lst(axes)}, padding={_lst(pads)}, "
-                        f"method='{e['method']}'}}({e['src']});")
-            entry["out"] = self.ex.emit_lazy(text)
-            self.new_tensor(entry["out"], res)
-            self.s.same(src, entry["out"])
-        entry["pads"][axis] = (b, a)
-        self.mirrors[res] = entry
-        self.ex.vals[res] = (entry["out"], list(range(len(shape))))
 
     def moved(self, op, kind, src: list[int], shape: list[int]):
         """A pattern's value through a transpose or reshape, where the importer puts one: the

@@ -449,25 +449,43 @@ def _stack(em, env, ins, outs):
     return [em.op("tosa.concat", items, *_out(outs[0]), f"axis = {axis} : i32")]
 
 
-@mapping("layout.slice", how="TOSA slice (stride 1)")
+@mapping("layout.slice", how="TOSA slice (stride 1); stride -1: slice + reverse")
 def _slice(em, env, ins, outs):
+    """Stride 1 reads input[begin + si]; stride -1 (the draft's bounds: `end` clamped to
+    [-1, s], os = begin - end) reads input[begin - si], the reverse of the slice from end + 1
+    to begin: a TOSA SLICE (left out when it keeps everything) and a REVERSE per such axis."""
     x = ins[0]
     d = len(x.shape)
-    if any(s != 1 for s in env["stride"]):
+    if any(s not in (1, -1) for s in env["stride"]):
         raise Unsupported("strided slice")
     no_runtime_extent(x, "layout.slice", "TOSA 1.0.1's SLICE takes start and size as compile-time shapes, "
                       "so the size of every axis must be known")
     start = [0] * d
     size = list(x.shape)
-    for a, b, e in zip(env["axes"], env["begin"], env["end"]):
+    reversed_axes = []
+    for a, b, e, st in zip(env["axes"], env["begin"], env["end"], env["stride"]):
         a = a + d if a < 0 else a
         n = x.shape[a]
+        if st == -1:
+            if not 0 <= b < n:
+                raise Unsupported("a reversed slice beginning outside the input")
+            e = max(-1, min(n, e))
+            start[a], size[a] = e + 1, max(0, b - e)
+            reversed_axes.append(a)
+            continue
         b = max(0, min(n, b + n if b < 0 else b))
         e = max(0, min(n, e + n if e < 0 else e))
         start[a], size[a] = b, max(0, e - b)
     if size != outs[0].shape:
         raise Unsupported("slice bounds the mapping reads differently from the definition")
-    return [em.op("tosa.slice", [x, em.shape(start), em.shape(size)], *_out(outs[0]))]
+    if not reversed_axes:
+        return [em.op("tosa.slice", [x, em.shape(start), em.shape(size)], *_out(outs[0]))]
+    y = x
+    if size != list(x.shape):
+        y = em.op("tosa.slice", [x, em.shape(start), em.shape(size)], size, x.dtype)
+    for a in sorted(set(reversed_axes)):
+        y = em.op("tosa.reverse", [y], size, x.dtype, f"axis = {a} : i32")
+    return [y]
 
 
 @mapping("layout.pad", how="TOSA pad (CONSTANT); slices, reverses / tiles and concats (REFLECT, SYMMETRIC, "
