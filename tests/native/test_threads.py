@@ -272,3 +272,73 @@ def test_one_thread_is_the_plain_code():
     threaded_stages = TosaToLLVMPipelinePass(threads=2).stages()
     assert "outline-parallel-loops{threads=2}" in threaded_stages
     assert "convert-linalg-to-affine-loops{register-tiling=true mark-parallel=true}" in threaded_stages
+
+
+_JOBS_IR = """
+; each job adds 1 to every element of ctx[0, n): a chunk taken twice or lost shows in the sums
+define internal void @task(i64 %lo, i64 %hi, ptr %ctx) {
+entry:
+  %any = icmp slt i64 %lo, %hi
+  br i1 %any, label %loop, label %out
+loop:
+  %i = phi i64 [ %lo, %entry ], [ %i1, %loop ]
+  %p = getelementptr i64, ptr %ctx, i64 %i
+  %x = load i64, ptr %p, align 8
+  %x1 = add i64 %x, 1
+  store i64 %x1, ptr %p, align 8
+  %i1 = add i64 %i, 1
+  %more = icmp slt i64 %i1, %hi
+  br i1 %more, label %loop, label %out
+out:
+  ret void
+}
+declare void @tosa_xdsl_parallel_for(ptr, ptr, i64, i64, i64)
+define void @jobs(i64 %calls, ptr %ctx, i64 %n, i64 %threads) {
+entry:
+  br label %loop
+loop:
+  %k = phi i64 [ 0, %entry ], [ %k1, %loop ]
+  call void @tosa_xdsl_parallel_for(ptr @task, ptr %ctx, i64 0, i64 %n, i64 %threads)
+  %k1 = add i64 %k, 1
+  %more = icmp slt i64 %k1, %calls
+  br i1 %more, label %loop, label %done
+done:
+  ret void
+}
+"""
+
+
+@pytest.mark.parametrize("spins", [None, (3000, 3000), (0, 3000), (3000, 0), (1, 1)])
+def test_back_to_back_jobs_take_every_chunk_once(spins):
+    """Jobs called back to back from native code, as an inference calls its parallel nests:
+    the pool's protocol (workers that may still be watching for the next job while a new one
+    is published, the caller watching for the last chunks, then sleeping) runs every chunk
+    exactly once, at sizes below, at and above the chunk count, for 2, 3 and 8 threads; with
+    the default spins (None) and pools built with others (loaded beside it, as
+    bench/threads.py does), whose workers are joined at the end."""
+    from tosa_xdsl.codegen.llvm import _binding, load_object, target_machine
+
+    thread_pool.ensure_loaded()
+    lb = _binding()
+    suffix, shutdown = "", thread_pool.shutdown
+    if spins is not None:
+        suffix = f"_test_{spins[0]}_{spins[1]}"
+        pool = load_object(thread_pool.object_code(spin_worker=spins[0], spin_caller=spins[1], suffix=suffix),
+                           pool=False)
+        lb.add_symbol(thread_pool.SYMBOL + suffix, pool.address(thread_pool.SYMBOL + suffix))
+        stop = ctypes.CFUNCTYPE(ctypes.c_int32)(pool.address(thread_pool.SHUTDOWN + suffix))
+        shutdown = lambda: stop() == 0  # noqa: E731
+    tm = target_machine(2)
+    mod = lb.parse_assembly(_JOBS_IR.replace("@tosa_xdsl_parallel_for", f"@{thread_pool.SYMBOL}{suffix}"))
+    mod.triple = tm.triple
+    engine = lb.create_mcjit_compiler(mod, tm)
+    engine.finalize_object()
+    jobs = ctypes.CFUNCTYPE(None, ctypes.c_int64, ctypes.c_void_p, ctypes.c_int64, ctypes.c_int64)(
+        engine.get_function_address("jobs"))
+    for threads in (2, 3, 8):
+        for n in (1, 2, 7, 8, 9, 1000, 100_003):
+            calls = 2000 if n < 1000 else 50
+            out = np.zeros(n, np.int64)
+            jobs(calls, out.ctypes.data, n, threads)
+            np.testing.assert_array_equal(out, np.full(n, calls, np.int64), err_msg=f"{threads} threads, n={n}")
+    assert shutdown()

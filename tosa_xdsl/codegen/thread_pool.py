@@ -46,6 +46,7 @@ each, more than glibc, musl or macOS need.
 from __future__ import annotations
 
 import os
+import platform
 import signal
 import threading
 from typing import Any
@@ -56,6 +57,8 @@ SIZE = "tosa_xdsl_thread_pool_size"
 MAX_WORKERS = 256
 CHUNKS_PER_THREAD = 4
 MAX_CHUNKS = 4096
+SPIN_WORKER = 0  # rounds an idle worker watches for the next job before sleeping
+SPIN_CALLER = 0  # rounds the caller watches for the workers' last chunks before sleeping
 
 _IR = r"""
 @state = internal global i32 0, align 4
@@ -70,6 +73,7 @@ _IR = r"""
 @job_next = internal global i64 0, align 8
 @job_done = internal global i64 0, align 8
 @job_active = internal global i32 0, align 4
+@job_seq = internal global i64 0, align 8
 @shutdown = internal global i32 0, align 4
 @nworkers = internal global i64 0, align 8
 @workers = internal global [MAX_WORKERS x i64] zeroinitializer, align 16
@@ -85,6 +89,7 @@ declare i32 @pthread_join(i64, ptr)
 declare i32 @pthread_sigmask(i32, ptr, ptr)
 declare i32 @sigfillset(ptr)
 declare i32 @sched_yield()
+PAUSE_DECL
 
 ; state: 0 never initialised, 1 being initialised, 2 ready
 define internal void @ensure_init() {
@@ -133,7 +138,7 @@ entry:
   %l = call i32 @pthread_mutex_lock(ptr @mutex)
   %d = load i64, ptr @job_done, align 8
   %d1 = add i64 %d, 1
-  store i64 %d1, ptr @job_done, align 8
+  store atomic i64 %d1, ptr @job_done monotonic, align 8
   %c2 = load i64, ptr @job_chunks, align 8
   %all = icmp eq i64 %d1, %c2
   br i1 %all, label %wake, label %out
@@ -144,11 +149,33 @@ out:
   ret void
 }
 
+; spin at most %limit rounds while the atomic i64 at %p equals %v (true: it still does);
+; called without the mutex, whose holder decides again on what it sees
+define internal i1 @spin_while_eq(ptr %p, i64 %v, i64 %limit) {
+entry:
+  br label %loop
+loop:
+  %k = phi i64 [ 0, %entry ], [ %k1, %again ]
+  %more = icmp slt i64 %k, %limit
+  br i1 %more, label %peek, label %out
+peek:
+  %x = load atomic i64, ptr %p monotonic, align 8
+  %same = icmp eq i64 %x, %v
+  br i1 %same, label %again, label %out
+again:
+  PAUSE_CALL
+  %k1 = add i64 %k, 1
+  br label %loop
+out:
+  ret i1 %more
+}
+
 define internal ptr @worker(ptr %unused) {
 entry:
   %l = call i32 @pthread_mutex_lock(ptr @mutex)
   br label %loop
 loop:
+  %spun = phi i1 [ false, %entry ], [ false, %take ], [ %timeout, %spin ], [ false, %sleep ]
   %sd = load i32, ptr @shutdown, align 4
   %stop = icmp ne i32 %sd, 0
   br i1 %stop, label %exit, label %look
@@ -156,17 +183,27 @@ look:
   %next = load i64, ptr @job_next, align 8
   %c = load i64, ptr @job_chunks, align 8
   %has = icmp slt i64 %next, %c
-  br i1 %has, label %take, label %sleep
+  br i1 %has, label %take, label %idle
 take:
   %next1 = add i64 %next, 1
   store i64 %next1, ptr @job_next, align 8
   call void @run_chunk(i64 %next)
   br label %loop
+idle:
+  br i1 %spun, label %sleep, label %spin
+spin:
+  ; the next job of an inference usually follows within microseconds: watch for it a while
+  ; (job_seq changes when one is published) before sleeping, which costs a wake-up
+  %seq = load i64, ptr @job_seq, align 8
+  %u = call i32 @pthread_mutex_unlock(ptr @mutex)
+  %timeout = call i1 @spin_while_eq(ptr @job_seq, i64 %seq, i64 SPIN_WORKER)
+  %l2 = call i32 @pthread_mutex_lock(ptr @mutex)
+  br label %loop
 sleep:
   %w = call i32 @pthread_cond_wait(ptr @work_cv, ptr @mutex)
   br label %loop
 exit:
-  %u = call i32 @pthread_mutex_unlock(ptr @mutex)
+  %u1 = call i32 @pthread_mutex_unlock(ptr @mutex)
   ret ptr null
 }
 
@@ -235,8 +272,11 @@ publish:
   store i64 %lb, ptr @job_lb, align 8
   store i64 %n, ptr @job_n, align 8
   store i64 0, ptr @job_next, align 8
-  store i64 0, ptr @job_done, align 8
+  store atomic i64 0, ptr @job_done monotonic, align 8
   store i64 %c, ptr @job_chunks, align 8
+  %seq = load i64, ptr @job_seq, align 8
+  %seq1 = add i64 %seq, 1
+  store atomic i64 %seq1, ptr @job_seq monotonic, align 8
   %b = call i32 @pthread_cond_broadcast(ptr @work_cv)
   br label %take
 take:
@@ -249,9 +289,18 @@ run:
   call void @run_chunk(i64 %next)
   br label %take
 wait:
+  %waited = phi i1 [ false, %take ], [ true, %spin ], [ true, %sleep ]
   %d = load i64, ptr @job_done, align 8
   %left = icmp slt i64 %d, %c
-  br i1 %left, label %sleep, label %finish
+  br i1 %left, label %unfinished, label %finish
+unfinished:
+  br i1 %waited, label %sleep, label %spin
+spin:
+  ; a worker runs the last chunk(s): their end is usually near, a sleep costs a wake-up
+  %u1 = call i32 @pthread_mutex_unlock(ptr @mutex)
+  %t = call i1 @spin_while_eq(ptr @job_done, i64 %d, i64 SPIN_CALLER)
+  %l1 = call i32 @pthread_mutex_lock(ptr @mutex)
+  br label %wait
 sleep:
   %w = call i32 @pthread_cond_wait(ptr @done_cv, ptr @mutex)
   br label %wait
@@ -281,6 +330,9 @@ refuse:
   ret i32 -1
 stop:
   store i32 1, ptr @shutdown, align 4
+  %seq = load i64, ptr @job_seq, align 8
+  %seq1 = add i64 %seq, 1
+  store atomic i64 %seq1, ptr @job_seq monotonic, align 8
   %nw = load i64, ptr @nworkers, align 8
   %b = call i32 @pthread_cond_broadcast(ptr @work_cv)
   %u1 = call i32 @pthread_mutex_unlock(ptr @mutex)
@@ -321,22 +373,41 @@ lock:
 """
 
 
-def runtime_ir() -> str:
-    """The pool as LLVM IR text for this host (its SIG_SETMASK value)."""
+def _pause() -> tuple[str, str]:
+    """(declaration, call) of the CPU's spin-wait hint for this host, or nothing."""
+    machine = platform.machine().lower()
+    if machine in ("x86_64", "amd64", "i386", "i686"):
+        return "declare void @llvm.x86.sse2.pause()", "call void @llvm.x86.sse2.pause()"
+    if machine in ("aarch64", "arm64"):
+        return "declare void @llvm.aarch64.hint(i32)", "call void @llvm.aarch64.hint(i32 1)"
+    return "", ""
+
+
+def runtime_ir(spin_worker: int = SPIN_WORKER, spin_caller: int = SPIN_CALLER, suffix: str = "") -> str:
+    """The pool as LLVM IR text for this host (its SIG_SETMASK value, its pause hint).
+    `spin_worker`/`spin_caller`: the bounds of the two spins (rounds); `suffix`: appended to
+    the exported names (bench/threads.py loads variants side by side)."""
     if not hasattr(signal, "SIG_SETMASK") or os.name != "posix":
         raise RuntimeError("--threads needs POSIX threads (Linux, macOS)")
-    return (_IR.replace("MAX_WORKERS", str(MAX_WORKERS)).replace("MAX_CHUNKS", str(MAX_CHUNKS))
+    decl, call = _pause()
+    text = (_IR.replace("MAX_WORKERS", str(MAX_WORKERS)).replace("MAX_CHUNKS", str(MAX_CHUNKS))
             .replace("CHUNKS_PER_THREAD", str(CHUNKS_PER_THREAD))
-            .replace("SIG_SETMASK", str(int(signal.SIG_SETMASK))))
+            .replace("SIG_SETMASK", str(int(signal.SIG_SETMASK)))
+            .replace("SPIN_WORKER", str(int(spin_worker))).replace("SPIN_CALLER", str(int(spin_caller)))
+            .replace("PAUSE_DECL", decl).replace("PAUSE_CALL", call))
+    for name in (SYMBOL, SHUTDOWN, SIZE):
+        text = text.replace(f"@{name}(", f"@{name}{suffix}(")
+    return text
 
 
-def object_code(opt_level: int = 2) -> bytes:
-    """The pool as an object file (linked into threaded shared libraries)."""
+def object_code(opt_level: int = 2, **variant: Any) -> bytes:
+    """The pool as an object file (linked into threaded shared libraries); `variant`:
+    runtime_ir's keywords."""
     from tosa_xdsl.codegen.llvm import _binding, target_machine
 
     lb = _binding()
     tm = target_machine(opt_level)
-    mod = lb.parse_assembly(runtime_ir())
+    mod = lb.parse_assembly(runtime_ir(**variant))
     mod.triple = tm.triple
     mod.data_layout = str(tm.target_data)
     mod.verify()
