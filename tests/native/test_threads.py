@@ -41,13 +41,17 @@ def threaded(n: int, min_work: int = 0) -> str:
                     + [f"outline-parallel-loops{{threads={n} min-work={min_work}}}"] + LLVM_STAGE)
 
 
-def native(src: str, n: int) -> jit.NativeModule:
+def native(src: str, n: int, min_work: int = 0) -> jit.NativeModule:
     if n == 1:
         return jit.NativeModule(parse(src))
-    lowered = lower(src, threaded(n))
-    tasks = [op for op in lowered.ops if getattr(op, "sym_name", None) and op.sym_name.data.endswith("__task")]
-    assert tasks, "no loop was distributed"
-    return jit.NativeModule(parse(src), pipeline=threaded(n), lowered=lowered)
+    lowered = lower(src, threaded(n, min_work))
+    assert regions(lowered), "no loop was distributed"
+    return jit.NativeModule(parse(src), pipeline=threaded(n, min_work), lowered=lowered)
+
+
+def regions(lowered) -> int:
+    """The parallel regions of a lowered module (one task function each)."""
+    return sum(1 for op in lowered.ops if getattr(op, "sym_name", None) and op.sym_name.data.endswith("__task"))
 
 
 def elementwise(shape: tuple[int, ...], et: str = "i32") -> str:
@@ -113,10 +117,28 @@ def test_example_model_at_1_2_3_threads():
     src = EXAMPLE.with_suffix(".tosa.mlir").read_text()
     x = np.load(f"{EXAMPLE}.input_0.npy")
     results = {n: jit.NativeModule(parse(src), threads=n).call([x]) for n in (1, 2, 3)}
-    for n in (2, 3):
+    # and every marked nest distributed (min-work=0: 145 regions instead of the default's 29)
+    results["all"] = native(src, 2, min_work=0).call([x])
+    for n in (2, 3, "all"):
         assert_same(results[n], results[1], f"example: {n} threads vs 1")
     for k, got in enumerate(results[1]):
         np.testing.assert_allclose(got, run(parse(src), [x])[k], atol=1e-3)
+
+
+def test_the_default_threshold_keeps_small_nests_serial():
+    """tosa-to-llvm{threads=2}: a nest under DEFAULT_MIN_WORK operations runs on the calling
+    thread (no task), one above is distributed; both give the bits of one thread."""
+    from tosa_xdsl.lowering.to_loops.outline_parallel import DEFAULT_MIN_WORK
+
+    pipeline = jit.native_pipeline(None, 2)
+    # (a + b) * b, fused: ~7 operations per element (outline_parallel.work: 7236 and 3672072)
+    small, large = elementwise((4, 16, 16)), elementwise((8, 256, 256))
+    assert 7 * 4 * 16 * 16 < DEFAULT_MIN_WORK < 7 * 8 * 256 * 256
+    assert regions(lower(small, pipeline)) == 0
+    assert regions(lower(large, pipeline)) == 1
+    rng = np.random.default_rng(5)
+    a, b = (rng.integers(-1000, 1000, (8, 256, 256)).astype(np.int32) for _ in range(2))
+    np.testing.assert_array_equal(jit.NativeModule(parse(large), threads=2).call([a, b])[0], (a + b) * b)
 
 
 @pytest.mark.skipif(not os.path.isdir("/proc/self/task"), reason="counts threads through Linux's /proc")
@@ -308,7 +330,7 @@ done:
 """
 
 
-@pytest.mark.parametrize("spins", [None, (3000, 3000), (0, 3000), (3000, 0), (1, 1)])
+@pytest.mark.parametrize("spins", [None, (0, 0), (0, 3000), (3000, 0), (1, 1)])
 def test_back_to_back_jobs_take_every_chunk_once(spins):
     """Jobs called back to back from native code, as an inference calls its parallel nests:
     the pool's protocol (workers that may still be watching for the next job while a new one

@@ -14,13 +14,14 @@ library's POSIX threads (pthread_create, mutexes, condition variables), which th
 already has (the JIT resolves them like malloc; a shared library links them with -lpthread).
 
 The protocol (every shared variable is read and written under one mutex, so there is no
-data race by construction; only `fn` runs outside it):
+data race by construction; only `fn` and the spins' atomic peeks below run outside it):
 
 * a job is (fn, ctx, lb, n, chunks, next, done); chunk i is [lb + n*i/chunks,
   lb + n*(i+1)/chunks), so chunks partition [lb, ub) exactly;
 * the caller publishes a job, wakes the workers, then takes chunks itself (`next++` under
   the mutex) until none is left, and waits until `done == chunks`; a worker takes chunks
-  the same way and sleeps on a condition variable when none is left. A chunk is taken
+  the same way and, when none is left, spins a while (below), then sleeps on a condition
+  variable. A chunk is taken
   exactly once, and the caller only waits for chunks a live worker took: a worker that
   could not be created (pthread_create failed), or that is slow to wake, costs speed, never
   correctness or a hang;
@@ -32,10 +33,26 @@ data race by construction; only `fn` runs outside it):
   the main thread's business); `tosa_xdsl_thread_pool_shutdown()` joins them (run at
   interpreter exit, and by the tests to check that no thread is left behind).
 
-Workers sleep on the condition variable as soon as there is nothing to take: no spinning. A
-variant that spun ~20 us for the next job before sleeping measured slower on the shared 2-core
-machine (median 49 vs 38 us per call of a 16k-element nest at 2 threads; 45 us on one), since
-the spinning thread takes the core from whatever else runs there.
+Two bounded spins (the only reads outside the mutex: atomic peeks at `job_seq` and
+`job_done`, whose stores are atomic; what a peek sees is decided again under the mutex, so
+the protocol above is unchanged and a spin can only end early, never skip work):
+
+* an idle worker watches `job_seq` (bumped by each publish) for SPIN_WORKER rounds of the
+  CPU's pause hint before sleeping on the condition variable: an inference calls its
+  parallel nests microseconds apart, and waking a sleeping thread costs far more;
+* the caller, done with the chunks it could take, watches `job_done` for SPIN_CALLER rounds
+  before sleeping: the workers are finishing their last chunks.
+
+Why (bench/threads.py --model forkjoin, jobs of a busy loop called back to back, the fastest
+tenth of the calls: those that had both vCPUs of the shared 2-vCPU machine): with a worker
+that sleeps after each job, no job under ~70 us got faster at 2 threads (a wake-up costs tens
+of microseconds on this virtual machine, and a late worker that takes a chunk makes the
+caller wait for it), and the median of 32-256-iteration jobs was 2-4x the single thread's;
+with both spins a 4.5 us job took 2.9 us, a 72 us one 37 us, and the medians matched one
+thread's within 1%. The cost: up to ~50 us of one CPU after the last job of an inference (the
+worker's watch), and the pause rounds are a count, not a time (~26 ns each on the bench's Zen 4
+under KVM). An earlier variant that only had the worker spin, measured with a Python call
+between jobs, could not catch a next job and measured slower.
 
 Initialisation (mutex and condition variables through pthread_*_init, portable, instead of
 static initialisers whose bytes differ between C libraries) happens once, on the first
@@ -57,8 +74,8 @@ SIZE = "tosa_xdsl_thread_pool_size"
 MAX_WORKERS = 256
 CHUNKS_PER_THREAD = 4
 MAX_CHUNKS = 4096
-SPIN_WORKER = 0  # rounds an idle worker watches for the next job before sleeping
-SPIN_CALLER = 0  # rounds the caller watches for the workers' last chunks before sleeping
+SPIN_WORKER = 2000  # rounds (~26 ns each here: ~50 us) an idle worker watches for the next job, then sleeps
+SPIN_CALLER = 2000  # rounds (~50 us) the caller watches for the workers' last chunks, then sleeps
 
 _IR = r"""
 @state = internal global i32 0, align 4
