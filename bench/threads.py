@@ -1,7 +1,7 @@
 """`--threads N` variants of one model measured against each other in one process.
 
     python bench/threads.py [--model example|mobilenet|nest] [--threads 2] [--rounds 200]
-                            [--min-work 50000,200000,...] [--pool MIN_WORK:SPIN_WORKER:SPIN_CALLER ...]
+                            [--min-work 50000,200000,...] [--pool MIN_WORK:SPIN_WORKER:SPIN_CALLER[:PAUSE] ...]
                             [--pipeline NAME=tosa-to-llvm{...} ...]
 
 On a machine shared with other jobs two runs minutes apart are not comparable: the variants
@@ -33,7 +33,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import INPUT, MODEL  # noqa: E402
+from common import INPUT, MODEL
 
 
 def _load(text: str):
@@ -57,16 +57,18 @@ def _stages(threads: int, min_work: int | None) -> str:
 _POOLS: set[str] = set()
 
 
-def pool_variant(spin_worker: int, spin_caller: int) -> str:
-    """The suffix of a pool compiled with these spins, loaded beside the default one."""
+def pool_variant(spin_worker: int, spin_caller: int, pause: int = 1) -> str:
+    """The suffix of a pool compiled with these spins (with or without the pause hint),
+    loaded beside the default one."""
     from tosa_xdsl.codegen import thread_pool
     from tosa_xdsl.codegen.llvm import _binding, load_object
 
-    suffix = f"_w{spin_worker}_c{spin_caller}"
+    suffix = f"_w{spin_worker}_c{spin_caller}_p{pause}"
     if suffix not in _POOLS:
         thread_pool.ensure_loaded()
         loaded = load_object(thread_pool.object_code(spin_worker=spin_worker, spin_caller=spin_caller,
-                                                     suffix=suffix), pool=False)
+                                                     pause=bool(pause), suffix=suffix),
+                             pool=False)
         _binding().add_symbol(thread_pool.SYMBOL + suffix, loaded.address(thread_pool.SYMBOL + suffix))
         _POOLS.add(suffix)
         _KEEP.append(loaded)
@@ -74,6 +76,33 @@ def pool_variant(spin_worker: int, spin_caller: int) -> str:
 
 
 _KEEP: list = []
+
+
+def _pool_name(spin_worker: int, spin_caller: int, pause: list[int]) -> str:
+    return f"spins {spin_worker}/{spin_caller}" + (" no pause" if pause == [0] else "")
+
+
+def serial_pool() -> str:
+    """The suffix of a 'pool' that calls the task on the whole range on the calling thread:
+    the threaded code's own cost (outlined nests, contexts) without any thread."""
+    from tosa_xdsl.codegen import thread_pool
+    from tosa_xdsl.codegen.llvm import _binding, load_object, target_machine
+
+    suffix = "_serial"
+    if suffix not in _POOLS:
+        thread_pool.ensure_loaded()
+        lb = _binding()
+        tm = target_machine(2)
+        mod = lb.parse_assembly(f"""define void @{thread_pool.SYMBOL}{suffix}(ptr %fn, ptr %ctx, i64 %lb, i64 %ub, i64 %n) {{
+  call void %fn(i64 %lb, i64 %ub, ptr %ctx)
+  ret void
+}}""")
+        mod.triple = tm.triple
+        loaded = load_object(bytes(tm.emit_object(mod)), pool=False)
+        lb.add_symbol(thread_pool.SYMBOL + suffix, loaded.address(thread_pool.SYMBOL + suffix))
+        _POOLS.add(suffix)
+        _KEEP.append(loaded)
+    return suffix
 
 
 def _use_pool(lowered, suffix: str) -> None:
@@ -217,15 +246,15 @@ def forkjoin(n: int, rounds: int, pools: list[tuple[int, int]]) -> None:
     lb = _binding()
     thread_pool.ensure_loaded()
     jobs = {}
-    for sw, sc in [(-1, -1), *pools]:
-        suffix = "" if sw < 0 else pool_variant(sw, sc)
+    for sw, sc, *pause in [(-1, -1), *pools]:
+        suffix = "" if sw < 0 else pool_variant(sw, sc, *pause)
         tm = target_machine(2)
         mod = lb.parse_assembly(_FORKJOIN_IR.replace("@POOL", "@" + thread_pool.SYMBOL + suffix))
         mod.triple = tm.triple
         engine = lb.create_mcjit_compiler(mod, tm)
         engine.finalize_object()
         _KEEP.append(engine)
-        jobs["default pool" if sw < 0 else f"spins {sw}/{sc}"] = ctypes.CFUNCTYPE(
+        jobs["default pool" if sw < 0 else _pool_name(sw, sc, pause)] = ctypes.CFUNCTYPE(
             None, ctypes.c_int64, ctypes.c_int64, ctypes.c_int64, ctypes.c_void_p)(engine.get_function_address("jobs"))
     ctx = ctypes.c_int64(0)
     for trip in (8, 16, 32, 64, 128, 256, 512, 1024):
@@ -252,9 +281,12 @@ def main() -> int:
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--rounds", type=int, default=200)
     ap.add_argument("--min-work", default="")
+    ap.add_argument("--serial", default="", help="MIN_WORK,...: the threaded code with a pool that runs "
+                    "every job on the calling thread")
     ap.add_argument("--pipeline", action="append", default=[], help="NAME=PIPELINE, an extra variant")
     ap.add_argument("--pool", action="append", default=[],
-                    help="MIN_WORK:SPIN_WORKER:SPIN_CALLER, a variant with a pool of these spins (rounds)")
+                    help="MIN_WORK:SPIN_WORKER:SPIN_CALLER[:PAUSE], a variant with a pool of these spins "
+                         "(rounds; PAUSE 0: without the pause hint), codegen/thread_pool.py")
     args = ap.parse_args()
     n = args.threads
     if args.model == "forkjoin":
@@ -282,9 +314,12 @@ def main() -> int:
     if not args.min_work:
         variants.append(Variant(f"{n} threads (default)", text, _stages(n, None), inputs))
     for p in args.pool:
-        w, sw, sc = (int(float(x)) for x in p.split(":"))
-        variants.append(Variant(f"{n} threads min-work={w} spins {sw}/{sc}", text, _stages(n, w), inputs,
-                                pool_variant(sw, sc)))
+        w, sw, sc, *pause = (int(float(x)) for x in p.split(":"))
+        variants.append(Variant(f"{n} threads min-work={w} {_pool_name(sw, sc, pause)}", text, _stages(n, w), inputs,
+                                pool_variant(sw, sc, *pause)))
+    for w in [int(float(x)) for x in args.serial.split(",") if x]:
+        variants.append(Variant(f"{n}-thread code min-work={w}, every job on the caller", text, _stages(n, w), inputs,
+                                serial_pool()))
     for p in args.pipeline:
         name, _, pipeline = p.partition("=")
         variants.append(Variant(name, text, pipeline, inputs))

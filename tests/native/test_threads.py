@@ -330,26 +330,28 @@ done:
 """
 
 
-@pytest.mark.parametrize("spins", [None, (0, 0), (0, 3000), (3000, 0), (1, 1)])
+@pytest.mark.parametrize("spins", [None, (0, 0), (0, 3000), (3000, 0), (1, 1), (100_000, 100_000, False)])
 def test_back_to_back_jobs_take_every_chunk_once(spins):
     """Jobs called back to back from native code, as an inference calls its parallel nests:
     the pool's protocol (workers that may still be watching for the next job while a new one
     is published, the caller watching for the last chunks, then sleeping) runs every chunk
     exactly once, at sizes below, at and above the chunk count, for 2, 3 and 8 threads; with
-    the default spins (None) and pools built with others (loaded beside it, as
-    bench/threads.py does), whose workers are joined at the end."""
+    the default pool (None) and pools built with other (spin_worker, spin_caller[, pause])
+    (loaded beside it, as bench/threads.py does; spins of 0 or 1 round make the sleeping paths
+    frequent), whose workers are joined at the end."""
     from tosa_xdsl.codegen.llvm import _binding, load_object, target_machine
 
     thread_pool.ensure_loaded()
     lb = _binding()
     suffix, shutdown = "", thread_pool.shutdown
     if spins is not None:
-        suffix = f"_test_{spins[0]}_{spins[1]}"
-        pool = load_object(thread_pool.object_code(spin_worker=spins[0], spin_caller=spins[1], suffix=suffix),
+        suffix = "_test_" + "_".join(map(str, spins))
+        pool = load_object(thread_pool.object_code(spin_worker=spins[0], spin_caller=spins[1],
+                                                   pause=spins[2] if len(spins) > 2 else True, suffix=suffix),
                            pool=False)
         lb.add_symbol(thread_pool.SYMBOL + suffix, pool.address(thread_pool.SYMBOL + suffix))
         stop = ctypes.CFUNCTYPE(ctypes.c_int32)(pool.address(thread_pool.SHUTDOWN + suffix))
-        shutdown = lambda: stop() == 0  # noqa: E731
+        shutdown = lambda: stop() == 0
     tm = target_machine(2)
     mod = lb.parse_assembly(_JOBS_IR.replace("@tosa_xdsl_parallel_for", f"@{thread_pool.SYMBOL}{suffix}"))
     mod.triple = tm.triple

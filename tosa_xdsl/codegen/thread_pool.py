@@ -400,13 +400,15 @@ def _pause() -> tuple[str, str]:
     return "", ""
 
 
-def runtime_ir(spin_worker: int = SPIN_WORKER, spin_caller: int = SPIN_CALLER, suffix: str = "") -> str:
+def runtime_ir(spin_worker: int = SPIN_WORKER, spin_caller: int = SPIN_CALLER, pause: bool = True,
+               suffix: str = "") -> str:
     """The pool as LLVM IR text for this host (its SIG_SETMASK value, its pause hint).
-    `spin_worker`/`spin_caller`: the bounds of the two spins (rounds); `suffix`: appended to
+    `spin_worker`/`spin_caller`: the bounds of the two spins (rounds); `pause`: each round
+    executes the CPU's pause hint (~26 ns here; without it a round is ~0.3 ns); `suffix`: appended to
     the exported names (bench/threads.py loads variants side by side)."""
     if not hasattr(signal, "SIG_SETMASK") or os.name != "posix":
         raise RuntimeError("--threads needs POSIX threads (Linux, macOS)")
-    decl, call = _pause()
+    decl, call = _pause() if pause else ("", "")
     text = (_IR.replace("MAX_WORKERS", str(MAX_WORKERS)).replace("MAX_CHUNKS", str(MAX_CHUNKS))
             .replace("CHUNKS_PER_THREAD", str(CHUNKS_PER_THREAD))
             .replace("SIG_SETMASK", str(int(signal.SIG_SETMASK)))
