@@ -1,14 +1,15 @@
 """`--threads N` variants of one model measured against each other in one process.
 
-    python bench/threads.py [--model example|mobilenet|nest] [--threads 2] [--rounds 200]
-                            [--min-work 50000,200000,...] [--pool MIN_WORK:SPIN_WORKER:SPIN_CALLER[:PAUSE] ...]
-                            [--pipeline NAME=tosa-to-llvm{...} ...]
+    python bench/threads.py [--model example|mobilenet|nest|forkjoin] [--threads 2] [--rounds 200]
+        [--min-work 50000,200000,...] [--pool MIN_WORK:SPIN_WORKER:SPIN_CALLER[:PAUSE] ...]
+        [--serial MIN_WORK,...] [--pipeline NAME=tosa-to-llvm{...} ...]
 
 On a machine shared with other jobs two runs minutes apart are not comparable: the variants
 (the single-threaded code, then `--threads N` with each `min-work` of outline-parallel-loops,
 then each `--pool`: the pool of codegen/thread_pool.py compiled with other spin bounds and
-loaded beside the default one, then any `--pipeline`) are compiled once and called in turn, round after round, with the same
-preallocated buffers, and each variant's median wall time and median CPU time (all threads of
+loaded beside the default one, then each `--serial`: the threaded code with a pool that runs
+every job on the calling thread, then any `--pipeline`) are compiled once and called in turn,
+round after round, with the same preallocated buffers (float32 outputs: the three models'), and each variant's median wall time and median CPU time (all threads of
 the process, time.process_time) per call are printed with the load average before and after,
 and the 10th percentile of wall time: on a machine whose other jobs take the second CPU most
 of the time, the fastest tenth of the calls is what the variant does when it has both.
@@ -54,7 +55,8 @@ def _stages(threads: int, min_work: int | None) -> str:
     return ",".join(stages)
 
 
-_POOLS: set[str] = set()
+_POOLS: set[str] = set()  # the suffixes of the pool variants loaded
+_KEEP: list = []  # their engines: the code lives as long as the process
 
 
 def pool_variant(spin_worker: int, spin_caller: int, pause: int = 1) -> str:
@@ -73,9 +75,6 @@ def pool_variant(spin_worker: int, spin_caller: int, pause: int = 1) -> str:
         _POOLS.add(suffix)
         _KEEP.append(loaded)
     return suffix
-
-
-_KEEP: list = []
 
 
 def _pool_name(spin_worker: int, spin_caller: int, pause: list[int]) -> str:
