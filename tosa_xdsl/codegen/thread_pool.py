@@ -48,8 +48,9 @@ tenth of the calls: those that had both vCPUs of the shared 2-vCPU machine): wit
 that sleeps after each job, no job under ~70 us got faster at 2 threads (a wake-up costs tens
 of microseconds on this virtual machine, and a late worker that takes a chunk makes the
 caller wait for it), and the median of 32-256-iteration jobs was 2-4x the single thread's;
-with both spins a 4.5 us job took 2.9 us, a 72 us one 37 us, and the medians matched one
-thread's within 1%. The cost: up to ~50 us of one CPU after the last job of an inference (the
+with both spins a 4.5 us job took 2.9 us, a 72 us one 37 us, and in that run (load average
+~5) the medians matched one thread's within 2% (later runs at the same load had medians off
+both ways: the neighbours decide them). Models: docs/native.md ("The work threshold, ..."). The cost: up to ~50 us of one CPU after the last job of an inference (the
 worker's watch), and the pause rounds are a count, not a time (~26 ns each on the bench's Zen 4
 under KVM). An earlier variant that only had the worker spin, measured with a Python call
 between jobs, could not catch a next job and measured slower.
