@@ -41,13 +41,17 @@ def threaded(n: int, min_work: int = 0) -> str:
                     + [f"outline-parallel-loops{{threads={n} min-work={min_work}}}"] + LLVM_STAGE)
 
 
-def native(src: str, n: int) -> jit.NativeModule:
+def native(src: str, n: int, min_work: int = 0) -> jit.NativeModule:
     if n == 1:
         return jit.NativeModule(parse(src))
-    lowered = lower(src, threaded(n))
-    tasks = [op for op in lowered.ops if getattr(op, "sym_name", None) and op.sym_name.data.endswith("__task")]
-    assert tasks, "no loop was distributed"
-    return jit.NativeModule(parse(src), pipeline=threaded(n), lowered=lowered)
+    lowered = lower(src, threaded(n, min_work))
+    assert regions(lowered), "no loop was distributed"
+    return jit.NativeModule(parse(src), pipeline=threaded(n, min_work), lowered=lowered)
+
+
+def regions(lowered) -> int:
+    """The parallel regions of a lowered module (one task function each)."""
+    return sum(1 for op in lowered.ops if getattr(op, "sym_name", None) and op.sym_name.data.endswith("__task"))
 
 
 def elementwise(shape: tuple[int, ...], et: str = "i32") -> str:
@@ -113,10 +117,28 @@ def test_example_model_at_1_2_3_threads():
     src = EXAMPLE.with_suffix(".tosa.mlir").read_text()
     x = np.load(f"{EXAMPLE}.input_0.npy")
     results = {n: jit.NativeModule(parse(src), threads=n).call([x]) for n in (1, 2, 3)}
-    for n in (2, 3):
+    # and every marked nest distributed (min-work=0: 145 regions instead of the default's 29)
+    results["all"] = native(src, 2, min_work=0).call([x])
+    for n in (2, 3, "all"):
         assert_same(results[n], results[1], f"example: {n} threads vs 1")
     for k, got in enumerate(results[1]):
         np.testing.assert_allclose(got, run(parse(src), [x])[k], atol=1e-3)
+
+
+def test_the_default_threshold_keeps_small_nests_serial():
+    """tosa-to-llvm{threads=2}: a nest under DEFAULT_MIN_WORK operations runs on the calling
+    thread (no task), one above is distributed; both give the bits of one thread."""
+    from tosa_xdsl.lowering.to_loops.outline_parallel import DEFAULT_MIN_WORK
+
+    pipeline = jit.native_pipeline(None, 2)
+    # (a + b) * b, fused: ~7 operations per element (outline_parallel.work: 7236 and 3672072)
+    small, large = elementwise((4, 16, 16)), elementwise((8, 256, 256))
+    assert 7 * 4 * 16 * 16 < DEFAULT_MIN_WORK < 7 * 8 * 256 * 256
+    assert regions(lower(small, pipeline)) == 0
+    assert regions(lower(large, pipeline)) == 1
+    rng = np.random.default_rng(5)
+    a, b = (rng.integers(-1000, 1000, (8, 256, 256)).astype(np.int32) for _ in range(2))
+    np.testing.assert_array_equal(jit.NativeModule(parse(large), threads=2).call([a, b])[0], (a + b) * b)
 
 
 @pytest.mark.skipif(not os.path.isdir("/proc/self/task"), reason="counts threads through Linux's /proc")
@@ -272,3 +294,75 @@ def test_one_thread_is_the_plain_code():
     threaded_stages = TosaToLLVMPipelinePass(threads=2).stages()
     assert "outline-parallel-loops{threads=2}" in threaded_stages
     assert "convert-linalg-to-affine-loops{register-tiling=true mark-parallel=true}" in threaded_stages
+
+
+_JOBS_IR = """
+; each job adds 1 to every element of ctx[0, n): a chunk taken twice or lost shows in the sums
+define internal void @task(i64 %lo, i64 %hi, ptr %ctx) {
+entry:
+  %any = icmp slt i64 %lo, %hi
+  br i1 %any, label %loop, label %out
+loop:
+  %i = phi i64 [ %lo, %entry ], [ %i1, %loop ]
+  %p = getelementptr i64, ptr %ctx, i64 %i
+  %x = load i64, ptr %p, align 8
+  %x1 = add i64 %x, 1
+  store i64 %x1, ptr %p, align 8
+  %i1 = add i64 %i, 1
+  %more = icmp slt i64 %i1, %hi
+  br i1 %more, label %loop, label %out
+out:
+  ret void
+}
+declare void @tosa_xdsl_parallel_for(ptr, ptr, i64, i64, i64)
+define void @jobs(i64 %calls, ptr %ctx, i64 %n, i64 %threads) {
+entry:
+  br label %loop
+loop:
+  %k = phi i64 [ 0, %entry ], [ %k1, %loop ]
+  call void @tosa_xdsl_parallel_for(ptr @task, ptr %ctx, i64 0, i64 %n, i64 %threads)
+  %k1 = add i64 %k, 1
+  %more = icmp slt i64 %k1, %calls
+  br i1 %more, label %loop, label %done
+done:
+  ret void
+}
+"""
+
+
+@pytest.mark.parametrize("spins", [None, (0, 0), (0, 3000), (3000, 0), (1, 1), (100_000, 100_000, False)])
+def test_back_to_back_jobs_take_every_chunk_once(spins):
+    """Jobs called back to back from native code, as an inference calls its parallel nests:
+    the pool's protocol (workers that may still be watching for the next job while a new one
+    is published, the caller watching for the last chunks, then sleeping) runs every chunk
+    exactly once, at sizes below, at and above the chunk count, for 2, 3 and 8 threads; with
+    the default pool (None) and pools built with other (spin_worker, spin_caller[, pause])
+    (loaded beside it, as bench/threads.py does; spins of 0 or 1 round make the sleeping paths
+    frequent), whose workers are joined at the end."""
+    from tosa_xdsl.codegen.llvm import _binding, load_object, target_machine
+
+    thread_pool.ensure_loaded()
+    lb = _binding()
+    suffix, shutdown = "", thread_pool.shutdown
+    if spins is not None:
+        suffix = "_test_" + "_".join(map(str, spins))
+        pool = load_object(thread_pool.object_code(spin_worker=spins[0], spin_caller=spins[1],
+                                                   pause=spins[2] if len(spins) > 2 else True, suffix=suffix),
+                           pool=False)
+        lb.add_symbol(thread_pool.SYMBOL + suffix, pool.address(thread_pool.SYMBOL + suffix))
+        stop = ctypes.CFUNCTYPE(ctypes.c_int32)(pool.address(thread_pool.SHUTDOWN + suffix))
+        shutdown = lambda: stop() == 0
+    tm = target_machine(2)
+    mod = lb.parse_assembly(_JOBS_IR.replace("@tosa_xdsl_parallel_for", f"@{thread_pool.SYMBOL}{suffix}"))
+    mod.triple = tm.triple
+    engine = lb.create_mcjit_compiler(mod, tm)
+    engine.finalize_object()
+    jobs = ctypes.CFUNCTYPE(None, ctypes.c_int64, ctypes.c_void_p, ctypes.c_int64, ctypes.c_int64)(
+        engine.get_function_address("jobs"))
+    for threads in (2, 3, 8):
+        for n in (1, 2, 7, 8, 9, 1000, 100_003):
+            calls = 2000 if n < 1000 else 50
+            out = np.zeros(n, np.int64)
+            jobs(calls, out.ctypes.data, n, threads)
+            np.testing.assert_array_equal(out, np.full(n, calls, np.int64), err_msg=f"{threads} threads, n={n}")
+    assert shutdown()

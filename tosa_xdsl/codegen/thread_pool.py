@@ -14,13 +14,14 @@ library's POSIX threads (pthread_create, mutexes, condition variables), which th
 already has (the JIT resolves them like malloc; a shared library links them with -lpthread).
 
 The protocol (every shared variable is read and written under one mutex, so there is no
-data race by construction; only `fn` runs outside it):
+data race by construction; only `fn` and the spins' atomic peeks below run outside it):
 
 * a job is (fn, ctx, lb, n, chunks, next, done); chunk i is [lb + n*i/chunks,
   lb + n*(i+1)/chunks), so chunks partition [lb, ub) exactly;
 * the caller publishes a job, wakes the workers, then takes chunks itself (`next++` under
   the mutex) until none is left, and waits until `done == chunks`; a worker takes chunks
-  the same way and sleeps on a condition variable when none is left. A chunk is taken
+  the same way and, when none is left, spins a while (below), then sleeps on a condition
+  variable. A chunk is taken
   exactly once, and the caller only waits for chunks a live worker took: a worker that
   could not be created (pthread_create failed), or that is slow to wake, costs speed, never
   correctness or a hang;
@@ -32,10 +33,27 @@ data race by construction; only `fn` runs outside it):
   the main thread's business); `tosa_xdsl_thread_pool_shutdown()` joins them (run at
   interpreter exit, and by the tests to check that no thread is left behind).
 
-Workers sleep on the condition variable as soon as there is nothing to take: no spinning. A
-variant that spun ~20 us for the next job before sleeping measured slower on the shared 2-core
-machine (median 49 vs 38 us per call of a 16k-element nest at 2 threads; 45 us on one), since
-the spinning thread takes the core from whatever else runs there.
+Two bounded spins (the only reads outside the mutex: atomic peeks at `job_seq` and
+`job_done`, whose stores are atomic; what a peek sees is decided again under the mutex, so
+the protocol above is unchanged and a spin can only end early, never skip work):
+
+* an idle worker watches `job_seq` (bumped by each publish) for SPIN_WORKER rounds of the
+  CPU's pause hint before sleeping on the condition variable: an inference calls its
+  parallel nests microseconds apart, and waking a sleeping thread costs far more;
+* the caller, done with the chunks it could take, watches `job_done` for SPIN_CALLER rounds
+  before sleeping: the workers are finishing their last chunks.
+
+Why (bench/threads.py --model forkjoin, jobs of a busy loop called back to back, the fastest
+tenth of the calls: those that had both vCPUs of the shared 2-vCPU machine): with a worker
+that sleeps after each job, no job under ~70 us got faster at 2 threads (a wake-up costs tens
+of microseconds on this virtual machine, and a late worker that takes a chunk makes the
+caller wait for it), and the median of 32-256-iteration jobs was 2-4x the single thread's;
+with both spins a 4.5 us job took 2.9 us, a 72 us one 37 us, and in that run (load average
+~5) the medians matched one thread's within 2% (later runs at the same load had medians off
+both ways: the neighbours decide them). Models: docs/native.md ("The work threshold, ..."). The cost: up to ~50 us of one CPU after the last job of an inference (the
+worker's watch), and the pause rounds are a count, not a time (~26 ns each on the bench's Zen 4
+under KVM). An earlier variant that only had the worker spin, measured with a Python call
+between jobs, could not catch a next job and measured slower.
 
 Initialisation (mutex and condition variables through pthread_*_init, portable, instead of
 static initialisers whose bytes differ between C libraries) happens once, on the first
@@ -46,6 +64,7 @@ each, more than glibc, musl or macOS need.
 from __future__ import annotations
 
 import os
+import platform
 import signal
 import threading
 from typing import Any
@@ -56,6 +75,8 @@ SIZE = "tosa_xdsl_thread_pool_size"
 MAX_WORKERS = 256
 CHUNKS_PER_THREAD = 4
 MAX_CHUNKS = 4096
+SPIN_WORKER = 2000  # rounds (~26 ns each here: ~50 us) an idle worker watches for the next job, then sleeps
+SPIN_CALLER = 2000  # rounds (~50 us) the caller watches for the workers' last chunks, then sleeps
 
 _IR = r"""
 @state = internal global i32 0, align 4
@@ -70,6 +91,7 @@ _IR = r"""
 @job_next = internal global i64 0, align 8
 @job_done = internal global i64 0, align 8
 @job_active = internal global i32 0, align 4
+@job_seq = internal global i64 0, align 8
 @shutdown = internal global i32 0, align 4
 @nworkers = internal global i64 0, align 8
 @workers = internal global [MAX_WORKERS x i64] zeroinitializer, align 16
@@ -85,6 +107,7 @@ declare i32 @pthread_join(i64, ptr)
 declare i32 @pthread_sigmask(i32, ptr, ptr)
 declare i32 @sigfillset(ptr)
 declare i32 @sched_yield()
+PAUSE_DECL
 
 ; state: 0 never initialised, 1 being initialised, 2 ready
 define internal void @ensure_init() {
@@ -133,7 +156,7 @@ entry:
   %l = call i32 @pthread_mutex_lock(ptr @mutex)
   %d = load i64, ptr @job_done, align 8
   %d1 = add i64 %d, 1
-  store i64 %d1, ptr @job_done, align 8
+  store atomic i64 %d1, ptr @job_done monotonic, align 8
   %c2 = load i64, ptr @job_chunks, align 8
   %all = icmp eq i64 %d1, %c2
   br i1 %all, label %wake, label %out
@@ -144,11 +167,33 @@ out:
   ret void
 }
 
+; spin at most %limit rounds while the atomic i64 at %p equals %v (true: it still does);
+; called without the mutex, whose holder decides again on what it sees
+define internal i1 @spin_while_eq(ptr %p, i64 %v, i64 %limit) {
+entry:
+  br label %loop
+loop:
+  %k = phi i64 [ 0, %entry ], [ %k1, %again ]
+  %more = icmp slt i64 %k, %limit
+  br i1 %more, label %peek, label %out
+peek:
+  %x = load atomic i64, ptr %p monotonic, align 8
+  %same = icmp eq i64 %x, %v
+  br i1 %same, label %again, label %out
+again:
+  PAUSE_CALL
+  %k1 = add i64 %k, 1
+  br label %loop
+out:
+  ret i1 %more
+}
+
 define internal ptr @worker(ptr %unused) {
 entry:
   %l = call i32 @pthread_mutex_lock(ptr @mutex)
   br label %loop
 loop:
+  %spun = phi i1 [ false, %entry ], [ false, %take ], [ %timeout, %spin ], [ false, %sleep ]
   %sd = load i32, ptr @shutdown, align 4
   %stop = icmp ne i32 %sd, 0
   br i1 %stop, label %exit, label %look
@@ -156,17 +201,27 @@ look:
   %next = load i64, ptr @job_next, align 8
   %c = load i64, ptr @job_chunks, align 8
   %has = icmp slt i64 %next, %c
-  br i1 %has, label %take, label %sleep
+  br i1 %has, label %take, label %idle
 take:
   %next1 = add i64 %next, 1
   store i64 %next1, ptr @job_next, align 8
   call void @run_chunk(i64 %next)
   br label %loop
+idle:
+  br i1 %spun, label %sleep, label %spin
+spin:
+  ; the next job of an inference usually follows within microseconds: watch for it a while
+  ; (job_seq changes when one is published) before sleeping, which costs a wake-up
+  %seq = load i64, ptr @job_seq, align 8
+  %u = call i32 @pthread_mutex_unlock(ptr @mutex)
+  %timeout = call i1 @spin_while_eq(ptr @job_seq, i64 %seq, i64 SPIN_WORKER)
+  %l2 = call i32 @pthread_mutex_lock(ptr @mutex)
+  br label %loop
 sleep:
   %w = call i32 @pthread_cond_wait(ptr @work_cv, ptr @mutex)
   br label %loop
 exit:
-  %u = call i32 @pthread_mutex_unlock(ptr @mutex)
+  %u1 = call i32 @pthread_mutex_unlock(ptr @mutex)
   ret ptr null
 }
 
@@ -235,8 +290,11 @@ publish:
   store i64 %lb, ptr @job_lb, align 8
   store i64 %n, ptr @job_n, align 8
   store i64 0, ptr @job_next, align 8
-  store i64 0, ptr @job_done, align 8
+  store atomic i64 0, ptr @job_done monotonic, align 8
   store i64 %c, ptr @job_chunks, align 8
+  %seq = load i64, ptr @job_seq, align 8
+  %seq1 = add i64 %seq, 1
+  store atomic i64 %seq1, ptr @job_seq monotonic, align 8
   %b = call i32 @pthread_cond_broadcast(ptr @work_cv)
   br label %take
 take:
@@ -249,9 +307,18 @@ run:
   call void @run_chunk(i64 %next)
   br label %take
 wait:
+  %waited = phi i1 [ false, %take ], [ true, %spin ], [ true, %sleep ]
   %d = load i64, ptr @job_done, align 8
   %left = icmp slt i64 %d, %c
-  br i1 %left, label %sleep, label %finish
+  br i1 %left, label %unfinished, label %finish
+unfinished:
+  br i1 %waited, label %sleep, label %spin
+spin:
+  ; a worker runs the last chunk(s): their end is usually near, a sleep costs a wake-up
+  %u1 = call i32 @pthread_mutex_unlock(ptr @mutex)
+  %t = call i1 @spin_while_eq(ptr @job_done, i64 %d, i64 SPIN_CALLER)
+  %l1 = call i32 @pthread_mutex_lock(ptr @mutex)
+  br label %wait
 sleep:
   %w = call i32 @pthread_cond_wait(ptr @done_cv, ptr @mutex)
   br label %wait
@@ -281,6 +348,9 @@ refuse:
   ret i32 -1
 stop:
   store i32 1, ptr @shutdown, align 4
+  %seq = load i64, ptr @job_seq, align 8
+  %seq1 = add i64 %seq, 1
+  store atomic i64 %seq1, ptr @job_seq monotonic, align 8
   %nw = load i64, ptr @nworkers, align 8
   %b = call i32 @pthread_cond_broadcast(ptr @work_cv)
   %u1 = call i32 @pthread_mutex_unlock(ptr @mutex)
@@ -321,22 +391,43 @@ lock:
 """
 
 
-def runtime_ir() -> str:
-    """The pool as LLVM IR text for this host (its SIG_SETMASK value)."""
+def _pause() -> tuple[str, str]:
+    """(declaration, call) of the CPU's spin-wait hint for this host, or nothing."""
+    machine = platform.machine().lower()
+    if machine in ("x86_64", "amd64", "i386", "i686"):
+        return "declare void @llvm.x86.sse2.pause()", "call void @llvm.x86.sse2.pause()"
+    if machine in ("aarch64", "arm64"):
+        return "declare void @llvm.aarch64.hint(i32)", "call void @llvm.aarch64.hint(i32 1)"
+    return "", ""
+
+
+def runtime_ir(spin_worker: int = SPIN_WORKER, spin_caller: int = SPIN_CALLER, pause: bool = True,
+               suffix: str = "") -> str:
+    """The pool as LLVM IR text for this host (its SIG_SETMASK value, its pause hint).
+    `spin_worker`/`spin_caller`: the bounds of the two spins (rounds); `pause`: each round
+    executes the CPU's pause hint (~26 ns here; without it a round is ~0.3 ns); `suffix`: appended to
+    the exported names (bench/threads.py loads variants side by side)."""
     if not hasattr(signal, "SIG_SETMASK") or os.name != "posix":
         raise RuntimeError("--threads needs POSIX threads (Linux, macOS)")
-    return (_IR.replace("MAX_WORKERS", str(MAX_WORKERS)).replace("MAX_CHUNKS", str(MAX_CHUNKS))
+    decl, call = _pause() if pause else ("", "")
+    text = (_IR.replace("MAX_WORKERS", str(MAX_WORKERS)).replace("MAX_CHUNKS", str(MAX_CHUNKS))
             .replace("CHUNKS_PER_THREAD", str(CHUNKS_PER_THREAD))
-            .replace("SIG_SETMASK", str(int(signal.SIG_SETMASK))))
+            .replace("SIG_SETMASK", str(int(signal.SIG_SETMASK)))
+            .replace("SPIN_WORKER", str(int(spin_worker))).replace("SPIN_CALLER", str(int(spin_caller)))
+            .replace("PAUSE_DECL", decl).replace("PAUSE_CALL", call))
+    for name in (SYMBOL, SHUTDOWN, SIZE):
+        text = text.replace(f"@{name}(", f"@{name}{suffix}(")
+    return text
 
 
-def object_code(opt_level: int = 2) -> bytes:
-    """The pool as an object file (linked into threaded shared libraries)."""
+def object_code(opt_level: int = 2, **variant: Any) -> bytes:
+    """The pool as an object file (linked into threaded shared libraries); `variant`:
+    runtime_ir's keywords."""
     from tosa_xdsl.codegen.llvm import _binding, target_machine
 
     lb = _binding()
     tm = target_machine(opt_level)
-    mod = lb.parse_assembly(runtime_ir())
+    mod = lb.parse_assembly(runtime_ir(**variant))
     mod.triple = tm.triple
     mod.data_layout = str(tm.target_data)
     mod.verify()

@@ -9,6 +9,8 @@
 // RUN: tosa-opt %s -p "convert-linalg-to-affine-loops{register-tiling=true mark-parallel=true},outline-parallel-loops{threads=3 min-work=0}" | filecheck %s --check-prefix=OUTLINE
 // RUN: tosa-opt %s -p "convert-linalg-to-affine-loops{register-tiling=true mark-parallel=true},outline-parallel-loops{threads=1 min-work=0}" | filecheck %s --check-prefix=ONE
 // RUN: tosa-opt %s -p "convert-linalg-to-affine-loops{register-tiling=true mark-parallel=true},outline-parallel-loops{threads=2}" | filecheck %s --check-prefix=SMALL
+// RUN: tosa-opt %s -p "convert-linalg-to-affine-loops{register-tiling=true mark-parallel=true},outline-parallel-loops{threads=2 min-work=2406}" | filecheck %s --check-prefix=AT
+// RUN: tosa-opt %s -p "convert-linalg-to-affine-loops{register-tiling=true mark-parallel=true},outline-parallel-loops{threads=2 min-work=2407}" | filecheck %s --check-prefix=ABOVE
 // RUN: tosa-opt %s -p "convert-linalg-to-affine-loops{register-tiling=true mark-parallel=true},outline-parallel-loops{threads=3 min-work=0},lower-affine,convert-scf-to-cf,convert-to-llvm" | filecheck %s --check-prefix=LLVM
 // RUN: tosa-opt %s -p "convert-linalg-to-affine-loops{register-tiling=true mark-parallel=true},outline-parallel-loops{threads=3 min-work=0},lower-affine,convert-scf-to-cf,convert-to-llvm" --print-op-generic | /usr/lib/llvm-22/bin/mlir-translate --mlir-to-llvmir | filecheck %s --check-prefix=LLVMIR
 
@@ -39,7 +41,7 @@
 // ONE-LABEL: func.func @matmul
 // ONE-NOT:   tosa_xdsl.parallel
 // ONE-NOT:   func.call
-// The default min-work (50000 operations): this matmul's ~8k are done on the calling thread.
+// The default min-work (DEFAULT_MIN_WORK operations): this matmul's 24676 are done on the calling thread.
 // SMALL-LABEL: func.func @matmul
 // SMALL-NOT:   func.call
 // SMALL:       func.return
@@ -79,6 +81,23 @@ func.func @reduce_rows(%a: memref<6x5xi32>, %o: memref<5xi32>) {
 // OUTLINE-NEXT:    affine.for %{{.*}} = %[[L]] to %[[H]] {
 func.func @dynamic(%a: memref<?x5xi32>) {
   linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%a : memref<?x5xi32>) outs(%a : memref<?x5xi32>) {
+  ^bb0(%x: i32, %y: i32):
+    %s = arith.addi %x, %x : i32
+    linalg.yield %s : i32
+  }
+  func.return
+}
+
+// The work estimate (outline_parallel.work): every op counts 1 per execution, a loop its trip
+// count times its body. Here 6 rows x (100 x (load, addi, store, yield) + the inner loop's
+// yield) = 6 x 401 = 2406 operations: outlined at min-work=2406, serial at 2407.
+// AT-LABEL: func.func @rows
+// AT:         func.call @rows__parallel_0
+// ABOVE-LABEL: func.func @rows
+// ABOVE-NOT:   func.call
+// ABOVE:       func.return
+func.func @rows(%a: memref<6x100xi32>, %o: memref<6x100xi32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%a : memref<6x100xi32>) outs(%o : memref<6x100xi32>) {
   ^bb0(%x: i32, %y: i32):
     %s = arith.addi %x, %x : i32
     linalg.yield %s : i32
