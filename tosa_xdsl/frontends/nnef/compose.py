@@ -580,7 +580,8 @@ class Composer:
         inputs (whose lengths are fixed in compile-time)"; with a condition the loop stops at
         "either the iteration index reaching the iteration count or the condition becoming
         false"): unrolled over the n items, step `it` a tosa.cond_if on "every step so far ran,
-        it < count and the condition holds" whose else region passes the loop variables on.
+        it < count and the condition holds" whose else region passes the loop variables on
+        (a count above n is a run-time error: scan_count_check).
         Scan outputs would be packs whose length is the run-time trip count: refused."""
         scans = []
         for name, e in L.scans:
@@ -598,6 +599,7 @@ class Composer:
             count = self.arg(L.count, env, tensors, L.count.loc)
             if not isinstance(count, Tensor) or count.type.dtype != "int" or count.type.shape not in ([], [1]):
                 raise NnefError(L.count.loc, "an iteration count must be an int scalar")
+            carried = self.scan_count_check(count, n, carried, L.loc, g)
 
         def logical(op, a, b):
             return self.math_op(op, a, b, env, g, L.loc)
@@ -641,6 +643,17 @@ class Composer:
             g.nodes.append(Node("if", None, None, [active], outs, L.loc, [(sub.nodes, list(vals)), ([], carried)]))
             carried = outs
         return carried
+
+    def scan_count_check(self, count: Tensor, n: int, carried: list, loc: Loc, g: Graph) -> list:
+        """The run-time check that a tensor trip count does not exceed its scan inputs' length
+        n (2.10.1: "the length of the scan inputs **must** be an upper bound for the dynamic
+        value of the loop count"; a larger count makes the document invalid, 1.3 "must":
+        consumers are advised to give an error). A SCAN_COUNT_CHECK node (importer.py emits it)
+        passing the loop variables' initial tensors through, so the steps that follow depend on it."""
+        outs = [Tensor(self.fresh("checked"), c.type) for c in carried]
+        bound = Tensor(self.fresh("scan_length"), TensorType("int", []), n)
+        g.nodes.append(Node(SCAN_COUNT_CHECK, None, None, [count, bound] + list(carried), outs, loc))
+        return outs
 
     def sub_graph_variables(self, op: A.Operator, inv: A.Invocation, env: Env, inner: dict):
         """An invoked graph's variables (2.11: a graph is its own name scope, rooted at its name
@@ -804,6 +817,9 @@ class Composer:
             outs.append(inner[p.name])
         return outs
 
+
+# the node op of Composer.scan_count_check
+SCAN_COUNT_CHECK = "scan count check"
 
 # why a loop that a tensor trip count or a condition may stop early has no scan outputs: the
 # draft makes them packs ("the outputs of each step of the iteration are then packed", 2.10.1),

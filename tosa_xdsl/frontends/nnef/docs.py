@@ -74,7 +74,14 @@ Pieces: `lexer.py`, `parser.py`, `ast.py` (the grammar of 2.16 with located erro
   such a loop with scan inputs (`with s = a for x : xs while c do ...`, `do..(i -> n)` with a
   tensor `n`) is unrolled over the packs' compile-time length (which bounds the trip count,
   2.10.1), each step a `tosa.cond_if` on "the steps so far ran, `i < n`, the condition holds"
-  whose else region passes the loop variables on (`test_nnef_scans.py`). The draft's AlexNet (2.1) composes with the shapes of
+  whose else region passes the loop variables on (`test_nnef_scans.py`). A tensor count above
+  the packs' length makes the document invalid (2.10.1: the scan length "**must** be an upper
+  bound" of the count) and is a run-time error at the loop's position: TOSA 1.0.1 has no
+  assertion, so a `tosa.while_loop` entered only when `n` exceeds the length GATHERs item `n`
+  of a table as long as the pack (the interpreter: `m.sknd:6:5: error: graph is
+  unpredictable: REQUIRE(0 <= k && k < K) failed in 'tosa.gather'`); native code, which checks
+  no REQUIRE, reads the clamped last item, loops on and stops at `--max-loop-iterations`
+  (`m.sknd:6:5: error: 'tosa.while_loop' did not finish within 100000 iterations`). The draft's AlexNet (2.1) composes with the shapes of
   the paper after one fix: it passes `relu6` (rank 4) instead of `flat1` to `nn.linear`, which
   our shape check reports at the call.
 - **Road 1** (TOSA, table below) and **road 2** (`@lower` -> `linalg.generic` with affine maps,
