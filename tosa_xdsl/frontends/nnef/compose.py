@@ -67,6 +67,7 @@ class Graph:
 
 MAX_NODES = 100_000
 MAX_EXTENT = (1 << 63) - 1      # a given input extent must fit MLIR's int64 dims
+MAX_RANK = 64                   # a graph input's packed extent (TOSA's level 8K allows rank 6)
 TENSOR_TYPES = ("real", "int", "bool")
 
 
@@ -226,18 +227,21 @@ class Composer:
             return self.param_type(env, p)
         if spec.shape is None:
             raise NnefError(p.loc, f"'{p.name}' needs a shape")
-        if any(isinstance(x.expr, A.Expand) or x.spread for x in spec.shape):
-            if given is not None:
-                raise NnefError(p.loc, f"input '{p.name}': a shape for a packed extent is not supported")
-            return self.param_type(env, p)      # packed run-time extents: at their upper bound
-        if given is not None and len(given) != len(spec.shape):
-            raise NnefError(p.loc, f"input '{p.name}' has rank {len(spec.shape)}, the given shape "
+        if spec.packed or any(x.spread for x in spec.shape):
+            # a function argument is one tensor (the outputs say the same)
+            raise NnefError(p.loc, f"graph input '{p.name}' is a pack of tensors; a graph input must be one "
+                            f"tensor (declare an input per item)")
+        axes, packs = self.input_axes(env, p)
+        if given is not None and len(given) != len(axes):
+            raise NnefError(p.loc, f"input '{p.name}' has rank {len(axes)}, the given shape "
                             f"{fmt_value(list(given))} has rank {len(given)}")
         shape = []
-        for k, x in enumerate(spec.shape):
+        for k, (x, fixed) in enumerate(axes):
             symbol = x.expr.name if isinstance(x.expr, A.Ident) else None
             try:
-                if x.bound is None and (x.expr is None or isinstance(x.expr, A.Tilde)):
+                if fixed is not None:
+                    d = fixed
+                elif x.bound is None and (x.expr is None or isinstance(x.expr, A.Tilde)):
                     # `~` without a bound: the draft asks the main graph for one (2.6.1), Khronos'
                     # v2.0 writer omits it (an ONNX dim_param); the import needs none
                     d = Dyn(("input", f"{p.name}[{k}]"), None, "?")
@@ -284,7 +288,56 @@ class Composer:
             if not isinstance(d, (int, Dyn)) or isinstance(d, bool) or isinstance(d, int) and d < 0:
                 raise NnefError(x.loc, f"invalid extent {fmt_value(d)} of '{p.name}'")
             shape.append(d)
+        for name, count in packs:      # the items of a packed symbol: the pack `s`
+            env.values[name] = [env.values.pop(f"{name}[{j}]") for j in range(count)]
+            bounds = {self.symbol_bounds.pop(f"{name}[{j}]", None) for j in range(count)} - {None}
+            if bounds:
+                self.symbol_bounds[name] = bounds.pop()
         return TensorType(spec.name, shape)
+
+    def input_axes(self, env: Env, p: A.Param) -> tuple[list, list]:
+        """The axes of a graph input's shape: (extent, None) for an extent input_type binds,
+        (extent, value) for one an evaluated packed extent gives (`s..` of an earlier input,
+        `3..(2)`). A packed extent with an upper bound (2.6.1: `x: real[s|10 ..(3)]` or
+        `real[~|10 ..(3)]` is "a dynamic input of rank 3 with upper bound 10 for each
+        component") gives one bounded axis per component, `s` an item symbol `s[j]` each,
+        collected into the pack `s` afterwards: packs lists those (name, length)."""
+        axes, packs = [], []
+        try:
+            for x in p.type.shape:
+                if not isinstance(x.expr, A.Expand):
+                    axes.append((x, None))
+                elif x.bound is None:
+                    axes += [(x, d) for d in eval_shape(env, [x], p.loc)]
+                else:
+                    item = x.expr.item
+                    if x.expr.count is None:
+                        raise NnefError(x.loc, f"the packed extent of '{p.name}' needs a length '..(n)' "
+                                        "(the rank of a graph input is a compile-time value)")
+                    count = env.eval(x.expr.count)
+                    if not isinstance(count, int) or isinstance(count, bool) or not 0 <= count <= MAX_RANK:
+                        raise NnefError(x.expr.count.loc, f"the length of a packed extent of '{p.name}' must be "
+                                        f"an int in 0..{MAX_RANK}, got {fmt_value(count)}")
+                    if isinstance(item, A.Tilde):
+                        axes += [(A.Extent(x.loc, item, x.bound, False), None)] * count
+                        continue
+                    if not isinstance(item, A.Ident):
+                        raise NnefError(x.loc, "an extent with an upper bound is a new symbol or '~'")
+                    if env.known(item.name):
+                        have = env.values[item.name]
+                        if not isinstance(have, list) or len(have) != count:
+                            raise NnefError(x.loc, f"'{item.name}' is {fmt_value(have)} elsewhere, here a pack of "
+                                            f"{count} extents")
+                        for j, d in enumerate(have):
+                            env.values[f"{item.name}[{j}]"] = d
+                            if item.name in self.symbol_bounds:
+                                self.symbol_bounds[f"{item.name}[{j}]"] = self.symbol_bounds[item.name]
+                    packs.append((item.name, count))
+                    axes += [(A.Extent(x.loc, A.Ident(item.loc, f"{item.name}[{j}]"), x.bound, False), None)
+                             for j in range(count)]
+        except Unknown as u:
+            raise NnefError(p.loc, f"undefined identifier '{u.name}' in the shape of '{p.name}'") from None
+        return axes, packs
 
     def whole_between_quantized(self, module, qname, inst, args, types, env, names) -> bool:
         """A composite whose tensor inputs are quantized and whose results have @quantize
@@ -325,8 +378,7 @@ class Composer:
                         return TensorType(p.type.name, None)
                     raise NnefError(x.loc, f"'{p.name}' has an extent without size or upper bound")
         try:
-            extents = [A.Extent(x.loc, x.bound if x.expr is None or (isinstance(x.expr, A.Ident) and not env.known(x.expr.name) and x.bound is not None) else x.expr,
-                                None, x.spread) for x in p.type.shape or []]
+            extents = [A.Extent(x.loc, _at_bound(env, x), None, x.spread) for x in p.type.shape or []]
             shape = eval_shape(env, extents, p.loc) if p.type.shape is not None else None
         except Unknown as u:
             raise NnefError(p.loc, f"undefined identifier '{u.name}' in the shape of '{p.name}'") from None
@@ -828,6 +880,20 @@ SCAN_COUNT_CHECK = "scan count check"
 # extent, 2.6.1, not a pack length): a tensor stacked over the steps would be another type
 RUN_TIME_SCAN_OUTPUTS = ("scan outputs of a loop with a tensor trip count or a condition would be a pack of "
                          "run-time length, and pack lengths are compile-time values (2.10.1)")
+
+
+def _at_bound(env: Env, x: A.Extent):
+    """The expression of extent x at its upper bound where it is a new symbol or `~` (`s|10`,
+    `~|10`, and packed, `s|10 ..(3)`), else its own."""
+    def new(e) -> bool:
+        return e is None or isinstance(e, A.Tilde) or isinstance(e, A.Ident) and not env.known(e.name)
+    if x.bound is None:
+        return x.bound if x.expr is None else x.expr
+    if new(x.expr):
+        return x.bound
+    if isinstance(x.expr, A.Expand) and new(x.expr.item):
+        return A.Expand(x.expr.loc, x.bound, x.expr.count)
+    return x.expr
 
 
 def _shapes(types) -> str:

@@ -81,7 +81,12 @@ Pieces: `lexer.py`, `parser.py`, `ast.py` (the grammar of 2.16 with located erro
   of a table as long as the pack (the interpreter: `m.sknd:6:5: error: graph is
   unpredictable: REQUIRE(0 <= k && k < K) failed in 'tosa.gather'`); native code, which checks
   no REQUIRE, reads the clamped last item, loops on and stops at `--max-loop-iterations`
-  (`m.sknd:6:5: error: 'tosa.while_loop' did not finish within 100000 iterations`). The draft's AlexNet (2.1) composes with the shapes of
+  (`m.sknd:6:5: error: 'tosa.while_loop' did not finish within 100000 iterations`).
+  `test_nnef_scans_fuzz.py` fuzzes these loops (seeded, time-bounded): random scan loops
+  (pack lengths 0..5, counts below, at and above the length, pretest and do-while
+  conditions) against numpy's loop of the draft, and token mutants of the loop documents
+  (deleted, duplicated, replaced tokens; types, counts, packs) that import and run or give a
+  located error. The draft's AlexNet (2.1) composes with the shapes of
   the paper after one fix: it passes `relu6` (rank 4) instead of `flat1` to `nn.linear`, which
   our shape check reports at the call.
 - **Road 1** (TOSA, table below) and **road 2** (`@lower` -> `linalg.generic` with affine maps,
@@ -153,7 +158,12 @@ Pieces: `lexer.py`, `parser.py`, `ast.py` (the grammar of 2.16 with located erro
 - **Extents known only at run time** (2.6.1, 3.1; `extents.py`, `test_nnef_dynamic.py`): a
   graph input's `s|10` or `~|10` extent (and Khronos' `~` without a bound, which its v2.0
   writer prints for an ONNX `dim_param`) is a `?` dim of the function's argument, and an
-  operator output's data-dependent `~|k` extent (layout.nonzero) a `?` of its result. At
+  operator output's data-dependent `~|k` extent (layout.nonzero) a `?` of its result; a
+  packed one (`x: real[s|10 ..(3)]` or `real[~|10 ..(3)]`, "a dynamic input of rank 3 with
+  upper bound 10 for each component") three `?` dims, `s` a pack of three run-time extents
+  that later inputs and the outputs use as `s..` or `s[k]` (`test_nnef_packed_extents.py`:
+  interpreter and JIT at two shapes against numpy; a graph input that is a pack of tensors,
+  `xs: real[3]..(2)`, is a located error: a function argument is one tensor). At
   import such an extent is a symbolic value: `s` keeps its identity (a later `y: real[s]`
   agrees with it, an upper bound given twice must be equal), arithmetic on it stays symbolic
   (`s + 2`, `(s - 3) / 2 + 1`, upper bounds carried where they follow), `is` compares
@@ -429,8 +439,7 @@ OUTRO = """
   (layout.pad), per-item offsets at run-time extents (layout.concat), a data-dependent
   output beside a `?` input extent are located errors. Natively, a concat along a `?` that
   is not the outermost dim is refused by the bufferization (a view with run-time strides,
-  docs/lowering.md); the interpreter runs it. A packed run-time input extent (`x: real[s|10 ..(3)]`) is still imported at its upper
-  bound. The upper bounds are read and checked but not used (nothing is preallocated at
+  docs/lowering.md); the interpreter runs it. The upper bounds are read and checked but not used (nothing is preallocated at
   them).
 - Road 1 has no mapping for `gather_nd`/`scatter_nd`, linear grid sampling, grouped and dilated
   deconvolution (road 2 runs them), RESIZE parameters beyond its ERROR_IF ranges (e.g. CEIL
