@@ -487,7 +487,14 @@ OUTRO = """
   axis RESIZE shifts without resizing: one-line errors. Run-time extents: the upper bound
   written is TOSA's maximum, not the original document's (TOSA does not keep it), and two
   inputs sharing a symbol (`x: real[n|8]; y: real[n]`) come back with one `~|2147483647`
-  each (TOSA's `?` does not say they agree).
+  each (TOSA's `?` does not say they agree). Nothing TOSA defines could keep the symbol: the
+  spec's shapes are extents only (`shape_t`, `tensor_size_t`; a run-time extent has no name),
+  MLIR's `tensor<?x3xf32>` has no dim identity, and the TOSA flatbuffer's `TosaTensor` holds
+  `name`, `shape` (a `-1`), `type` and data, nothing per dim. Only a discardable attribute
+  of our own on the function's arguments (as the flatbuffer reader names tensors with
+  `tosa.tensor_name`) could carry it, through MLIR text and bytecode but not the flatbuffer,
+  and never on TOSA from another producer; neither the importer writes nor the exporter
+  reads one.
 - `@compose`: scan outputs of data-dependent loops (a `while` condition or a tensor trip
   count, with a body yielding more values than loop variables): a located error, by the
   draft's semantics rather than as a gap: scan outputs are packs (2.10.1), whose length is a
