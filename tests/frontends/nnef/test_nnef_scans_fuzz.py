@@ -127,6 +127,10 @@ BASES = [
     document("y = with s = a do..(i -> n) { f = layout.cast<real>(i); t = math.add(s, f); u = math.add(t, 1.0); "
              f"yield u; }} while {COND};"),
 ]
+# packed run-time extents (2.6.1) scanned with a tensor count
+BASES.append("import math; import layout;\ngraph G {\n @input { x: real[s|6 ..(2)]; z: real[s..]; n: int[]; }\n"
+             " @output { y: real[s..]; }\n @compose {\n"
+             "y = with q = x for w : [z, x, z] do..(i -> n) { t = math.add(q, w); yield t; };\n }\n}\n")
 TOKEN = re.compile(r"\d+\.\d+|\w+|\.\.|->|&&|\|\||[^\s\w]")
 REPLACEMENTS = ["real", "int", "bool", "0", "-1", "1", "7", "2147483647", "1e9", "[", "]", "..", "(", ")", "{", "}",
                 ";", ",", ":", "=", "->", "a", "b", "n", "lim", "s", "x", "i", "while", "do", "for", "with", "yield",
@@ -215,11 +219,17 @@ def test_token_mutants_import_or_fail_located():
     # invalid GREATER ("the imported module is not valid ... please report")
     ("a: real[3]; b: real[3]; c: real[3]; n: int[]; lim: bool[];", BASES[2].split("@compose {\n")[1].split("\n }")[0],
      r"<input>:6:\d+: error: in 'math.lt': generic type 'Y' is num \(int or real\), not bool"),
+    # `7..` (no length) in a declared shape: "cannot evaluate '...': 'NoneType' object has no
+    # attribute 'loc'", unlocated
+    ("a: real[3]; b: real[3]; c: real[3]; n: int[]; lim: real[];", "y = a;",
+     r"<input>:4:\d+: error: extent '7\.\.' repeats one value: its length '\.\.\(n\)' is required"),
     # an input declared twice became two function arguments %c
     ("a: real[3]; b: real[3]; c: real[3]; n: int[]; c: real[];", "y = a;",
      r"<input>:3:\d+: error: 'c' is declared twice in 'G' \(first at <input>:3:\d+\)"),
 ])
 def test_fuzz_findings_are_located(inputs, body, message):
     src = document(body).replace("a: real[3]; b: real[3]; c: real[3]; n: int[]; lim: real[];", inputs)
+    if "repeats" in message:
+        src = src.replace("y: real[3];", "y: real[7..];")
     with pytest.raises(NnefError, match=message):
         import_nnef(src)

@@ -750,6 +750,9 @@ def eval_shape(env: Env, extents: list[A.Extent] | None, loc: Loc, item: int | N
                 continue
             if _is_pack(v):
                 out.extend(v)
+            elif x.expr.count is None:
+                # 2.2: expanding a non-packed item needs the length ("required in this case")
+                raise NnefError(x.loc, f"extent '{unparse(x.expr)}' repeats one value: its length '..(n)' is required")
             else:
                 out.extend([v] * int(env.eval(x.expr.count)))
         else:
