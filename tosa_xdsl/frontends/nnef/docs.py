@@ -81,7 +81,8 @@ Pieces: `lexer.py`, `parser.py`, `ast.py` (the grammar of 2.16 with located erro
   of a table as long as the pack (the interpreter: `m.sknd:6:5: error: graph is
   unpredictable: REQUIRE(0 <= k && k < K) failed in 'tosa.gather'`); native code, which checks
   no REQUIRE, reads the clamped last item, loops on and stops at `--max-loop-iterations`
-  (`m.sknd:6:5: error: 'tosa.while_loop' did not finish within 100000 iterations`).
+  (`m.sknd:6:5: error: 'tosa.while_loop' did not finish within 100000 iterations`; so does
+  the interpreter under `--allow-unpredictable`, slowly).
   `test_nnef_scans_fuzz.py` fuzzes these loops (seeded, time-bounded): random scan loops
   (pack lengths 0..5, counts below, at and above the length, pretest and do-while
   conditions) against numpy's loop of the draft, and token mutants of the loop documents
