@@ -104,3 +104,16 @@ def test_input_shapes_fix_packed_extents():
 def test_packed_extent_errors_are_located(inputs, body, outputs, message):
     with pytest.raises(NnefError, match=message):
         import_nnef(graph(inputs, body, outputs))
+
+
+def test_bounded_output_extents_take_static_ones_up_to_the_bound():
+    """An output declared `~|6` (2.6.1: dynamic, at most 6) agrees with a static composed extent
+    up to 6 (a given input shape makes it static; it was compared with 6 itself and refused),
+    packed too, and a composed extent above the bound is a located error."""
+    src = graph("x: real[~|6 ..(2)];", "y = math.exp(x);", "y: real[~|6 ..(2)];")
+    assert signature(import_nnef(src, input_shapes={"x": [2, 3]})) == "(tensor<2x3xf32>) -> tensor<2x3xf32>"
+    src = graph("x: real[~|6];", "y = math.exp(x);", "y: real[~|6];")
+    assert signature(import_nnef(src, input_shapes={"x": [6]})) == "(tensor<6xf32>) -> tensor<6xf32>"
+    with pytest.raises(NnefError, match=r"<input>:4:\d+: error: output 'y' has extent 3 at axis 0, above its "
+                                        r"upper bound 2"):
+        import_nnef(graph("x: real[3];", "y = math.exp(x);", "y: real[~|2];"))

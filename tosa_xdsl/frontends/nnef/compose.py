@@ -142,6 +142,10 @@ class Composer:
             if want.shape is not None and not _may_equal(want.shape, t.type.shape):
                 raise NnefError(p.loc, f"output '{p.name}' declared {fmt_value(want.shape)}, "
                                 f"composed {fmt_value(t.type.shape)}")
+            for k, (w, c) in enumerate(zip(want.shape or [], t.type.shape)):
+                if isinstance(w, Dyn) and w.bound is not None and isinstance(c, int) and c > w.bound:
+                    raise NnefError(p.loc, f"output '{p.name}' has extent {c} at axis {k}, above its upper "
+                                    f"bound {w.bound}")
             g.outputs.append(t)
         return g
 
@@ -378,8 +382,17 @@ class Composer:
                         return TensorType(p.type.name, None)
                     raise NnefError(x.loc, f"'{p.name}' has an extent without size or upper bound")
         try:
-            extents = [A.Extent(x.loc, _at_bound(env, x), None, x.spread) for x in p.type.shape or []]
-            shape = eval_shape(env, extents, p.loc) if p.type.shape is not None else None
+            if p.type.shape is None:
+                return TensorType(p.type.name, None)
+            shape = []
+            for x in p.type.shape:
+                at = _at_bound(env, x)
+                dims = eval_shape(env, [A.Extent(x.loc, at, None, x.spread)], p.loc)
+                if allow_missing and at is not x.expr:
+                    # a declared output's `~|6` / `t|6` (2.6.1): any extent up to the bound,
+                    # static or not (a given input shape makes it static)
+                    dims = [Dyn(bound=d) for d in dims]
+                shape += dims
         except Unknown as u:
             raise NnefError(p.loc, f"undefined identifier '{u.name}' in the shape of '{p.name}'") from None
         return TensorType(p.type.name, shape)

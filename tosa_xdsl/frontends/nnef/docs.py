@@ -164,7 +164,9 @@ Pieces: `lexer.py`, `parser.py`, `ast.py` (the grammar of 2.16 with located erro
   upper bound 10 for each component") three `?` dims, `s` a pack of three run-time extents
   that later inputs and the outputs use as `s..` or `s[k]` (`test_nnef_packed_extents.py`:
   interpreter and JIT at two shapes against numpy; a graph input that is a pack of tensors,
-  `xs: real[3]..(2)`, is a located error: a function argument is one tensor). At
+  `xs: real[3]..(2)`, is a located error: a function argument is one tensor); a declared
+  output's `~|6` / `t|6` agrees with any composed extent up to 6, a static one too (one above
+  is a located error). At
   import such an extent is a symbolic value: `s` keeps its identity (a later `y: real[s]`
   agrees with it, an upper bound given twice must be equal), arithmetic on it stays symbolic
   (`s + 2`, `(s - 3) / 2 + 1`, upper bounds carried where they follow), `is` compares
