@@ -48,7 +48,8 @@ def test_tensor_trip_count_scans_a_prefix():
                 "y = with s = a for x : [a, b, c] do..(i -> n) "
                 "{ t = math.mul(s, 2.0); u = math.add(t, x); f = layout.cast<real>(i); v = math.add(u, f); yield v; };")
     module = import_nnef(src)
-    assert ops(module, "tosa.cond_if") == 3 and ops(module, "tosa.while_loop") == 0
+    # one cond_if per item; the only while_loop is the check that n does not exceed 3
+    assert ops(module, "tosa.cond_if") == 3 and ops(module, "tosa.while_loop") == 1
     for n in range(4):
         (y,) = run(module, [A, B, C, np.array(n, np.int32)], entry="G")
         ref = reference(A, [A, B, C], lambda s, x, i: s * 2 + x + i, count=n)
@@ -133,6 +134,46 @@ def test_runs_natively(tmp_path):
         np.testing.assert_array_equal(np.load(tmp_path / "y.npy"), ref)
         ref = reference(A, [B] * 8, lambda s, x, i: s + x, count=n, cond=lambda s, lim=lim: s.max() < lim, pretest=False)
         np.testing.assert_array_equal(np.load(tmp_path / "z.npy"), ref)
+
+
+COUNTED_SCAN = "y = with s = a for x : [a, b, c] do..(i -> n) { t = math.mul(s, 2.0); u = math.add(t, x); yield u; };"
+
+
+def test_a_count_above_the_scan_length_is_a_run_time_error():
+    """Draft 2.10.1: with a tensor trip count "the length of the scan inputs **must** be an
+    upper bound for the dynamic value of the loop count", and a **must** broken makes the
+    document invalid (1.3; a consumer is advised to give an error). Counts up to the pack's
+    length 3 run (numpy's loop), 4 and a large one stop the interpreter with an error located
+    at the loop (the loop starts at line 6, column 5), not a result of the first 3 steps."""
+    from tosa_xdsl.interpreter.errors import TosaRunError
+    module = import_nnef(graph("a: real[3]; b: real[3]; c: real[3]; n: int[];", COUNTED_SCAN), file="m.sknd")
+    for n in (0, 3):
+        (y,) = run(module, [A, B, C, np.array(n, np.int32)], entry="G")
+        np.testing.assert_array_equal(y, reference(A, [A, B, C], lambda s, x, i: s * 2 + x, count=n))
+    for n in (4, 2**31 - 1):
+        with pytest.raises(TosaRunError) as err:
+            run(module, [A, B, C, np.array(n, np.int32)], entry="G")
+        assert str(err.value).startswith("m.sknd:6:5: error: graph is unpredictable"), str(err.value)
+
+
+def test_a_count_above_the_scan_length_is_a_native_error(tmp_path, capsys):
+    """The same natively (tosa-run's JIT, which checks no REQUIRE): exit 1 with an error at
+    the loop, not the first 3 steps' result; the count 3 still runs (numpy's loop)."""
+    from tosa_xdsl.tools import tosa_run
+    (tmp_path / "m.sknd").write_text(graph("a: real[3]; b: real[3]; c: real[3]; n: int[];", COUNTED_SCAN))
+    for n, status in ((3, 0), (4, 1), (100, 1)):
+        args = [str(tmp_path / "m.sknd"), "--entry", "G", "-o", str(tmp_path / "y.npy"), "--backend", "jit",
+                "--no-cache"]
+        for k, arr in enumerate([A, B, C, np.array(n, np.int32)]):
+            np.save(tmp_path / f"in{k}.npy", arr)
+            args += ["-i", str(tmp_path / f"in{k}.npy")]
+        capsys.readouterr()
+        assert tosa_run.main(args) == status
+        if status == 0:
+            ref = reference(A, [A, B, C], lambda s, x, i: s * 2 + x, count=n)
+            np.testing.assert_array_equal(np.load(tmp_path / "y.npy"), ref)
+        else:
+            assert f"{tmp_path / 'm.sknd'}:6:5: error:" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("body, message", [

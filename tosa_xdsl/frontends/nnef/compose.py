@@ -67,6 +67,7 @@ class Graph:
 
 MAX_NODES = 100_000
 MAX_EXTENT = (1 << 63) - 1      # a given input extent must fit MLIR's int64 dims
+MAX_RANK = 64                   # a graph input's packed extent (TOSA's level 8K allows rank 6)
 TENSOR_TYPES = ("real", "int", "bool")
 
 
@@ -141,6 +142,10 @@ class Composer:
             if want.shape is not None and not _may_equal(want.shape, t.type.shape):
                 raise NnefError(p.loc, f"output '{p.name}' declared {fmt_value(want.shape)}, "
                                 f"composed {fmt_value(t.type.shape)}")
+            for k, (w, c) in enumerate(zip(want.shape or [], t.type.shape)):
+                if isinstance(w, Dyn) and w.bound is not None and isinstance(c, int) and c > w.bound:
+                    raise NnefError(p.loc, f"output '{p.name}' has extent {c} at axis {k}, above its upper "
+                                    f"bound {w.bound}")
             g.outputs.append(t)
         return g
 
@@ -226,18 +231,21 @@ class Composer:
             return self.param_type(env, p)
         if spec.shape is None:
             raise NnefError(p.loc, f"'{p.name}' needs a shape")
-        if any(isinstance(x.expr, A.Expand) or x.spread for x in spec.shape):
-            if given is not None:
-                raise NnefError(p.loc, f"input '{p.name}': a shape for a packed extent is not supported")
-            return self.param_type(env, p)      # packed run-time extents: at their upper bound
-        if given is not None and len(given) != len(spec.shape):
-            raise NnefError(p.loc, f"input '{p.name}' has rank {len(spec.shape)}, the given shape "
+        if spec.packed or any(x.spread for x in spec.shape):
+            # a function argument is one tensor (the outputs say the same)
+            raise NnefError(p.loc, f"graph input '{p.name}' is a pack of tensors; a graph input must be one "
+                            f"tensor (declare an input per item)")
+        axes, packs = self.input_axes(env, p)
+        if given is not None and len(given) != len(axes):
+            raise NnefError(p.loc, f"input '{p.name}' has rank {len(axes)}, the given shape "
                             f"{fmt_value(list(given))} has rank {len(given)}")
         shape = []
-        for k, x in enumerate(spec.shape):
+        for k, (x, fixed) in enumerate(axes):
             symbol = x.expr.name if isinstance(x.expr, A.Ident) else None
             try:
-                if x.bound is None and (x.expr is None or isinstance(x.expr, A.Tilde)):
+                if fixed is not None:
+                    d = fixed
+                elif x.bound is None and (x.expr is None or isinstance(x.expr, A.Tilde)):
                     # `~` without a bound: the draft asks the main graph for one (2.6.1), Khronos'
                     # v2.0 writer omits it (an ONNX dim_param); the import needs none
                     d = Dyn(("input", f"{p.name}[{k}]"), None, "?")
@@ -284,7 +292,56 @@ class Composer:
             if not isinstance(d, (int, Dyn)) or isinstance(d, bool) or isinstance(d, int) and d < 0:
                 raise NnefError(x.loc, f"invalid extent {fmt_value(d)} of '{p.name}'")
             shape.append(d)
+        for name, count in packs:      # the items of a packed symbol: the pack `s`
+            env.values[name] = [env.values.pop(f"{name}[{j}]") for j in range(count)]
+            bounds = {self.symbol_bounds.pop(f"{name}[{j}]", None) for j in range(count)} - {None}
+            if bounds:
+                self.symbol_bounds[name] = bounds.pop()
         return TensorType(spec.name, shape)
+
+    def input_axes(self, env: Env, p: A.Param) -> tuple[list, list]:
+        """The axes of a graph input's shape: (extent, None) for an extent input_type binds,
+        (extent, value) for one an evaluated packed extent gives (`s..` of an earlier input,
+        `3..(2)`). A packed extent with an upper bound (2.6.1: `x: real[s|10 ..(3)]` or
+        `real[~|10 ..(3)]` is "a dynamic input of rank 3 with upper bound 10 for each
+        component") gives one bounded axis per component, `s` an item symbol `s[j]` each,
+        collected into the pack `s` afterwards: packs lists those (name, length)."""
+        axes, packs = [], []
+        try:
+            for x in p.type.shape:
+                if not isinstance(x.expr, A.Expand):
+                    axes.append((x, None))
+                elif x.bound is None:
+                    axes += [(x, d) for d in eval_shape(env, [x], p.loc)]
+                else:
+                    item = x.expr.item
+                    if x.expr.count is None:
+                        raise NnefError(x.loc, f"the packed extent of '{p.name}' needs a length '..(n)' "
+                                        "(the rank of a graph input is a compile-time value)")
+                    count = env.eval(x.expr.count)
+                    if not isinstance(count, int) or isinstance(count, bool) or not 0 <= count <= MAX_RANK:
+                        raise NnefError(x.expr.count.loc, f"the length of a packed extent of '{p.name}' must be "
+                                        f"an int in 0..{MAX_RANK}, got {fmt_value(count)}")
+                    if isinstance(item, A.Tilde):
+                        axes += [(A.Extent(x.loc, item, x.bound, False), None)] * count
+                        continue
+                    if not isinstance(item, A.Ident):
+                        raise NnefError(x.loc, "an extent with an upper bound is a new symbol or '~'")
+                    if env.known(item.name):
+                        have = env.values[item.name]
+                        if not isinstance(have, list) or len(have) != count:
+                            raise NnefError(x.loc, f"'{item.name}' is {fmt_value(have)} elsewhere, here a pack of "
+                                            f"{count} extents")
+                        for j, d in enumerate(have):
+                            env.values[f"{item.name}[{j}]"] = d
+                            if item.name in self.symbol_bounds:
+                                self.symbol_bounds[f"{item.name}[{j}]"] = self.symbol_bounds[item.name]
+                    packs.append((item.name, count))
+                    axes += [(A.Extent(x.loc, A.Ident(item.loc, f"{item.name}[{j}]"), x.bound, False), None)
+                             for j in range(count)]
+        except Unknown as u:
+            raise NnefError(p.loc, f"undefined identifier '{u.name}' in the shape of '{p.name}'") from None
+        return axes, packs
 
     def whole_between_quantized(self, module, qname, inst, args, types, env, names) -> bool:
         """A composite whose tensor inputs are quantized and whose results have @quantize
@@ -325,9 +382,17 @@ class Composer:
                         return TensorType(p.type.name, None)
                     raise NnefError(x.loc, f"'{p.name}' has an extent without size or upper bound")
         try:
-            extents = [A.Extent(x.loc, x.bound if x.expr is None or (isinstance(x.expr, A.Ident) and not env.known(x.expr.name) and x.bound is not None) else x.expr,
-                                None, x.spread) for x in p.type.shape or []]
-            shape = eval_shape(env, extents, p.loc) if p.type.shape is not None else None
+            if p.type.shape is None:
+                return TensorType(p.type.name, None)
+            shape = []
+            for x in p.type.shape:
+                at = _at_bound(env, x)
+                dims = eval_shape(env, [A.Extent(x.loc, at, None, x.spread)], p.loc)
+                if allow_missing and at is not x.expr:
+                    # a declared output's `~|6` / `t|6` (2.6.1): any extent up to the bound,
+                    # static or not (a given input shape makes it static)
+                    dims = [Dyn(bound=d) for d in dims]
+                shape += dims
         except Unknown as u:
             raise NnefError(p.loc, f"undefined identifier '{u.name}' in the shape of '{p.name}'") from None
         return TensorType(p.type.name, shape)
@@ -580,7 +645,8 @@ class Composer:
         inputs (whose lengths are fixed in compile-time)"; with a condition the loop stops at
         "either the iteration index reaching the iteration count or the condition becoming
         false"): unrolled over the n items, step `it` a tosa.cond_if on "every step so far ran,
-        it < count and the condition holds" whose else region passes the loop variables on.
+        it < count and the condition holds" whose else region passes the loop variables on
+        (a count above n is a run-time error: scan_count_check).
         Scan outputs would be packs whose length is the run-time trip count: refused."""
         scans = []
         for name, e in L.scans:
@@ -598,6 +664,7 @@ class Composer:
             count = self.arg(L.count, env, tensors, L.count.loc)
             if not isinstance(count, Tensor) or count.type.dtype != "int" or count.type.shape not in ([], [1]):
                 raise NnefError(L.count.loc, "an iteration count must be an int scalar")
+            carried = self.scan_count_check(count, n, carried, L.loc, g)
 
         def logical(op, a, b):
             return self.math_op(op, a, b, env, g, L.loc)
@@ -641,6 +708,17 @@ class Composer:
             g.nodes.append(Node("if", None, None, [active], outs, L.loc, [(sub.nodes, list(vals)), ([], carried)]))
             carried = outs
         return carried
+
+    def scan_count_check(self, count: Tensor, n: int, carried: list, loc: Loc, g: Graph) -> list:
+        """The run-time check that a tensor trip count does not exceed its scan inputs' length
+        n (2.10.1: "the length of the scan inputs **must** be an upper bound for the dynamic
+        value of the loop count"; a larger count makes the document invalid, 1.3 "must":
+        consumers are advised to give an error). A SCAN_COUNT_CHECK node (importer.py emits it)
+        passing the loop variables' initial tensors through, so the steps that follow depend on it."""
+        outs = [Tensor(self.fresh("checked"), c.type) for c in carried]
+        bound = Tensor(self.fresh("scan_length"), TensorType("int", []), n)
+        g.nodes.append(Node(SCAN_COUNT_CHECK, None, None, [count, bound] + list(carried), outs, loc))
+        return outs
 
     def sub_graph_variables(self, op: A.Operator, inv: A.Invocation, env: Env, inner: dict):
         """An invoked graph's variables (2.11: a graph is its own name scope, rooted at its name
@@ -805,6 +883,9 @@ class Composer:
         return outs
 
 
+# the node op of Composer.scan_count_check
+SCAN_COUNT_CHECK = "scan count check"
+
 # why a loop that a tensor trip count or a condition may stop early has no scan outputs: the
 # draft makes them packs ("the outputs of each step of the iteration are then packed", 2.10.1),
 # which would be as long as the run-time trip count, while a pack's length is a compile-time
@@ -812,6 +893,20 @@ class Composer:
 # extent, 2.6.1, not a pack length): a tensor stacked over the steps would be another type
 RUN_TIME_SCAN_OUTPUTS = ("scan outputs of a loop with a tensor trip count or a condition would be a pack of "
                          "run-time length, and pack lengths are compile-time values (2.10.1)")
+
+
+def _at_bound(env: Env, x: A.Extent):
+    """The expression of extent x at its upper bound where it is a new symbol or `~` (`s|10`,
+    `~|10`, and packed, `s|10 ..(3)`), else its own."""
+    def new(e) -> bool:
+        return e is None or isinstance(e, A.Tilde) or isinstance(e, A.Ident) and not env.known(e.name)
+    if x.bound is None:
+        return x.bound if x.expr is None else x.expr
+    if new(x.expr):
+        return x.bound
+    if isinstance(x.expr, A.Expand) and new(x.expr.item):
+        return A.Expand(x.expr.loc, x.bound, x.expr.count)
+    return x.expr
 
 
 def _shapes(types) -> str:

@@ -75,7 +75,20 @@ forms, `export_quant.py` / `export_tables.py` the integer patterns), `stdlib/` (
   such a loop with scan inputs (`with s = a for x : xs while c do ...`, `do..(i -> n)` with a
   tensor `n`) is unrolled over the packs' compile-time length (which bounds the trip count,
   2.10.1), each step a `tosa.cond_if` on "the steps so far ran, `i < n`, the condition holds"
-  whose else region passes the loop variables on (`test_nnef_scans.py`). The draft's AlexNet (2.1) composes with the shapes of
+  whose else region passes the loop variables on (`test_nnef_scans.py`). A tensor count above
+  the packs' length makes the document invalid (2.10.1: the scan length "**must** be an upper
+  bound" of the count) and is a run-time error at the loop's position: TOSA 1.0.1 has no
+  assertion, so a `tosa.while_loop` entered only when `n` exceeds the length GATHERs item `n`
+  of a table as long as the pack (the interpreter: `m.sknd:6:5: error: graph is
+  unpredictable: REQUIRE(0 <= k && k < K) failed in 'tosa.gather'`); native code, which checks
+  no REQUIRE, reads the clamped last item, loops on and stops at `--max-loop-iterations`
+  (`m.sknd:6:5: error: 'tosa.while_loop' did not finish within 100000 iterations`; so does
+  the interpreter under `--allow-unpredictable`, slowly).
+  `test_nnef_scans_fuzz.py` fuzzes these loops (seeded, time-bounded): random scan loops
+  (pack lengths 0..5, counts below, at and above the length, pretest and do-while
+  conditions) against numpy's loop of the draft, and token mutants of the loop documents
+  (deleted, duplicated, replaced tokens; types, counts, packs) that import and run or give a
+  located error. The draft's AlexNet (2.1) composes with the shapes of
   the paper after one fix: it passes `relu6` (rank 4) instead of `flat1` to `nn.linear`, which
   our shape check reports at the call.
 - **Road 1** (TOSA, table below) and **road 2** (`@lower` -> `linalg.generic` with affine maps,
@@ -148,7 +161,14 @@ forms, `export_quant.py` / `export_tables.py` the integer patterns), `stdlib/` (
 - **Extents known only at run time** (2.6.1, 3.1; `extents.py`, `test_nnef_dynamic.py`): a
   graph input's `s|10` or `~|10` extent (and Khronos' `~` without a bound, which its v2.0
   writer prints for an ONNX `dim_param`) is a `?` dim of the function's argument, and an
-  operator output's data-dependent `~|k` extent (layout.nonzero) a `?` of its result. At
+  operator output's data-dependent `~|k` extent (layout.nonzero) a `?` of its result; a
+  packed one (`x: real[s|10 ..(3)]` or `real[~|10 ..(3)]`, "a dynamic input of rank 3 with
+  upper bound 10 for each component") three `?` dims, `s` a pack of three run-time extents
+  that later inputs and the outputs use as `s..` or `s[k]` (`test_nnef_packed_extents.py`:
+  interpreter and JIT at two shapes against numpy; a graph input that is a pack of tensors,
+  `xs: real[3]..(2)`, is a located error: a function argument is one tensor); a declared
+  output's `~|6` / `t|6` agrees with any composed extent up to 6, a static one too (one above
+  is a located error). At
   import such an extent is a symbolic value: `s` keeps its identity (a later `y: real[s]`
   agrees with it, an upper bound given twice must be equal), arithmetic on it stays symbolic
   (`s + 2`, `(s - 3) / 2 + 1`, upper bounds carried where they follow), `is` compares
@@ -448,8 +468,7 @@ OUTRO = """
   (layout.pad), per-item offsets at run-time extents (layout.concat), a data-dependent
   output beside a `?` input extent are located errors. Natively, a concat along a `?` that
   is not the outermost dim is refused by the bufferization (a view with run-time strides,
-  docs/lowering.md); the interpreter runs it. A packed run-time input extent (`x: real[s|10 ..(3)]`) is still imported at its upper
-  bound. The upper bounds are read and checked but not used (nothing is preallocated at
+  docs/lowering.md); the interpreter runs it. The upper bounds are read and checked but not used (nothing is preallocated at
   them).
 - Road 1 has no mapping for `gather_nd`/`scatter_nd`, linear grid sampling, 1-d/3-d
   deconvolution, a grouped one with a run-time batch (road 2 runs them), RESIZE parameters beyond its ERROR_IF ranges (e.g. CEIL
@@ -509,7 +528,14 @@ OUTRO = """
   not a RESIZE (so the export does not write it). Run-time extents: the upper bound
   written is TOSA's maximum, not the original document's (TOSA does not keep it), and two
   inputs sharing a symbol (`x: real[n|8]; y: real[n]`) come back with one `~|2147483647`
-  each (TOSA's `?` does not say they agree).
+  each (TOSA's `?` does not say they agree). Nothing TOSA defines could keep the symbol: the
+  spec's shapes are extents only (`shape_t`, `tensor_size_t`; a run-time extent has no name),
+  MLIR's `tensor<?x3xf32>` has no dim identity, and the TOSA flatbuffer's `TosaTensor` holds
+  `name`, `shape` (a `-1`), `type` and data, nothing per dim. Only a discardable attribute
+  of our own on the function's arguments (as the flatbuffer reader names tensors with
+  `tosa.tensor_name`) could carry it, through MLIR text and bytecode but not the flatbuffer,
+  and never on TOSA from another producer; neither the importer writes nor the exporter
+  reads one.
 - `@compose`: scan outputs of data-dependent loops (a `while` condition or a tensor trip
   count, with a body yielding more values than loop variables): a located error, by the
   draft's semantics rather than as a gap: scan outputs are packs (2.10.1), whose length is a

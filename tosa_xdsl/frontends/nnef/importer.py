@@ -14,7 +14,7 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.parser import Parser
 
 from tosa_xdsl.frontends.nnef import ast as A
-from tosa_xdsl.frontends.nnef.compose import Composer, Graph
+from tosa_xdsl.frontends.nnef.compose import SCAN_COUNT_CHECK, Composer, Graph
 from tosa_xdsl.frontends.nnef.errors import NnefError
 from tosa_xdsl.frontends.nnef.extents import RunTimeExtent, plain
 from tosa_xdsl.frontends.nnef.modules import Library
@@ -173,6 +173,9 @@ def graph_to_mlir(g: Graph, variables: dict | None = None, lower_all: bool = Fal
         if node.loop is not None:
             emit_while(node, values)
             return
+        if node.op == SCAN_COUNT_CHECK:
+            emit_scan_count_check(node, values)
+            return
         if plan.integer and plan.emit(em, node, values, get):
             return
         ins = [plan.real(em, get(t, values)) for t in node.inputs]
@@ -284,6 +287,40 @@ def graph_to_mlir(g: Graph, variables: dict | None = None, lower_all: bool = Fal
         for k, t in enumerate(node.outputs):
             values[id(t)] = Value(f"{res}#{k}", t.type.shape, t.type.dtype)
 
+    def emit_scan_count_check(node, values):
+        """A tensor trip count above the scan inputs' length n is an invalid document (draft
+        2.10.1) known only at run time. TOSA 1.0.1 has no assertion; what it makes a failure
+        at run time is a REQUIRE (the graph is unpredictable), and our native code checks none,
+        but stops a WHILE_LOOP that never ends (--max-loop-iterations). So: a tosa.while_loop
+        entered only when count > n, passing the loop variables' initial tensors through, whose
+        body GATHERs item `count` of an n-item table, past its end: the interpreter stops there
+        (REQUIRE(0 <= k && k < K) of GATHER), native code reads the clamped last item (n), so
+        `count > n` holds again and the loop never ends. Both ops carry the NNEF loop's
+        location, so either error names it."""
+        count = em.reshape(get(node.inputs[0], values), [])
+        n = int(node.inputs[1].value)
+        carried = [plan.real(em, get(t, values)) for t in node.inputs[2:]]
+        where = _mlir_loc(node.loc)
+        over = em.op("tosa.greater", [count, em.const(n, [], "int")], [], "bool")
+        outer = [over, count] + carried
+        res = em.fresh()
+        types = ", ".join(v.type for v in outer)
+        binds = ", ".join(f"{res}_c{k} = {v.ssa}" for k, v in enumerate(outer))
+        em.lines.append(f"    {res}:{len(outer)} = tosa.while_loop ({binds}) : ({types}) -> ({types}) {{")
+        em.lines.append(f"    tosa.yield {res}_c0 : tensor<i1>")
+        em.lines.append("    } do {")
+        inner = [Value(f"{res}_d{k}", v.shape, v.dtype) for k, v in enumerate(outer)]
+        em.lines.append(f"    ^bb0({', '.join(f'{v.ssa}: {v.type}' for v in inner)}):")
+        table = em.const(np.full([1, max(n, 1), 1], n), [1, max(n, 1), 1], "int")
+        item = em.op("tosa.gather", [table, em.reshape(inner[1], [1, 1])], [1, 1, 1], "int")
+        em.lines[-1] += where
+        again = em.op("tosa.greater", [inner[1], em.reshape(item, [])], [], "bool")
+        ys = [again] + inner[1:]
+        em.lines.append(f"    tosa.yield {', '.join(y.ssa for y in ys)} : {', '.join(y.type for y in ys)}")
+        em.lines.append("    }" + where)
+        for k, t in enumerate(node.outputs):
+            values[id(t)] = Value(f"{res}#{k + 2}", t.type.shape, t.type.dtype)
+
     emit_nodes(g.nodes, values)
     results = [get(t) for t in g.outputs]
     sig = ", ".join(f"{a.ssa}: {a.type}" for a in args)
@@ -331,6 +368,15 @@ def _uses(nodes, yields) -> list:
 def _flat(items) -> list:
     """Outputs with packed ones (lists of tensors) spread out."""
     return [x for t in items for x in (t if isinstance(t, list) else [t])]
+
+
+def _mlir_loc(loc) -> str:
+    """` loc("file":line:col)` for an op's text, or "" when there is no location or xDSL's
+    parser cannot read the file name back (it takes a location's string as it is, and
+    stops at a backslash or quote)."""
+    if loc is None or not loc.file.isprintable() or any(c in loc.file for c in '"\\'):
+        return ""
+    return f' loc("{loc.file}":{loc.line}:{loc.col})'
 
 
 def _ident(name: str) -> str:

@@ -180,6 +180,13 @@ class Parser:
         self.expect("}")
         if not op.blocks:
             raise self.error(f"operator '{name}' has no blocks", start)
+        # one name per declaration across the blocks (two inputs 'c' reached TOSA as two
+        # arguments %c)
+        seen = {}
+        for p in op.dtypes + op.attribs + op.inputs + op.outputs + op.constants + op.variables:
+            if p.name in seen:
+                raise NnefError(p.loc, f"'{p.name}' is declared twice in '{name}' (first at {seen[p.name]})")
+            seen[p.name] = p.loc
         return op
 
     def items(self, parse_one):

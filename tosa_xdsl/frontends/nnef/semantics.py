@@ -750,6 +750,9 @@ def eval_shape(env: Env, extents: list[A.Extent] | None, loc: Loc, item: int | N
                 continue
             if _is_pack(v):
                 out.extend(v)
+            elif x.expr.count is None:
+                # 2.2: expanding a non-packed item needs the length ("required in this case")
+                raise NnefError(x.loc, f"extent '{unparse(x.expr)}' repeats one value: its length '..(n)' is required")
             else:
                 out.extend([v] * int(env.eval(x.expr.count)))
         else:
@@ -763,6 +766,10 @@ def eval_shape(env: Env, extents: list[A.Extent] | None, loc: Loc, item: int | N
         if d is not None and not isinstance(d, Dyn) and (not isinstance(d, int) or isinstance(d, bool) or d < 0):
             raise NnefError(loc, f"invalid extent {fmt_value(d)} in shape {fmt_value(out)}")
     return out
+
+
+# the abstract base types of generics (2.3) and the concrete types they admit
+GENERIC_BASES = {"num": ("int", "real"), "arith": ("int", "real", "bool")}
 
 
 def _attr_type_ok(tname, v, env: Env) -> bool:
@@ -802,6 +809,12 @@ def instantiate(op: A.Operator, opname: str, attribs: dict[str, object], inputs:
     for d in op.dtypes:
         if d.name not in env.dtypes and d.default:
             env.dtypes[d.name] = d.default
+        # 2.3: `num` admits int and real, `arith` int, real and bool (a bool compared by
+        # math.lt, bound to `Y: num`, reached TOSA as an invalid GREATER)
+        allowed = GENERIC_BASES.get(d.base)
+        if allowed is not None and env.dtypes.get(d.name, allowed[0]) not in allowed:
+            raise NnefError(where, f"in '{opname}': generic type '{d.name}' is {d.base} "
+                            f"({' or '.join(allowed)}), not {env.dtypes[d.name]}")
     declared = {p.name for p in op.attribs}
     for name in attribs:
         if name not in declared:
