@@ -1,5 +1,5 @@
 """Loops with scan inputs and run-time trip counts / conditions under mutation (seeded,
-time-bounded; the documents of test_nnef_scans.py).
+a fixed number of cases; the documents of test_nnef_scans.py).
 
 * Random loops (`test_random_scan_loops_against_numpy`): pack lengths 0..5, tensor counts
   below, at and above the pack's length (negative too), pretest / do-while conditions with
@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import random
 import re
-import time
 
 import numpy as np
 import pytest
@@ -90,11 +89,15 @@ def random_loop(rng: random.Random):
     return src, inputs, expected
 
 
+RANDOM_LOOPS = 16      # ~1 s each when the machine is quiet (an import parses the standard library)
+MUTANTS = 240
+
+
 def test_random_scan_loops_against_numpy():
     rng = random.Random(1610)
-    deadline = time.monotonic() + 8.0
+    # a fixed number of cases (not a time budget: under load a budget ran too few to mean anything)
     ran = errors = 0
-    while time.monotonic() < deadline and ran + errors < 300:
+    for _ in range(RANDOM_LOOPS):
         src, inputs, expected = random_loop(rng)
         try:
             module = import_nnef(src)
@@ -190,9 +193,8 @@ def inputs_for(module, entry: str, rng: random.Random) -> list[np.ndarray] | Non
 
 def test_token_mutants_import_or_fail_located():
     rng = random.Random(2101)
-    deadline = time.monotonic() + 10.0
     imported = failed = 0
-    while time.monotonic() < deadline and imported + failed < 600:
+    for _ in range(MUTANTS):
         src = rng.choice(BASES)
         for _ in range(rng.choice([1, 1, 2])):
             src = mutate(rng, src)
