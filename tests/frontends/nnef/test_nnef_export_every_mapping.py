@@ -172,3 +172,32 @@ def test_argmax_drops_its_axis():
     assert "squeeze=true" in text
     np.testing.assert_array_equal(ours[0], [[1, 0]])
     np.testing.assert_array_equal(again[0], [[1, 0]])
+
+
+def test_scatter_view_not_transposed_back_is_no_layout_scatter():
+    # the importer's views around SCATTER, but the result left transposed: extents equal to
+    # the data's (square), values not; written as a general SCATTER, not layout.scatter{axis=0}
+    d = np.arange(9, dtype=np.float32).reshape(3, 3)
+    i = np.array([[2, 0, 1]], np.int32)
+    u = np.array([[10, 20, 30]], np.float32)
+    t = d.T.reshape(3, 3, 1).copy()                 # SCATTER [N=3, K=3, C=1], index [3, 1]
+    for n in range(3):
+        t[n, i.T[n, 0], 0] = u.T[n, 0]
+    expected = t.reshape(3, 3)
+    mlir = """func.func @f(%d: tensor<3x3xf32>, %i: tensor<1x3xi32>, %u: tensor<1x3xf32>) -> tensor<3x3xf32> {
+  %dt = tosa.transpose %d {perms = array<i32: 1, 0>} : (tensor<3x3xf32>) -> tensor<3x3xf32>
+  %s3 = tosa.const_shape {values = dense<[3, 3, 1]> : tensor<3xindex>} : () -> !tosa.shape<3>
+  %dv = tosa.reshape %dt, %s3 : (tensor<3x3xf32>, !tosa.shape<3>) -> tensor<3x3x1xf32>
+  %it = tosa.transpose %i {perms = array<i32: 1, 0>} : (tensor<1x3xi32>) -> tensor<3x1xi32>
+  %ut = tosa.transpose %u {perms = array<i32: 1, 0>} : (tensor<1x3xf32>) -> tensor<3x1xf32>
+  %s31 = tosa.const_shape {values = dense<[3, 1, 1]> : tensor<3xindex>} : () -> !tosa.shape<3>
+  %uv = tosa.reshape %ut, %s31 : (tensor<3x1xf32>, !tosa.shape<3>) -> tensor<3x1x1xf32>
+  %y = tosa.scatter %dv, %it, %uv : (tensor<3x3x1xf32>, tensor<3x1xi32>, tensor<3x1x1xf32>) -> tensor<3x3x1xf32>
+  %s2 = tosa.const_shape {values = dense<[3, 3]> : tensor<2xindex>} : () -> !tosa.shape<2>
+  %r = tosa.reshape %y, %s2 : (tensor<3x3x1xf32>, !tosa.shape<2>) -> tensor<3x3xf32>
+  return %r : tensor<3x3xf32>
+}"""
+    ours, again, text = round_trip(mlir, [d, i, u])
+    assert "layout.scatter{axis=1}" in text
+    np.testing.assert_array_equal(ours[0], expected)
+    np.testing.assert_array_equal(again[0], expected)

@@ -118,7 +118,7 @@ def _round(op, forms: Forms):
     forms.skipped |= {gt, cast, inner, absolute}
 
 
-def _unview(v, perm_of):
+def _unview(v):
     """(source, perm, members) of v = RESHAPE(TRANSPOSE(source, perm)) (either optional, one use each)."""
     members = []
     if _only(v, "tosa.reshape"):
@@ -134,8 +134,7 @@ def _unview(v, perm_of):
 
 def _scatter(op, forms: Forms):
     """The importer's layout.scatter{axis}: transposes bringing axis last, [N, K, 1] views."""
-    ms = []
-    (data, p1, m1), (index, p2, m2), (update, p3, m3) = (_unview(v, None) for v in op.operands)
+    (data, p1, m1), (index, p2, m2), (update, p3, m3) = (_unview(v) for v in op.operands)
     rank = len(_shape(data))
     perm = p1 or list(range(rank))
     if (p2 or list(range(rank))) != perm or (p3 or list(range(rank))) != perm or len(perm) != rank:
@@ -162,7 +161,8 @@ def _scatter(op, forms: Forms):
                 ms.append(final)
                 final = t
                 out = t.results[0]
-    if _shape(out) != ds:
+    # the result back in the data's layout (a transposed result of equal extents is not)
+    if _shape(out) != ds or (perm != list(range(rank)) and final.name != "tosa.transpose"):
         return
     forms.scatters[final] = Scatter(data, index, update, axis)
     forms.skipped |= set(ms) - {final}
