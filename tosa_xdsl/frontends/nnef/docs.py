@@ -32,7 +32,7 @@ Pieces: `lexer.py`, `parser.py`, `ast.py` (the grammar of 2.16 with located erro
 `semantics.py` (evaluation, attribute checking, input-shape binding, @using/@assert),
 `modules.py` (imports), `compose.py` (graph composition), `to_tosa/` (road 1),
 `to_linalg/` (road 2, `@lower` -> `linalg.generic`), `tensor_data.py` (data files),
-`export.py` (TOSA -> NNEF; `export_layout.py` its recognisers of the importer's multi-operation
+`export.py` (TOSA -> NNEF; `export_layout.py` / `export_cast.py` its recognisers of the importer's multi-operation
 forms, `export_quant.py` / `export_tables.py` the integer patterns), `stdlib/` (chapter 4 of the draft as .sknd, `extract.py`).
 
 ## What works
@@ -335,6 +335,29 @@ forms, `export_quant.py` / `export_tables.py` the integer patterns), `stdlib/` (
   documents (re-imported outputs against the same numpy at several shapes), on `dyn_batch`
   (against onnxruntime at batch 1 and 3) and on the quantized mobilenet with a `?` batch
   (against LiteRT) (`test_nnef_export_dynamic.py`).
+- **Every mapped operator round-trips** (issue 16): each standard-library operator with a TOSA
+  mapping (`nnef_cases.py`'s one graph per operator) gives NNEF -> TOSA -> NNEF -> TOSA equal to
+  the first import after one round, or after two (`TWO_ROUNDS` in
+  `test_nnef_export_every_mapping.py`, each with its reason: a model literal imports as a scalar
+  constant RESHAPEd to the rank and exports as a variable of that rank; another order of
+  operations; another form written, below), with the same outputs on random inputs. CAST,
+  SCATTER and ARGMAX (`export_cast.py`): the importer's forms are written back as the operator
+  they came from, CAST(SELECT(0 > x, CEIL(x), FLOOR(x))) -> `layout.cast<int>` (truncation),
+  LOGICAL_NOT(EQUAL(x, 0)) -> `layout.cast<bool>`, SELECT(2^23 > ABS(x), CAST(CAST(x)), x) ->
+  `math.round`, the transposed [N, K, 1] views around one SCATTER -> `layout.scatter{axis}`;
+  ARGMAX -> `math.argmax{axis, squeeze=true}` (TOSA drops the axis). Another CAST is written by
+  what TOSA 1.0.1's CAST computes: int -> real, bool -> int/real `layout.cast`; -> bool (`!= 0`)
+  `layout.cast<bool>`; real -> int rounds to nearest, ties to even, and saturates at the int32
+  range, where the definition's `int(x)` truncates and is undefined out of range: `math.round`,
+  clamped to [-2^31, 2^31 - 128] (the largest f32 below 2^31), `layout.cast<int>`, and
+  `2^31 - 1` selected where the rounded value is 2^31 or more (NaN: unpredictable in TOSA, so
+  any result). CASTs to or from i8/i16 outside the quantized patterns are refused (those are
+  quantized storage, not NNEF integers). A general SCATTER [N, K, C] -> `layout.scatter{axis=1}`
+  with the [N, W] index reshaped to [N, W, 1] and tiled over C (TOSA REQUIREs unique indices;
+  with them the definition's last-write-wins `:=` computes the same). All checked against the
+  spec's pseudocode in numpy (ties, saturation, `inf`). A CLAMP outside `nn.relu`'s forms is
+  `math.min` / `math.max` with its bounds as variables of the operand's rank (a literal would
+  re-import as a RESHAPEd scalar and need a third round).
 - **Export of integer (quantized) TOSA** (`export_quant.py`): the inverse of `to_tosa/integer.py`.
   Each integer tensor becomes a `real` NNEF tensor with a `quant.zero_point_linear_quantize`
   entry (i8, u8 held as i8 bits: `signed=false`, i16, i32 biases; per-channel scales for

@@ -19,6 +19,7 @@ import numpy as np
 from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp, TensorType
 
+from tosa_xdsl.frontends.nnef.export_cast import recognise_more, write_cast, write_scatter
 from tosa_xdsl.frontends.nnef.export_layout import recognise
 from tosa_xdsl.frontends.nnef.export_quant import QSTORAGE, ExportError, QuantExport, elem
 from tosa_xdsl.frontends.nnef.lexer import KEYWORDS
@@ -106,6 +107,7 @@ class Exporter:
         self.resize_views: dict = {}            # reshape result -> (source, k): the importer's as_nhwc view
         self.resized: dict = {}                 # resize result -> (NNEF output, its source-shaped extents)
         self.forms = recognise(fn)              # the importer's edge paddings and gathers (export_layout.py)
+        recognise_more(fn, self.forms)          # its casts, roundings and scatters (export_cast.py)
         for op in fn.body.block.ops:
             if op.name == "tosa.resize" and getattr(op.operands[0].owner, "name", None) == "tosa.reshape":
                 view = op.operands[0]
@@ -202,6 +204,9 @@ class Exporter:
             out = self.emit(f"layout.gather{{axis={g.axis}}}({self.get(g.data)}, {self.get(g.index)})")
             self.vals[res] = (out, list(range(len(res.type.get_shape()))))
             return
+        if op in self.forms.casts or op in self.forms.rounds or op in self.forms.scatters:
+            self.cast_form(op)
+            return
         if name in ("tosa.transpose", "tosa.reshape") and op.operands[0] in self.pending:
             # layout of a constant: folded into the variable's data
             arr, _ = self.pending[op.operands[0]]
@@ -258,8 +263,12 @@ class Exporter:
             if lo == 0 and dtype == "real":
                 out = self.emit(f"nn.relu({x})" if hi >= F32_MAX * 0.99 else f"nn.relu{{max={_fmt(float(hi))}}}({x})")
             else:
-                m = self.emit(f"math.min({x}, {_fmt(hi)})")
-                out = self.emit(f"math.max({m}, {_fmt(lo)})")
+                # bounds as variables of x's rank: a literal re-imports as a scalar constant
+                # RESHAPEd to that rank, which the next export would write as such a variable
+                kind = np.float32 if dtype == "real" else np.int32
+                hi_v, lo_v = (self.variable(np.full([1] * len(shape), b, dtype=kind)) for b in (hi, lo))
+                m = self.emit(f"math.min({x}, {hi_v})")
+                out = self.emit(f"math.max({m}, {lo_v})")
         elif name in REDUCE:
             axis = op.properties["axis"].value.data
             out = self.emit(f"{REDUCE[name]}{{axes=[{axis}]}}({self.get(ins[0])})")
@@ -300,6 +309,14 @@ class Exporter:
                             f"({self.get(ins[0])})")
         elif name == "tosa.gather":
             out = self.gather(op, shape)
+        elif name == "tosa.cast":
+            out = write_cast(self, op)
+        elif name == "tosa.scatter":
+            out = write_scatter(self, op, shape)
+        elif name == "tosa.argmax":
+            # TOSA drops the axis: the definition's squeeze=true (importer: the same ARGMAX)
+            axis = op.properties["axis"].value.data
+            out = self.emit(f"math.argmax{{axis={axis}, squeeze=true}}({self.get(ins[0])})")
         elif name == "tosa.resize":
             self.resize(op)
             return
@@ -312,6 +329,20 @@ class Exporter:
         else:
             raise ExportError(f"'{name}' has no NNEF standard-library counterpart in the exporter")
         self.vals[res] = (out, ident)
+
+    def cast_form(self, op):
+        """The importer's layout.cast / math.round / layout.scatter forms (export_cast.py)."""
+        res = op.results[0]
+        if op in self.forms.casts:
+            c = self.forms.casts[op]
+            out = self.emit(f"layout.cast<{c.to}>({self.get(c.source)})")
+        elif op in self.forms.rounds:
+            out = self.emit(f"math.round({self.get(self.forms.rounds[op].source)})")
+        else:
+            s = self.forms.scatters[op]
+            out = self.emit(f"layout.scatter{{axis={s.axis}}}({self.get(s.data)}, {self.get(s.indices)}, "
+                            f"{self.get(s.updates)})")
+        self.vals[res] = (out, list(range(len(res.type.get_shape()))))
 
     def gather(self, op, shape) -> str:
         """GATHER in its general form, output[n, w, c] = values[n, indices[n, w], c]: the

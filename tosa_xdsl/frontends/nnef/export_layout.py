@@ -55,6 +55,9 @@ class Forms:
     pads: dict = field(default_factory=dict)      # final CONCAT -> EdgePad
     gathers: dict = field(default_factory=dict)   # final operation -> Gather
     deconvs: dict = field(default_factory=dict)   # final operation -> Deconv
+    casts: dict = field(default_factory=dict)     # final operation -> export_cast.Cast
+    rounds: dict = field(default_factory=dict)    # final operation -> export_cast.Round
+    scatters: dict = field(default_factory=dict)  # final operation -> export_cast.Scatter
 
 
 def _shape_values(v) -> list[int] | None:
