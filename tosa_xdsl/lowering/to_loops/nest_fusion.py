@@ -74,6 +74,9 @@ class NestFusion:
     init: Fused | None
     epilogue: Fused | None
     hoist: list[Operation]  # defined between the reduction and G, used by G: moved before the nest
+    # init and G both fused and O used by nothing else: O's elements live only in the block, so
+    # the nest keeps the block in a TU x TV scratch buffer instead (`scratch_ok`)
+    scratch: bool = False
 
 
 def root(v: SSAValue) -> SSAValue:
@@ -199,7 +202,47 @@ def plan(reduction, out_map: AffineMap, init, consumer) -> NestFusion:
             _buffers(init.operands[:init.num_inputs]) if result.init else set()))
         if fused is not None:
             result.epilogue, result.hoist = fused
+    if result.init is not None and result.epilogue is not None:
+        result.scratch = scratch_ok(out, {reduction.op, result.init.op, result.epilogue.op})
     return result
+
+
+def scratch_ok(out: SSAValue, fused: set[Operation]) -> bool:
+    """O is a fresh allocation that only the fused ops use (through views), besides its
+    deallocation: once they run inside the nest no element of O outlives its block."""
+    alloc = root(out).owner
+    if not isinstance(alloc, memref.AllocOp):
+        return False
+    pending = [alloc.memref]
+    while pending:
+        v = pending.pop()
+        for use in v.uses:
+            user = use.operation
+            if isinstance(user, _VIEWS):
+                pending.append(user.results[0])
+            elif user not in fused and not isinstance(user, memref.DeallocOp):
+                return False
+    return True
+
+
+def erase_unused(alloc_value: SSAValue) -> None:
+    """Erase an allocation left with only views and deallocations (scratch_ok's O after the
+    nest took over its elements)."""
+    users = []
+    pending = [alloc_value]
+    while pending:
+        v = pending.pop()
+        for use in v.uses:
+            users.append(use.operation)
+            if isinstance(use.operation, _VIEWS):
+                pending.append(use.operation.results[0])
+    for user in reversed(users):  # views of views first
+        if user.parent is not None:
+            user.detach()
+            user.erase(safe_erase=False)
+    owner = alloc_value.owner
+    owner.detach()
+    owner.erase()
 
 
 def _plan_init(reduction, out: SSAValue, out_map: AffineMap, init, read) -> Fused | None:
