@@ -93,7 +93,10 @@ def _plan(nest: Operation) -> _Plan:
             return
         placed.add(id(v))
         owner = v.op if isinstance(v, OpResult) else None
-        if isinstance(owner, RECREATED):
+        if isinstance(owner, RECREATED) or isinstance(owner, memref.AllocaOp) and all(
+                id(use.operation) in inside_ops for use in v.uses):
+            # a stack buffer only this nest uses (a fused nest's scratch block) moves in, so
+            # LLVM sees it whole: its loads forwarded from the stores, then the buffer gone
             plan.recreated.append(owner)
         elif isinstance(owner, VIEWS):
             for operand in owner.operands:
