@@ -77,3 +77,30 @@ func.func @consumer_overwrites_an_input(%a: memref<1x6x5xf32>, %w: memref<1x5x16
   memref.dealloc %o : memref<1x6x16xf32>
   func.return
 }
+
+// Inside a loop's region (a WHILE_LOOP body) the nest is fused but keeps the output buffer: a
+// scratch alloca there would grow the stack on every iteration.
+// CHECK-LABEL: func.func @fused_in_a_loop_body
+// CHECK-NOT:     memref.alloca
+// CHECK:         scf.for
+// CHECK-NOT:     memref.alloca
+// CHECK-NOT:     linalg.
+// CHECK:         func.return
+func.func @fused_in_a_loop_body(%a: memref<1x6x5xf32>, %w: memref<1x5x16xf32>, %y: memref<1x6x16xf32>) {
+  %zero = arith.constant 0.000000e+00 : f32
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  scf.for %i = %c0 to %c3 step %c1 {
+    %o = memref.alloc() : memref<1x6x16xf32>
+    linalg.fill ins(%zero : f32) outs(%o : memref<1x6x16xf32>)
+    linalg.batch_matmul ins(%a, %w : memref<1x6x5xf32>, memref<1x5x16xf32>) outs(%o : memref<1x6x16xf32>)
+    linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%o : memref<1x6x16xf32>) outs(%y : memref<1x6x16xf32>) {
+    ^bb0(%x: f32, %out: f32):
+      %c = arith.maximumf %x, %zero : f32
+      linalg.yield %c : f32
+    }
+    memref.dealloc %o : memref<1x6x16xf32>
+  }
+  func.return
+}

@@ -598,7 +598,7 @@ class ConvertLinalgToAffineLoopsPass(ModulePass):
     # ours: mark each nest's outermost parallel loop for outline-parallel-loops (--threads N)
     mark_parallel: bool = False
     # ours: with register tiling, a reduction's init and elementwise consumer run inside its nest
-    # (nest_fusion.py; off in tosa-to-loops: measured no faster, docs/native.md)
+    # (nest_fusion.py; tosa-to-loops sets it unless mark-parallel, docs/native.md)
     fuse_init_and_epilogue: bool = False
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
