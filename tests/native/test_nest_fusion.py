@@ -14,6 +14,7 @@ that the fusion happened (fewer top-level loop nests) or, where no tile divides,
 from __future__ import annotations
 
 import itertools
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -144,3 +145,39 @@ def test_reshape_correspondence(src, dst):
 def test_reshape_correspondence_declines_straddling_dims():
     assert reshape_correspondence((2, 6), (3, 4)) is None  # 6 = 2 x 3 across a dst dim boundary
     assert reshape_correspondence((2, 3), (7,)) is None  # not the same number of elements
+
+
+MODELS = Path(__file__).resolve().parents[1] / "frontends" / "tflite" / "models"
+
+
+def _without_validation(pipeline: str) -> str:  # the TFLite models' DOUBLE_ROUND rescales
+    return ",".join(s for s in pipeline.split(",") if s != "tosa-validate")
+
+
+def test_int8_mobilenet_fused_equals_unfused_and_interpreter():
+    """A quantized MobileNet block net (conv, depthwise conv, RELU6, residual add; TFLite's own
+    int8 model): the fused nests (most with a scratch block) give the interpreter's integers."""
+    from tosa_xdsl.tools.tosa_run import load_module
+
+    path = MODELS / "net_mobilenet.int8.tflite"
+    module = load_module(str(path), path.read_bytes(), []).module
+    inputs = random_inputs(module, seed=3)
+    got = jit.NativeModule(module, pipeline=_without_validation(FUSED)).call(inputs)
+    assert_same(got, jit.NativeModule(module, pipeline=_without_validation(UNFUSED)).call(inputs), "fused vs unfused")
+    assert_same(got, run(module, inputs), "fused vs interpreter")
+    loops = module.clone()
+    jit.lower_to_llvm(loops, _without_validation(",".join(expanded("tosa-to-loops"))))
+    assert sum(1 for op in loops.walk() if op.name == "memref.alloca") >= 2
+
+
+@pytest.mark.parametrize("name", ["depthwise_bias_clamp_112", "conv1x1_clamp_through_reshapes", "matmul_add_self_clamp"])
+def test_fused_equals_unfused_without_fp_contract(name):
+    """With `--fp-contract=off` too the fused nest's floats are the unfused nest's, bit for bit."""
+    def off(pipeline: str) -> str:
+        return ",".join(s for s in pipeline.split(",") if s != "linalg-fp-contract")
+
+    assert "linalg-fp-contract" in FUSED.split(",")
+    src = CASES[name][0]
+    inputs = random_inputs(parse(src), seed=len(name))
+    got = jit.NativeModule(parse(src), pipeline=off(FUSED)).call(inputs)
+    assert_same(got, jit.NativeModule(parse(src), pipeline=off(UNFUSED)).call(inputs), f"{name}: fused vs unfused, off")
