@@ -440,8 +440,9 @@ class _Scratch:
     are initialised, reduced and read by the epilogue within one TU x TV block, so the block
     lives in a `memref.alloca` of the tiles' shape (1 in O's other dims) indexed by the
     element's offset in the block, `d - base` (the base: the tile's outer loop's iv, an extra
-    dim of every map), and O's allocation goes. The stack block stays in L1 (LLVM keeps it in
-    registers across the reduction as it kept O's); O's pass through memory is gone."""
+    dim of every map), and O's allocation goes. outline-loop-nests moves the alloca into the
+    nest's function and codegen/llvm.py's passes after -O forward it into registers, so the
+    block starts in registers and each output element is stored once, by the epilogue."""
 
     out: SSAValue
     buffer: SSAValue
