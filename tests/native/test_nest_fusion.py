@@ -1,6 +1,7 @@
 """Init and epilogue fusion into register-tiled nests (convert-linalg-to-affine-loops{register-
 tiling=true fuse-init-and-epilogue=true}; tosa_xdsl/lowering/to_loops/nest_fusion.py; not in the
-default pipelines, so these tests put it into tosa-to-llvm's list).
+default pipelines since issue 15's fourth round; these tests take it out of tosa-to-llvm's list for
+the reference).
 
 The fused op runs element by element inside the reduction's nest, on the same values in the same
 order per element, so the native results must equal, bit for bit and for floats too, those of
@@ -13,6 +14,7 @@ that the fusion happened (fewer top-level loop nests) or, where no tile divides,
 from __future__ import annotations
 
 import itertools
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -25,16 +27,18 @@ from tosa_xdsl.lowering.pipelines import expanded
 from tosa_xdsl.lowering.to_loops.nest_fusion import reshape_correspondence
 
 TILED = "convert-linalg-to-affine-loops{register-tiling=true}"
+FUSING = "convert-linalg-to-affine-loops{register-tiling=true fuse-init-and-epilogue=true}"
 
 
-def _fused(pipeline: str) -> str:
+def _unfused(pipeline: str) -> str:
+    """`pipeline`'s stages with the fusion left out (register tiling alone)."""
     stages = expanded(pipeline)
-    assert TILED in stages
-    return ",".join(TILED[:-1] + " fuse-init-and-epilogue=true}" if s == TILED else s for s in stages)
+    assert FUSING in stages  # the default since issue 15's fourth round
+    return ",".join(TILED if s == FUSING else s for s in stages)
 
 
-UNFUSED = ",".join(expanded("tosa-to-llvm"))
-FUSED = _fused("tosa-to-llvm")
+FUSED = ",".join(expanded("tosa-to-llvm"))
+UNFUSED = _unfused("tosa-to-llvm")
 
 
 def _then(src: str, lines: list[str], result: str, rtype: str) -> str:
@@ -88,7 +92,17 @@ CASES = {
     "conv1x1_clamp_split_tile": (_then(conv(1, 5, 3, 6, 28, 1, 1), [_clamp(_f((1, 5, 3, 28)))], "%1",
                                        _f((1, 5, 3, 28))), True),
     "matmul_no_tile_divides": (_then(matmul(1, 6, 5, 100), [_clamp(RAGGED)], "%1", RAGGED), False),
+    # int8 without a pad between the init and the reduction: the i32 accumulator in the scratch block
+    "conv1x1_i8_rescale": (_then(conv(1, 6, 10, 7, 32, 1, 1, et="i8", acc="i32", out_et="i32", zp="-3"),
+                                 _rescale_i32_to_i8((1, 6, 10, 32)), "%1", "tensor<1x6x10x32xi8>"), True),
+    # MobileNet's depthwise block: the bias broadcast as the init, RELU6 as the epilogue
+    "depthwise_bias_clamp_112": (_then(depthwise(4, 112, 16, 1), [_clamp(_f((1, 4, 112, 16)))], "%1",
+                                       _f((1, 4, 112, 16))), True),
 }
+# the cases whose accumulator only the fused ops use (nest_fusion.scratch_ok): a stack block
+SCRATCH = {"conv1x1_clamp_split_tile", "conv1x1_clamp_through_reshapes", "conv1x1_i8_rescale",
+           "depthwise_bias_clamp_112", "depthwise_clamp", "matmul_add_self_clamp", "matmul_short_v_clamp",
+           "max_pool_clamp"}
 
 
 def _nests(module) -> int:
@@ -105,9 +119,14 @@ def test_fused_native_equals_unfused(name):
     assert_same(got, jit.NativeModule(parse(src), pipeline=UNFUSED).call(inputs), f"{name}: fused vs unfused")
     if all(np.issubdtype(r.dtype, np.integer) for r in got):
         assert_same(got, run(module, inputs), f"{name}: fused vs interpreter")
-    loops = lower(src, _fused("tosa-to-loops"))
-    unfused = lower(src, "tosa-to-loops")
+    loops = lower(src, "tosa-to-loops")
+    unfused = lower(src, _unfused("tosa-to-loops"))
     assert (_nests(loops) < _nests(unfused)) == fused, (_nests(loops), _nests(unfused))
+    # init and epilogue both fused: the output block lives in a stack scratch buffer, the
+    # accumulator's allocation is gone
+    scratch = sum(1 for op in loops.walk() if op.name == "memref.alloca")
+    allocs = [sum(1 for op in m.walk() if op.name == "memref.alloc") for m in (loops, unfused)]
+    assert (scratch == 1 and allocs[0] == allocs[1] - 1) == (name in SCRATCH), (scratch, allocs)
 
 
 @pytest.mark.parametrize("src,dst", [((1, 63, 8), (1, 7, 9, 8)), ((1, 5, 6, 16, 1), (1, 5, 6, 16)),
@@ -126,3 +145,39 @@ def test_reshape_correspondence(src, dst):
 def test_reshape_correspondence_declines_straddling_dims():
     assert reshape_correspondence((2, 6), (3, 4)) is None  # 6 = 2 x 3 across a dst dim boundary
     assert reshape_correspondence((2, 3), (7,)) is None  # not the same number of elements
+
+
+MODELS = Path(__file__).resolve().parents[1] / "frontends" / "tflite" / "models"
+
+
+def _without_validation(pipeline: str) -> str:  # the TFLite models' DOUBLE_ROUND rescales
+    return ",".join(s for s in pipeline.split(",") if s != "tosa-validate")
+
+
+def test_int8_mobilenet_fused_equals_unfused_and_interpreter():
+    """A quantized MobileNet block net (conv, depthwise conv, RELU6, residual add; TFLite's own
+    int8 model): the fused nests (most with a scratch block) give the interpreter's integers."""
+    from tosa_xdsl.tools.tosa_run import load_module
+
+    path = MODELS / "net_mobilenet.int8.tflite"
+    module = load_module(str(path), path.read_bytes(), []).module
+    inputs = random_inputs(module, seed=3)
+    got = jit.NativeModule(module, pipeline=_without_validation(FUSED)).call(inputs)
+    assert_same(got, jit.NativeModule(module, pipeline=_without_validation(UNFUSED)).call(inputs), "fused vs unfused")
+    assert_same(got, run(module, inputs), "fused vs interpreter")
+    loops = module.clone()
+    jit.lower_to_llvm(loops, _without_validation(",".join(expanded("tosa-to-loops"))))
+    assert sum(1 for op in loops.walk() if op.name == "memref.alloca") >= 2
+
+
+@pytest.mark.parametrize("name", ["depthwise_bias_clamp_112", "conv1x1_clamp_through_reshapes", "matmul_add_self_clamp"])
+def test_fused_equals_unfused_without_fp_contract(name):
+    """With `--fp-contract=off` too the fused nest's floats are the unfused nest's, bit for bit."""
+    def off(pipeline: str) -> str:
+        return ",".join(s for s in pipeline.split(",") if s != "linalg-fp-contract")
+
+    assert "linalg-fp-contract" in FUSED.split(",")
+    src = CASES[name][0]
+    inputs = random_inputs(parse(src), seed=len(name))
+    got = jit.NativeModule(parse(src), pipeline=off(FUSED)).call(inputs)
+    assert_same(got, jit.NativeModule(parse(src), pipeline=off(UNFUSED)).call(inputs), f"{name}: fused vs unfused, off")

@@ -124,6 +124,26 @@ def _codegen_error(err: Exception) -> CodegenError:
     return CodegenError(f"{type(err).__name__}: {lines[0] if lines else ''}"[:500])
 
 
+def _forward_scratch_blocks(lb: Any, tm: Any, mod: Any) -> None:
+    """A few passes after the -O pipeline for the fused nests' stack scratch blocks
+    (nest_fusion.py): the block's stores and loads only become plain, same-address pairs once
+    the pipeline's late LICM has promoted the block across the reduction loops and the
+    vectoriser and unroller have made every offset a constant, and the pipeline runs no GVN
+    after those. NewGVN then forwards the init's stores (or memset) and the reduction's final
+    stores to the loads after them, DSE drops the stores, SROA the stack buffer: the block
+    starts in registers and each output is stored once. Nothing else changes meaning (only
+    redundant memory operations go; float operations are untouched)."""
+    options = lb.PipelineTuningOptions(speed_level=2)
+    with options, lb.create_pass_builder(tm, options) as builder, \
+            lb.create_new_module_pass_manager() as passes:
+        passes.add_sroa_pass()
+        passes.add_new_gvn_pass()
+        passes.add_dead_store_elimination_pass()
+        passes.add_sroa_pass()
+        passes.add_instruction_combine_pass()
+        passes.run(mod, builder)
+
+
 def compile_text(text: str, size: int, opt_level: int, tm: Any) -> bytes:
     """Object code of LLVM IR `text` (from `llvm_ir` or codegen/direct_llvm/) whose functions
     hold `size` instructions (settings_for), for target machine `tm` (made at `opt_level`)."""
@@ -146,6 +166,8 @@ def compile_text(text: str, size: int, opt_level: int, tm: Any) -> bytes:
             with options, lb.create_pass_builder(tm, options) as builder, \
                     builder.getModulePassManager() as passes:
                 passes.run(mod, builder)
+            if " alloca " in text:  # a fused nest's scratch block (or a thread pool's slots)
+                _forward_scratch_blocks(lb, tm, mod)
         finally:
             lb.set_option("tosa-xdsl", f"-unroll-threshold={DEFAULT_UNROLL_THRESHOLD}")
     progress.stage("LLVM", "generating machine code", force=True)

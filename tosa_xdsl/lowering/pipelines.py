@@ -61,9 +61,11 @@ def loops_stage(loops: str = "affine", mark_parallel: bool = False, fp_contract:
     `fp_contract="fast"` (the default): linalg-fp-contract, FMA in float dot products (within
     the spec's dot-product error bound, as IREE and clang's -ffp-contract=fast do); "off":
     the plain loop nests' float bits."""
-    # (not fuse-init-and-epilogue: measured no faster once pads are written in place, docs/native.md)
+    # fuse-init-and-epilogue: the reductions' inits and epilogues in their nests, the output block
+    # in a stack scratch buffer (-10% per inference, docs/native.md); not with mark-parallel (the
+    # threads would share the scratch block, and fused without it was measured slower)
     to_loops = {"affine": "convert-linalg-to-affine-loops{register-tiling=true"
-                          + (" mark-parallel=true}" if mark_parallel else "}"),
+                          + (" mark-parallel=true}" if mark_parallel else " fuse-init-and-epilogue=true}"),
                 "scf": "convert-linalg-to-loops"}[loops]
     contract = ["linalg-fp-contract"] if fp_contract == "fast" else []
     # (not linalg-fill-pad-border: ~2% per inference for +10% compile time on the example, docs/native.md)

@@ -1,5 +1,5 @@
-// convert-linalg-to-affine-loops{register-tiling=true fuse-init-and-epilogue=true} (an option,
-// not in tosa-to-loops; tosa_xdsl/lowering/to_loops/nest_fusion.py): in a reduction's register-tiled nest
+// convert-linalg-to-affine-loops{register-tiling=true fuse-init-and-epilogue=true} (tosa-to-loops
+// sets it unless mark-parallel; tosa_xdsl/lowering/to_loops/nest_fusion.py): in a reduction's register-tiled nest
 //   U step TU, V step TV { init block; R... { reduction block }; epilogue block }
 // the init of its output (linalg.fill / a bias broadcast just before it) runs on each TU x TV
 // block before the reduction loops and its elementwise consumer (through a reshape of the
@@ -8,13 +8,14 @@
 
 // CHECK-LABEL: func.func @matmul_bias_clamp
 // CHECK:         %[[Y:.*]] = memref.alloc() : memref<1x2x3x16xf32>
-// CHECK:         affine.for %[[B:.*]] = 0 to 1 {
+// CHECK-NEXT:    %[[O:.*]] = memref.alloca() : memref<1x6x16xf32>
+// CHECK-NEXT:    affine.for %[[B:.*]] = 0 to 1 {
 // CHECK-NEXT:      affine.for %[[M:.*]] = 0 to 6 step 6 {
 // CHECK-NEXT:        affine.for %[[N:.*]] = 0 to 16 step 16 {
 //                      the init block: O[b, m .. m+5, n .. n+15] = 0
 // CHECK-NEXT:          affine.for %[[MI:.*]] = affine_map<(d0) -> (d0)>(%[[M]]) to affine_map<(d0) -> ((d0 + 6))>(%[[M]]) {
 // CHECK-NEXT:            affine.for %[[NI:.*]] = affine_map<(d0) -> (d0)>(%[[N]]) to affine_map<(d0) -> ((d0 + 16))>(%[[N]]) {
-// CHECK-NEXT:              affine.store %{{.*}}, %[[O:.*]][%[[B]], %[[MI]], %[[NI]]] : memref<1x6x16xf32>
+// CHECK-NEXT:              affine.store %{{.*}}, %[[O]][0, %[[MI]] + %[[M]] * -1, %[[NI]] + %[[N]] * -1] : memref<1x6x16xf32>
 // CHECK-NEXT:            }
 // CHECK-NEXT:          }
 //                      the reduction
@@ -26,13 +27,14 @@
 //                      the epilogue: Y[0, m floordiv 3, m mod 3, n] = clamp(O[b, m, n] + bias[n])
 // CHECK-NEXT:          affine.for %[[ME:.*]] = affine_map<(d0) -> (d0)>(%[[M]]) to affine_map<(d0) -> ((d0 + 6))>(%[[M]]) {
 // CHECK-NEXT:            affine.for %[[NE:.*]] = affine_map<(d0) -> (d0)>(%[[N]]) to affine_map<(d0) -> ((d0 + 16))>(%[[N]]) {
-// CHECK-NEXT:              %[[V:.*]] = affine.load %[[O]][%[[B]], %[[ME]], %[[NE]]] : memref<1x6x16xf32>
+// CHECK-NEXT:              %[[V:.*]] = affine.load %[[O]][0, %[[ME]] + %[[M]] * -1, %[[NE]] + %[[N]] * -1] : memref<1x6x16xf32>
 // CHECK-NEXT:              %[[BIAS:.*]] = affine.load %{{.*}}[%[[NE]]] : memref<16xf32>
 // CHECK-NEXT:              arith.addf %[[V]], %[[BIAS]] : f32
 // CHECK:                   arith.minimumf
 // CHECK-NEXT:              affine.store %{{.*}}, %[[Y]][0, %[[ME]] floordiv 3, %[[ME]] mod 3, %[[NE]]] : memref<1x2x3x16xf32>
 // CHECK-NOT:     linalg.
-// CHECK:         memref.dealloc
+// CHECK-NOT:     memref.dealloc
+// CHECK:         func.return
 func.func @matmul_bias_clamp(%a: memref<1x6x5xf32>, %w: memref<1x5x16xf32>, %bias: memref<16xf32>) -> memref<1x2x3x16xf32> {
   %zero = arith.constant 0.000000e+00 : f32
   %o = memref.alloc() : memref<1x6x16xf32>
@@ -73,5 +75,32 @@ func.func @consumer_overwrites_an_input(%a: memref<1x6x5xf32>, %w: memref<1x5x16
     linalg.yield %x : f32
   }
   memref.dealloc %o : memref<1x6x16xf32>
+  func.return
+}
+
+// Inside a loop's region (a WHILE_LOOP body) the nest is fused but keeps the output buffer: a
+// scratch alloca there would grow the stack on every iteration.
+// CHECK-LABEL: func.func @fused_in_a_loop_body
+// CHECK-NOT:     memref.alloca
+// CHECK:         scf.for
+// CHECK-NOT:     memref.alloca
+// CHECK-NOT:     linalg.
+// CHECK:         func.return
+func.func @fused_in_a_loop_body(%a: memref<1x6x5xf32>, %w: memref<1x5x16xf32>, %y: memref<1x6x16xf32>) {
+  %zero = arith.constant 0.000000e+00 : f32
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  scf.for %i = %c0 to %c3 step %c1 {
+    %o = memref.alloc() : memref<1x6x16xf32>
+    linalg.fill ins(%zero : f32) outs(%o : memref<1x6x16xf32>)
+    linalg.batch_matmul ins(%a, %w : memref<1x6x5xf32>, memref<1x5x16xf32>) outs(%o : memref<1x6x16xf32>)
+    linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%o : memref<1x6x16xf32>) outs(%y : memref<1x6x16xf32>) {
+    ^bb0(%x: f32, %out: f32):
+      %c = arith.maximumf %x, %zero : f32
+      linalg.yield %c : f32
+    }
+    memref.dealloc %o : memref<1x6x16xf32>
+  }
   func.return
 }

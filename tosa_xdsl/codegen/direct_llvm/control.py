@@ -23,6 +23,7 @@ from xdsl.ir.affine import (
 )
 
 from tosa_xdsl.codegen.direct_llvm.memory import _loaded, _stored
+from tosa_xdsl.codegen.direct_llvm.scalars import _safe_divisor, _zero_if
 from tosa_xdsl.lowering.to_loops.lower_affine import single_iteration_start
 from tosa_xdsl.codegen.direct_llvm.text import (
     HANDLERS,
@@ -73,7 +74,8 @@ def _for(fn: Function, op: scf.ForOp) -> None:
 
 def _affine_expr(fn: Function, e: AffineExpr, dims: Sequence[str], symbols: Sequence[str]) -> str:
     """lower-affine's `_Expander.expr`, then convert-to-llvm's arith: the same instructions in
-    the same order (mod / floordiv / ceildiv: Unsupported, the llvm-dialect road has them)."""
+    the same order (mod and floordiv: a fused epilogue's reshape, nest_fusion.py; ceildiv:
+    Unsupported, the llvm-dialect road has it)."""
     if isinstance(e, AffineConstantExpr):
         return fn.const(e.value)
     if isinstance(e, AffineDimExpr):
@@ -86,7 +88,22 @@ def _affine_expr(fn: Function, e: AffineExpr, dims: Sequence[str], symbols: Sequ
         return fn.emit(f"add i64 {a}, {b}")
     if e.kind == AffineBinaryOpKind.Mul:
         return fn.emit(f"mul i64 {a}, {b}")
+    if e.kind == AffineBinaryOpKind.Mod:  # remsi, then + b where negative
+        r = _signed_div(fn, "srem", a, b)
+        neg = fn.emit(f"icmp slt i64 {r}, 0")
+        return fn.emit(f"select i1 {neg}, i64 {fn.emit(f'add i64 {r}, {b}')}, i64 {r}")
+    if e.kind == AffineBinaryOpKind.FloorDiv:  # a < 0 ? -1 - divsi(-1 - a, b) : divsi(a, b)
+        neg = fn.emit(f"icmp slt i64 {a}, 0")
+        shifted = fn.emit(f"sub i64 -1, {a}")
+        q = _signed_div(fn, "sdiv", fn.emit(f"select i1 {neg}, i64 {shifted}, i64 {a}"), b)
+        return fn.emit(f"select i1 {neg}, i64 {fn.emit(f'sub i64 -1, {q}')}, i64 {q}")
     raise Unsupported(f"affine expression {e}")
+
+
+def _signed_div(fn: Function, kind: str, a: str, b: str) -> str:
+    """arith.divsi / remsi on index values as convert-to-llvm writes them (scalars._div_rem)."""
+    safe, zero = _safe_divisor(fn, a, b, "i64", 64, True)
+    return _zero_if(fn, zero, fn.emit(f"{kind} i64 {a}, {safe}"), "i64")
 
 
 def _affine_map(fn: Function, m: AffineMap, operands: Sequence[SSAValue]) -> list[str]:

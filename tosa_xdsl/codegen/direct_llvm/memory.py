@@ -71,6 +71,15 @@ def _alloc(fn: Function, op: memref.AllocOp) -> None:
     fn.names[op.memref] = r  # pyright: ignore[reportArgumentType]
 
 
+def _alloca(fn: Function, op: memref.AllocaOp) -> None:
+    """to_llvm/memref.py's `llvm.alloca` of the element count (a fused nest's scratch block)."""
+    t = op.memref.type
+    n = max(_byte_size(t) // elem_bytes(storage(t.get_element_type())), 1)
+    align = op.alignment.value.data if op.alignment is not None else 16
+    fn.names[op.memref] = fn.emit(  # pyright: ignore[reportArgumentType]
+        f"alloca {storage(t.get_element_type())}, i64 {n}, align {align}")
+
+
 def _dealloc(fn: Function, op: memref.DeallocOp) -> None:
     fn.call("free", "void", [("ptr", fn.get(op.memref))])
 
@@ -164,6 +173,7 @@ HANDLERS.update({
     memref.LoadOp: _load,
     memref.StoreOp: _store,
     memref.AllocOp: _alloc,
+    memref.AllocaOp: _alloca,
     memref.DeallocOp: _dealloc,
     memref.GetGlobalOp: _get_global,
     **dict.fromkeys((memref.CollapseShapeOp, memref.ExpandShapeOp, memref.CastOp), _same_pointer),

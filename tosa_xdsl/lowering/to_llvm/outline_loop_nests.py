@@ -10,8 +10,10 @@ outlineSingleBlockRegion); upstream runs nothing like it by default.
 For each `affine.for`/`scf.for`/`affine.parallel`/`scf.parallel` directly in a function's
 blocks (no results):
 - values it uses from outside are either re-created inside the new function (`arith.constant`,
-  `memref.get_global`, and view chains: subview / collapse_shape / expand_shape / cast /
-  reinterpret_cast of a buffer, so the views keep their static layouts) or passed as
+  `memref.get_global`, a `memref.alloca` that only this nest uses -- a fused nest's scratch
+  block, which LLVM can then forward into registers --, and view chains: subview /
+  collapse_shape / expand_shape / cast / reinterpret_cast of a buffer, so the views keep
+  their static layouts) or passed as
   arguments (scalars, and the buffers at the roots of the views);
 - a buffer argument is accepted only when it is a whole buffer: a `memref.alloc`/`alloca`
   result or an argument of the enclosing function, statically shaped with the identity layout;
@@ -93,7 +95,10 @@ def _plan(nest: Operation) -> _Plan:
             return
         placed.add(id(v))
         owner = v.op if isinstance(v, OpResult) else None
-        if isinstance(owner, RECREATED):
+        if isinstance(owner, RECREATED) or isinstance(owner, memref.AllocaOp) and all(
+                id(use.operation) in inside_ops for use in v.uses):
+            # a stack buffer only this nest uses (a fused nest's scratch block) moves in, so
+            # LLVM sees it whole: its loads forwarded from the stores, then the buffer gone
             plan.recreated.append(owner)
         elif isinstance(owner, VIEWS):
             for operand in owner.operands:

@@ -57,7 +57,7 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from tosa_xdsl.diagnostics import LocatedError
-from tosa_xdsl.lowering.to_loops.nest_fusion import NestFusion, consumer_of, plan
+from tosa_xdsl.lowering.to_loops.nest_fusion import NestFusion, consumer_of, erase_unused, plan, root
 from tosa_xdsl.lowering.to_loops.outline_parallel import mark_outer_parallel
 from tosa_xdsl.lowering.to_loops.register_tiling import TiledLoop, register_tiled_order
 
@@ -364,9 +364,16 @@ def lower_structured(view: Structured, flavour_cls: type[_Flavour], pass_name: s
     first_reduction: Operation | None = None
     block_ivs: dict[int, SSAValue] = {}  # the ivs around the reductions
     split: tuple[TiledLoop, InsertPoint, dict[int, SSAValue]] | None = None  # the split tile's second part
+    scratch: _Scratch | None = None
     if register_tiling and isinstance(fl, _AffineFlavour):
         reductions = _reduction_dims(view)
-        for tl in _tiled_order(view):
+        tiled = _tiled_order(view)
+        original = view
+        if fusion is not None and fusion.scratch and not mark_parallel and fusion.init and fusion.epilogue:
+            scratch = _Scratch.make(rw, view, tiled, before)
+            view = scratch.retarget(view)
+            fusion = NestFusion(*(scratch.retarget_fused(f) for f in (fusion.init, fusion.epilogue)), fusion.hoist)
+        for tl in tiled:
             if tl.jam:
                 jam = tl
                 continue
@@ -388,12 +395,17 @@ def lower_structured(view: Structured, flavour_cls: type[_Flavour], pass_name: s
             at = InsertPoint.before(body.last_op)  # before the loop's yield
     if mark_parallel:
         mark_outer_parallel(nest, view.maps[view.num_inputs:])
+    if scratch is not None:  # the block's base indices, as the extra dims of the retargeted maps
+        for ivs in (ivs_by_dim, block_ivs):
+            scratch.bind(ivs, block_ivs)
     # a rank-0 op (all operands scalars or 0-d memrefs) has no loop: the body goes in place
     _emit_jammed(rw, fl, view, at, ivs_by_dim, jam, pass_name)
     if split is not None:  # the rest of a split V tile: a sibling loop after the first, same body
         tl, split_at, outer_ivs = split
-        assert isinstance(fl, _AffineFlavour) and tl == _tiled_order(view)[-1 - (jam is not None)]
+        assert isinstance(fl, _AffineFlavour) and tl == _tiled_order(original)[-1 - (jam is not None)]
         _, body = fl.tiled_loop(split_at, tl, outer_ivs.get(tl.dim), part=1)
+        if scratch is not None:
+            scratch.bind(outer_ivs, block_ivs)
         _emit_jammed(rw, fl, view, InsertPoint.before(body.last_op), {**outer_ivs, tl.dim: body.args[0]}, jam,
                      pass_name)
     if fusion is not None and first_reduction is not None and block_at is not None:
@@ -418,6 +430,62 @@ def lower_structured(view: Structured, flavour_cls: type[_Flavour], pass_name: s
             _emit_jammed(rw, fl, fused_view, inner, ivs, None, pass_name)
             rw.erase_op(fused.op)
     rw.erase_op(op)
+    if scratch is not None:
+        erase_unused(root(scratch.out))
+
+
+@dataclass
+class _Scratch:
+    """A fused nest's output block in a small buffer (nest_fusion's `scratch`): O's elements
+    are initialised, reduced and read by the epilogue within one TU x TV block, so the block
+    lives in a `memref.alloca` of the tiles' shape (1 in O's other dims) indexed by the
+    element's offset in the block, `d - base` (the base: the tile's outer loop's iv, an extra
+    dim of every map), and O's allocation goes. outline-loop-nests moves the alloca into the
+    nest's function and codegen/llvm.py's passes after -O forward it into registers, so the
+    block starts in registers and each output element is stored once, by the epilogue."""
+
+    out: SSAValue
+    buffer: SSAValue
+    num_dims: int
+    block_dims: list[int]  # the tiled dims, in the order of their extra map dims
+    out_map: AffineMap
+
+    @staticmethod
+    def make(rw: Rewriter, view: Structured, tiled: list[TiledLoop], before: InsertPoint) -> _Scratch:
+        tiles = {tl.dim: tl.tile for tl in tiled if tl.tile}
+        block_dims = sorted(tiles)
+        out, out_map = view.operands[-1], view.maps[-1]
+        n = view.num_loops
+        shape, results = [], []
+        for r in out_map.results:
+            assert isinstance(r, AffineDimExpr)
+            if r.position in tiles:
+                shape.append(tiles[r.position])
+                results.append(r - AffineExpr.dimension(n + block_dims.index(r.position)))
+            else:
+                shape.append(1)
+                results.append(AffineExpr.constant(0))
+        assert isinstance(out.type, MemRefType)
+        alloca = memref.AllocaOp.get(out.type.element_type, shape=shape)
+        rw.insert_op(alloca, before)
+        return _Scratch(out, alloca.memref, n, block_dims,
+                        AffineMap(n + len(block_dims), 0, tuple(results)))
+
+    def _widen(self, m: AffineMap) -> AffineMap:
+        return AffineMap(self.num_dims + len(self.block_dims), m.num_symbols, m.results)
+
+    def retarget(self, view: Structured) -> Structured:
+        operands = [self.buffer if v is self.out else v for v in view.operands]
+        maps = [self.out_map if v is self.out else self._widen(m) for v, m in zip(view.operands, view.maps)]
+        return Structured(view.op, operands, view.num_inputs, maps, view.block)
+
+    def retarget_fused(self, f):
+        view = self.retarget(Structured(f.op, f.operands, f.num_inputs, f.maps, f.block))
+        return type(f)(f.op, list(view.operands), f.num_inputs, list(view.maps), f.block)
+
+    def bind(self, ivs: dict[int, SSAValue], block_ivs: dict[int, SSAValue]) -> None:
+        for k, d in enumerate(self.block_dims):
+            ivs[self.num_dims + k] = block_ivs[d]
 
 
 def _emit_jammed(rw: Rewriter, fl: _Flavour, view: Structured, at: InsertPoint, ivs_by_dim: dict[int, SSAValue],
@@ -531,7 +599,7 @@ class ConvertLinalgToAffineLoopsPass(ModulePass):
     # ours: mark each nest's outermost parallel loop for outline-parallel-loops (--threads N)
     mark_parallel: bool = False
     # ours: with register tiling, a reduction's init and elementwise consumer run inside its nest
-    # (nest_fusion.py; off in tosa-to-loops: measured no faster, docs/native.md)
+    # (nest_fusion.py; tosa-to-loops sets it unless mark-parallel, docs/native.md)
     fuse_init_and_epilogue: bool = False
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:

@@ -1,7 +1,6 @@
 """Fusing a register-tiled reduction's initialisation and its elementwise consumer into its
 loop nest: `convert-linalg-to-affine-loops{register-tiling=true fuse-init-and-epilogue=true}`
-(an option, off in tosa-to-loops: measured no faster there once pads are written in place,
-and a few percent slower on the MobileNet-style model; docs/native.md).
+(tosa-to-loops sets it, except with mark-parallel; docs/native.md).
 
 After bufferization a convolution or matmul is three loop nests over its output O: an init
 (`linalg.fill` of 0, or a generic broadcasting the bias into O), the reduction, and an
@@ -35,6 +34,18 @@ G's iteration space may be a reshape of O (a matmul's 1x12544x32 output read as 
 of dims is `i * 112 + j`, a split `(i floordiv 112) mod 112`), so G's other operands are read at
 the right elements; the divisions depend on the row only and LLVM hoists them out of the
 vectorised loop.
+
+The scratch block (`scratch_ok`, built by linalg_to_loops._Scratch): when O is a fresh
+allocation that only the fused ops use, its elements never outlive their block, so the nest
+keeps the block in a `memref.alloca` of the tile's shape, indexed by the offset in the block,
+and O's allocation is erased. Fused through O itself, the block still went to O's memory
+between the reduction and the epilogue (the stored block was read back), and O's pass through
+the cache remained: measured slower than the separate nests. With the scratch block,
+outline-loop-nests moves the alloca into the nest's function, and after LLVM's -O pipeline
+(whose late LICM keeps the block in registers across the reduction) SROA/NewGVN/DSE
+(codegen/llvm.py) forward its stores to its loads: the block starts in registers (zeros, or the
+bias) and each output element is stored once, by the epilogue. The values and their order are
+those of the separate nests (only memory operations go), so results stay bit-identical.
 """
 
 from __future__ import annotations
@@ -42,7 +53,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from xdsl.dialects import arith, memref
+from xdsl.dialects import arith, func, memref
 from xdsl.dialects.builtin import MemRefType, NoneAttr
 from xdsl.dialects.linalg import ops as linalg
 from xdsl.ir import Block, Operation, SSAValue
@@ -74,6 +85,9 @@ class NestFusion:
     init: Fused | None
     epilogue: Fused | None
     hoist: list[Operation]  # defined between the reduction and G, used by G: moved before the nest
+    # init and G both fused and O used by nothing else: O's elements live only in the block, so
+    # the nest keeps the block in a TU x TV scratch buffer instead (`scratch_ok`)
+    scratch: bool = False
 
 
 def root(v: SSAValue) -> SSAValue:
@@ -199,7 +213,49 @@ def plan(reduction, out_map: AffineMap, init, consumer) -> NestFusion:
             _buffers(init.operands[:init.num_inputs]) if result.init else set()))
         if fused is not None:
             result.epilogue, result.hoist = fused
+    # the scratch block only in a function's own block: inside a loop's region (a WHILE_LOOP
+    # body) each iteration would grow the stack by another alloca
+    if result.init is not None and result.epilogue is not None and isinstance(reduction.op.parent_op(), func.FuncOp):
+        result.scratch = scratch_ok(out, {reduction.op, result.init.op, result.epilogue.op})
     return result
+
+
+def scratch_ok(out: SSAValue, fused: set[Operation]) -> bool:
+    """O is a fresh allocation that only the fused ops use (through views), besides its
+    deallocation: once they run inside the nest no element of O outlives its block."""
+    alloc = root(out).owner
+    if not isinstance(alloc, memref.AllocOp):
+        return False
+    pending = [alloc.memref]
+    while pending:
+        v = pending.pop()
+        for use in v.uses:
+            user = use.operation
+            if isinstance(user, _VIEWS):
+                pending.append(user.results[0])
+            elif user not in fused and not isinstance(user, memref.DeallocOp):
+                return False
+    return True
+
+
+def erase_unused(alloc_value: SSAValue) -> None:
+    """Erase an allocation left with only views and deallocations (scratch_ok's O after the
+    nest took over its elements)."""
+    users = []
+    pending = [alloc_value]
+    while pending:
+        v = pending.pop()
+        for use in v.uses:
+            users.append(use.operation)
+            if isinstance(use.operation, _VIEWS):
+                pending.append(use.operation.results[0])
+    for user in reversed(users):  # views of views first
+        if user.parent is not None:
+            user.detach()
+            user.erase(safe_erase=False)
+    owner = alloc_value.owner
+    owner.detach()
+    owner.erase()
 
 
 def _plan_init(reduction, out: SSAValue, out_map: AffineMap, init, read) -> Fused | None:
