@@ -29,11 +29,11 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from xdsl.context import Context
-from xdsl.dialects import func, memref
-from xdsl.dialects.builtin import MemRefType, ModuleOp, NoneAttr, StridedLayoutAttr
+from xdsl.dialects import arith, func, memref, scf
+from xdsl.dialects.builtin import IndexType, MemRefType, ModuleOp, NoneAttr
 from xdsl.dialects.linalg import ops as linalg
 from xdsl.dialects.linalg.attrs import IteratorType
-from xdsl.ir import BlockArgument, Operation, SSAValue
+from xdsl.ir import Block, BlockArgument, Operation, SSAValue
 from xdsl.ir.affine import AffineMap
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
@@ -44,23 +44,10 @@ from xdsl.pattern_rewriter import (
 )
 from xdsl.rewriter import InsertPoint
 
-Box = list[tuple[int, int]]  # [start, end) per dim
-
-
-def border_pieces(shape: list[int], offsets: list[int], sizes: list[int]) -> list[Box]:
-    """Disjoint boxes covering the elements of `shape` outside the box offsets + sizes: along
-    each dim k the part before and the part after the interior, with the interior's range on
-    the dims before k and the whole extent on the dims after k."""
-    if 0 in sizes:  # no interior: all border
-        return [[(0, d) for d in shape]]
-    pieces: list[Box] = []
-    for k, (d, o, s) in enumerate(zip(shape, offsets, sizes)):
-        inner = [(oo, oo + ss) for oo, ss in zip(offsets[:k], sizes[:k])]
-        outer = [(0, dd) for dd in shape[k + 1:]]
-        for lo, hi in ((0, o), (o + s, d)):
-            if hi > lo:
-                pieces.append(inner + [(lo, hi)] + outer)
-    return pieces
+def _padded_dim(shape: list[int], offsets: list[int], sizes: list[int]) -> int | None:
+    """The last dim the interior does not cover whole (None: it covers the buffer)."""
+    partial = [k for k, (d, o, s) in enumerate(zip(shape, offsets, sizes)) if o != 0 or s != d]
+    return partial[-1] if partial else None
 
 
 def _static_box(sub: memref.SubviewOp) -> tuple[list[int], list[int]] | None:
@@ -86,20 +73,70 @@ def _writes_all(w: Operation, s: SSAValue) -> bool:
     return out_map == AffineMap.identity(out_map.num_dims) and w.body.block.args[-1].first_use is None
 
 
-def _subview(p: SSAValue, box: Box, rewriter: PatternRewriter, at: InsertPoint) -> SSAValue:
-    t = p.type
-    assert isinstance(t, MemRefType)
-    shape = [int(d) for d in t.get_shape()]
-    strides, acc = [], 1
-    for d in reversed(shape):
-        strides.insert(0, acc)
-        acc *= d
-    offsets, sizes = [lo for lo, _ in box], [hi - lo for lo, hi in box]
-    offset = sum(o * st for o, st in zip(offsets, strides))
-    rt = MemRefType(t.element_type, sizes, StridedLayoutAttr(strides, offset))
-    sub = memref.SubviewOp(p, [], [], [], offsets, sizes, [1] * len(shape), rt)
-    rewriter.insert_op(sub, at)
-    return sub.result
+class _NestBuilder:
+    """Appends ops at an insertion point; `loop` opens an scf.for whose body the builder then
+    fills; index constants are made once, before the nest."""
+
+    def __init__(self, rewriter: PatternRewriter, at: InsertPoint):
+        self.rewriter, self.at, self.consts = rewriter, at, {}
+        self.top = at  # constants go before the nest's first op (outline-loop-nests re-creates them)
+        self.first: Operation | None = None
+
+    def index(self, v: int) -> SSAValue:
+        if v not in self.consts:
+            op = arith.ConstantOp.from_int_and_width(v, IndexType())
+            self.rewriter.insert_op(op, self.top)
+            self.consts[v] = op.result
+        return self.consts[v]
+
+    def add(self, op: Operation) -> Operation:
+        self.rewriter.insert_op(op, self.at)
+        if self.first is None:
+            self.first, self.top = op, InsertPoint.before(op)
+        return op
+
+    def loop(self, lb: SSAValue, ub: SSAValue) -> SSAValue:
+        """Opens the loop: what follows goes into its body. Returns its induction variable."""
+        body = Block([scf.YieldOp()], arg_types=[IndexType()])
+        self.add(scf.ForOp(lb, ub, self.index(1), [], body))
+        self.at = InsertPoint.before(body.last_op)
+        return body.args[0]
+
+
+def build_border_nest(rewriter: PatternRewriter, at: InsertPoint, value: SSAValue, p: SSAValue,
+                      shape: list[int], offsets: list[int], sizes: list[int]) -> None:
+    """Stores `value` into the elements of `p` (shape `shape`) outside the box offsets + sizes
+    (which has no empty dim and is not the whole buffer), in one scf.for nest.
+
+    With k the last dim the box does not cover whole, the nest runs over dims 0..k-1 (the
+    "rows"; each row, dims k.., is contiguous). A row outside the box on some dim is border
+    whole; a row inside it has border only along dim k, before o_k and from o_k + s_k on,
+    with every later dim whole. So per row two loops, `[0, A)` and `[B, d_k)`, over dim k
+    (and the dims after it), with A = o_k, B = o_k + s_k inside the box and A = B = d_k
+    outside it: a select, not a branch, so the inner loops stay memset-like."""
+    k = _padded_dim(shape, offsets, sizes)
+    assert k is not None and 0 not in sizes
+    b = _NestBuilder(rewriter, at)
+    ivs = [b.loop(b.index(0), b.index(shape[d])) for d in range(k)]
+    inside: SSAValue | None = None
+    for d in range(k):
+        if offsets[d] == 0 and sizes[d] == shape[d]:
+            continue
+        ge = b.add(arith.CmpiOp(ivs[d], b.index(offsets[d]), "sge")).results[0]
+        lt = b.add(arith.CmpiOp(ivs[d], b.index(offsets[d] + sizes[d]), "slt")).results[0]
+        both = b.add(arith.AndIOp(ge, lt)).results[0]
+        inside = both if inside is None else b.add(arith.AndIOp(inside, both)).results[0]
+    lo, hi, end = b.index(offsets[k]), b.index(offsets[k] + sizes[k]), b.index(shape[k])
+    if inside is not None:
+        lo = b.add(arith.SelectOp(inside, lo, end)).results[0]
+        hi = b.add(arith.SelectOp(inside, hi, end)).results[0]
+    row_at = b.at
+    for first, last in ((b.index(0), lo), (hi, end)):
+        b.at = row_at
+        inner = [b.loop(first, last)]
+        for d in range(k + 1, len(shape)):
+            inner.append(b.loop(b.index(0), b.index(shape[d])))
+        b.add(memref.StoreOp.get(value, p, ivs + inner))
 
 
 class FillPadBorder(RewritePattern):
@@ -124,6 +161,8 @@ class FillPadBorder(RewritePattern):
             if not isinstance(sub, memref.SubviewOp) or index(sub) < fi:
                 continue
             box = _static_box(sub)
+            if box is not None and 0 in box[1]:  # no interior: all border, the fill stays
+                continue
             s_users = [u.operation for u in sub.result.uses]
             if box is None or not s_users or any(o.parent_block() is not block for o in s_users):
                 continue
@@ -141,10 +180,8 @@ class FillPadBorder(RewritePattern):
         t = p.type
         assert isinstance(t, MemRefType)
         shape = [int(d) for d in t.get_shape()]
-        at = InsertPoint.before(fill)
-        for piece in border_pieces(shape, *box):
-            view = _subview(p, piece, rewriter, at)
-            rewriter.insert_op(linalg.FillOp([fill.inputs[0]], [view], []), at)
+        if _padded_dim(shape, *box) is not None:
+            build_border_nest(rewriter, InsertPoint.before(fill), fill.inputs[0], p, shape, *box)
         rewriter.erase_op(fill)
 
 
