@@ -33,7 +33,7 @@ from xdsl.dialects import arith, func, memref, scf
 from xdsl.dialects.builtin import IndexType, MemRefType, ModuleOp, NoneAttr
 from xdsl.dialects.linalg import ops as linalg
 from xdsl.dialects.linalg.attrs import IteratorType
-from xdsl.ir import Block, BlockArgument, Operation, SSAValue
+from xdsl.ir import Block, BlockArgument, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineMap
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
@@ -111,9 +111,11 @@ def build_border_nest(rewriter: PatternRewriter, at: InsertPoint, value: SSAValu
     With k the last dim the box does not cover whole, the nest runs over dims 0..k-1 (the
     "rows"; each row, dims k.., is contiguous). A row outside the box on some dim is border
     whole; a row inside it has border only along dim k, before o_k and from o_k + s_k on,
-    with every later dim whole. So per row two loops, `[0, A)` and `[B, d_k)`, over dim k
-    (and the dims after it), with A = o_k, B = o_k + s_k inside the box and A = B = d_k
-    outside it: a select, not a branch, so the inner loops stay memset-like."""
+    with every later dim whole. So per row two loops, `[0, o_k)` and `[o_k + s_k, d_k)`, over dim k
+    (and the dims after it) inside the box, `[0, d_k)` outside it: an scf.if, so that every
+    loop has a constant trip count and LLVM stores the short edges inline (with bounds
+    selected at run time each piece was a `memset` call of a run-time size: +9% per inference
+    on the MobileNet-style model)."""
     k = _padded_dim(shape, offsets, sizes)
     assert k is not None and 0 not in sizes
     b = _NestBuilder(rewriter, at)
@@ -126,17 +128,28 @@ def build_border_nest(rewriter: PatternRewriter, at: InsertPoint, value: SSAValu
         lt = b.add(arith.CmpiOp(ivs[d], b.index(offsets[d] + sizes[d]), "slt")).results[0]
         both = b.add(arith.AndIOp(ge, lt)).results[0]
         inside = both if inside is None else b.add(arith.AndIOp(inside, both)).results[0]
-    lo, hi, end = b.index(offsets[k]), b.index(offsets[k] + sizes[k]), b.index(shape[k])
-    if inside is not None:
-        lo = b.add(arith.SelectOp(inside, lo, end)).results[0]
-        hi = b.add(arith.SelectOp(inside, hi, end)).results[0]
-    row_at = b.at
-    for first, last in ((b.index(0), lo), (hi, end)):
+
+    def fill_rows(ranges: list[tuple[int, int]]) -> None:  # at b.at: loops over dim k (and after)
+        row_at = b.at
+        for first, last in ranges:
+            if last <= first:
+                continue
+            b.at = row_at
+            inner = [b.loop(b.index(first), b.index(last))]
+            inner += [b.loop(b.index(0), b.index(shape[d])) for d in range(k + 1, len(shape))]
+            b.add(memref.StoreOp.get(value, p, ivs + inner))
         b.at = row_at
-        inner = [b.loop(first, last)]
-        for d in range(k + 1, len(shape)):
-            inner.append(b.loop(b.index(0), b.index(shape[d])))
-        b.add(memref.StoreOp.get(value, p, ivs + inner))
+
+    edges = [(0, offsets[k]), (offsets[k] + sizes[k], shape[k])]
+    if inside is None:
+        fill_rows(edges)
+        return
+    then, other = Block([scf.YieldOp()]), Block([scf.YieldOp()])
+    b.add(scf.IfOp(inside, [], Region(then), Region(other)))
+    b.at = InsertPoint.before(then.last_op)
+    fill_rows(edges)
+    b.at = InsertPoint.before(other.last_op)
+    fill_rows([(0, shape[k])])
 
 
 class FillPadBorder(RewritePattern):
