@@ -45,6 +45,9 @@ from xdsl.pattern_rewriter import (
 )
 from xdsl.rewriter import InsertPoint
 
+GAPS = True
+
+
 def _padded_dim(shape: list[int], offsets: list[int], sizes: list[int]) -> int | None:
     """The last dim the interior does not cover whole (None: it covers the buffer)."""
     partial = [k for k, (d, o, s) in enumerate(zip(shape, offsets, sizes)) if o != 0 or s != d]
@@ -172,6 +175,52 @@ def build_border_nest(rewriter: PatternRewriter, at: InsertPoint, value: SSAValu
     fill_rows([(0, shape[k])])
 
 
+def build_gap_nest(rewriter: PatternRewriter, at: InsertPoint, value: SSAValue, p: SSAValue,
+                   shape: list[int], offsets: list[int], sizes: list[int]) -> bool:
+    """The border as the gaps between the interior's runs, when they are evenly spaced: with
+    k the last dim the box does not cover whole and j the one before it (k itself if none),
+    every dim before j full, dims j.. collapsed into one of size T, the box is S runs of RL
+    elements L apart from `base` on; gap g in [0, S] is [base + (g-1)*L + RL, base + g*L)
+    (from 0 for the first, to T for the last): two loops (one over the gaps, one over a gap's
+    elements) under loops over the full dims before j of extent > 1. False (nothing built)
+    when some dim before j is not full."""
+    k = _padded_dim(shape, offsets, sizes)
+    assert k is not None and 0 not in sizes
+    partial = [d for d in range(k) if offsets[d] != 0 or sizes[d] != shape[d]]
+    if len(partial) > 1:
+        return False
+    j = partial[-1] if partial else k
+    inner = prod(shape[k + 1:])
+    L = prod(shape[k:])  # a row: dims k..
+    rows_per = prod(shape[j + 1:k])  # rows per index of dim j (all full between j and k)
+    runs = sizes[j] * rows_per if j < k else 1
+    first_row = offsets[j] * rows_per if j < k else 0
+    base = first_row * L + offsets[k] * inner
+    step = L if j < k else 0
+    run = sizes[k] * inner
+    total = prod(shape[j:])
+    b = _NestBuilder(rewriter, at)
+    t = p.type
+    assert isinstance(t, MemRefType)
+    if j + 1 < len(shape):
+        groups = [[d] for d in range(j)] + [list(range(j, len(shape)))]
+        reassociation = ArrayAttr([ArrayAttr([IntegerAttr(d, i64) for d in g]) for g in groups])
+        p = b.add(memref.CollapseShapeOp.build(operands=[p], result_types=[MemRefType(t.element_type, shape[:j] + [total])],
+                                               properties={"reassociation": reassociation})).results[0]
+    ivs = [b.index(0) if shape[d] == 1 else b.loop(b.index(0), b.index(shape[d])) for d in range(j)]
+    g = b.loop(b.index(0), b.index(runs + 1))
+    # lo = base + (g-1)*step + run, hi = base + g*step; 0 and total at the ends
+    at_g = b.add(arith.MuliOp(g, b.index(step))).results[0]
+    hi = b.add(arith.AddiOp(at_g, b.index(base))).results[0]
+    lo = b.add(arith.AddiOp(at_g, b.index(base - step + run))).results[0]
+    first = b.add(arith.CmpiOp(g, b.index(0), "eq")).results[0]
+    last = b.add(arith.CmpiOp(g, b.index(runs), "eq")).results[0]
+    lo = b.add(arith.SelectOp(first, b.index(0), lo)).results[0]
+    hi = b.add(arith.SelectOp(last, b.index(total), hi)).results[0]
+    b.add(memref.StoreOp.get(value, p, [*ivs, b.loop(lo, hi)]))
+    return True
+
+
 class FillPadBorder(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, fill: linalg.FillOp, rewriter: PatternRewriter) -> None:
@@ -213,7 +262,8 @@ class FillPadBorder(RewritePattern):
         t = p.type
         assert isinstance(t, MemRefType)
         shape = [int(d) for d in t.get_shape()]
-        if _padded_dim(shape, *box) is not None:
+        if _padded_dim(shape, *box) is not None and not (
+                GAPS and build_gap_nest(rewriter, InsertPoint.before(fill), fill.inputs[0], p, shape, *box)):
             build_border_nest(rewriter, InsertPoint.before(fill), fill.inputs[0], p, shape, *box)
         rewriter.erase_op(fill)
 

@@ -180,7 +180,8 @@ def _buffers(values) -> set[SSAValue]:
 
 
 # the ops of a plain store nest: linalg-fill-pad-border's fill of a pad's border
-_STORE_NEST_OPS = (scf.ForOp, scf.IfOp, scf.YieldOp, arith.ConstantOp, arith.CmpiOp, arith.AndIOp, memref.StoreOp)
+_STORE_NEST_OPS = (scf.ForOp, scf.IfOp, scf.YieldOp, arith.ConstantOp, arith.CmpiOp, arith.AndIOp, arith.AddiOp,
+                   arith.MuliOp, arith.SelectOp, memref.StoreOp)
 
 
 def _movable(op: Operation) -> bool:
