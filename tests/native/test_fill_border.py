@@ -143,3 +143,19 @@ def test_border_nest_fills_exactly_the_border(seed):
         assert (_whole_fills(out), nests) == (0, 1 if partial else 0)
     got = run(out, [x])
     assert_same(got, [want], f"shape {shape} offsets {offsets} sizes {sizes}")
+
+
+@pytest.mark.parametrize("name", ["argument_spatial", "rank3_all_dims", "i8_spatial"])
+def test_direct_road_same_object_code(name, monkeypatch):
+    """The border nests (the gap nest; the row nest with its scf.if for rank3_all_dims) on the
+    JIT's direct road (codegen/direct_llvm/) give byte for byte the llvm-dialect road's object."""
+    from tosa_xdsl.codegen import direct_llvm
+
+    stages = _with_pass(expanded("tosa-to-llvm"))
+    head = stages[:-len(direct_llvm.REPLACED)]
+    assert stages[len(head):] == list(direct_llvm.REPLACED)
+    direct = parse(CASES[name])
+    direct_llvm.lower(direct, head)
+    monkeypatch.setenv(direct_llvm.SWITCH, "0")
+    dialect, _ = jit.lower_and_compile(parse(CASES[name]), WITH, "main", 2)
+    assert direct_llvm.compile_loop_level(direct, "main", 2) == dialect
