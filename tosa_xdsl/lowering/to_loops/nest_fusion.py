@@ -26,8 +26,8 @@ gives the same values, provided nothing it reads is written by the nest in betwe
 it writes is read by the nest (`plan` checks both through the buffers' roots: allocation, view
 chains). Ops between the init and the reduction may only be allocations, constants, global
 addresses and reshapes; between the reduction and G also subviews, scalar loads, copies and
-fills (a residual operand's pad) that touch none of the nest's buffers, which are moved before
-the nest, and deallocations of buffers G does not use, which stay after it.
+fills (a residual operand's pad), or store nests (linalg-fill-pad-border's border fill of a pad)
+that touch none of the nest's buffers, which are moved before the nest, and deallocations of buffers G does not use, which stay after it.
 
 G's iteration space may be a reshape of O (a matmul's 1x12544x32 output read as 1x112x112x32):
 `reshape_correspondence` writes each of G's dims as an affine function of O's indices (a merge
