@@ -50,6 +50,11 @@ CASES = {
     "second_reader_channels": pad_program((1, 5, 3, 7), [0, 0, 0, 1, 0, 0, 0, 4], second_reader=True),
     "i8_spatial": pad_program((1, 6, 5, 16), [0, 0, 2, 0, 0, 3, 0, 0], "i8", second_reader=True),
     "rank3_all_dims": pad_program((3, 4, 5), [1, 1, 0, 2, 3, 0]),
+    # integers: a 1-pixel pad of an argument (the gap nest), a batch + H + W pad (the row nest),
+    # H, W and channels at once (the row nest over pixels)
+    "i8_argument_one_pixel": pad_program((1, 5, 7, 8), [0, 0, 1, 1, 1, 1, 0, 0], "i8"),
+    "i8_batch_and_spatial": pad_program((2, 4, 5, 3), [1, 0, 0, 2, 1, 1, 0, 0], "i8"),
+    "i8_spatial_and_channels": pad_program((1, 3, 4, 5), [0, 0, 1, 0, 0, 1, 0, 3], "i8", second_reader=True),
     "generic_writes_interior": relu_pad_depthwise(5, 7, 13),
     "generic_writes_interior_i8": relu_pad_depthwise(6, 5, 16, "i8"),
 }
