@@ -26,8 +26,8 @@ gives the same values, provided nothing it reads is written by the nest in betwe
 it writes is read by the nest (`plan` checks both through the buffers' roots: allocation, view
 chains). Ops between the init and the reduction may only be allocations, constants, global
 addresses and reshapes; between the reduction and G also subviews, scalar loads, copies and
-fills (a residual operand's pad) that touch none of the nest's buffers, which are moved before
-the nest, and deallocations of buffers G does not use, which stay after it.
+fills (a residual operand's pad), or store nests (linalg-fill-pad-border's border fill of a pad)
+that touch none of the nest's buffers, which are moved before the nest, and deallocations of buffers G does not use, which stay after it.
 
 G's iteration space may be a reshape of O (a matmul's 1x12544x32 output read as 1x112x112x32):
 `reshape_correspondence` writes each of G's dims as an affine function of O's indices (a merge
@@ -53,7 +53,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from xdsl.dialects import arith, func, memref
+from xdsl.dialects import arith, func, memref, scf
 from xdsl.dialects.builtin import MemRefType, NoneAttr
 from xdsl.dialects.linalg import ops as linalg
 from xdsl.ir import Block, Operation, SSAValue
@@ -64,7 +64,7 @@ _VIEWS = (*_RESHAPES, memref.SubviewOp, memref.CastOp, memref.ReinterpretCastOp)
 # ops that may sit between the init and the reduction: they touch no element
 _NEUTRAL = (arith.ConstantOp, memref.GetGlobalOp, memref.AllocOp, *_RESHAPES)
 # ops that may sit between the reduction and the consumer, moved before the nest when they touch
-# none of its buffers (a residual's pad: alloc, fill, copy into a subview)
+# none of its buffers (a residual's pad: alloc, fill, copy into a subview; also a store nest, _movable)
 _MOVABLE = (*_NEUTRAL, memref.SubviewOp, memref.LoadOp, memref.CopyOp, linalg.FillOp)
 
 
@@ -179,15 +179,35 @@ def _buffers(values) -> set[SSAValue]:
     return {root(v) for v in values if isinstance(v.type, MemRefType)}
 
 
+# the ops of a plain store nest: linalg-fill-pad-border's fill of a pad's border
+_STORE_NEST_OPS = (scf.ForOp, scf.IfOp, scf.YieldOp, arith.ConstantOp, arith.CmpiOp, arith.AndIOp, arith.AddiOp,
+                   arith.MuliOp, arith.SelectOp, memref.StoreOp)
+
+
+def _movable(op: Operation) -> bool:
+    return isinstance(op, _MOVABLE) or _is_store_nest(op)
+
+
+def _is_store_nest(op: Operation) -> bool:
+    return isinstance(op, scf.ForOp) and not op.results and all(isinstance(o, _STORE_NEST_OPS) for o in op.walk())
+
+
+def _touched(op: Operation) -> set[SSAValue]:
+    """The buffers `op` reads or writes (a store nest's: those it stores into)."""
+    if _is_store_nest(op):
+        return _buffers(o.memref for o in op.walk() if isinstance(o, memref.StoreOp))
+    return _buffers(op.operands)
+
+
 def consumer_of(reduction) -> Operation | None:
     """The first linalg.generic after the reduction in its block that uses its output's buffer,
-    when only `_MOVABLE` ops and deallocations come before it."""
+    when only movable ops (`_movable`) and deallocations come before it."""
     o_root = root(reduction.operands[-1])
     op = reduction.op.next_op
     while op is not None:
         if isinstance(op, linalg.GenericOp):
             return op if o_root in _buffers(op.operands) else None
-        if not isinstance(op, (*_MOVABLE, memref.DeallocOp)):
+        if not (_movable(op) or isinstance(op, memref.DeallocOp)):
             return None
         op = op.next_op
     return None
@@ -288,8 +308,7 @@ def _plan_epilogue(reduction, out: SSAValue, out_map: AffineMap, g, read) -> tup
         if isinstance(o, memref.DeallocOp):
             if root(o.memref) in used_by_g:
                 return None
-        elif not isinstance(o, _MOVABLE) or (
-                not isinstance(o, _RESHAPES) and _buffers(o.operands) & nest_buffers):
+        elif not _movable(o) or (not isinstance(o, _RESHAPES) and _touched(o) & nest_buffers):
             return None  # moved before the nest, it must touch none of the nest's buffers
     # G's operands that are O (or reshapes of O): read/written at the same element
     on_o = [k for k, v in enumerate(g.operands) if isinstance(v.type, MemRefType) and root(v) is o_root]
