@@ -6,8 +6,10 @@ pipeline and Arm's reference model, in one run.
 Two models: the bundled example and a MobileNet-style network at 224x224 (bench/mobilenet.py,
 generated into a temporary directory; its check is against our interpreter's output).
 
-Rows (CPU time = user + sys; in-process times via time.process_time, child processes via
-os.wait4; medians of --repeat):
+Rows (CPU time = user + sys; in-process times via time.thread_time, the CPU time of the
+thread that lowers, compiles and calls the native code (process time also counted the BLAS
+workers numpy leaves spinning after the interpreter's reference run: MobileNet-style read
+4.0 ms for a 2.0 ms call); child processes via os.wait4; medians of --repeat):
 - tosa-xdsl `--backend jit`: compile = parse excluded, tosa-to-llvm lowering + LLVM JIT
   (xDSL's backend, llvmlite MCJIT, -O2); per inference = one call of the native function after
   a warm-up call (the default: FMA in float dot products, within the spec's dot-product bound,
@@ -68,7 +70,7 @@ def max_diff(outputs, expected) -> str:
     return ", ".join(f"{d:.1e}" for d in diffs)
 
 
-def per_call(fn, repeat: int, clock=time.process_time) -> float:
+def per_call(fn, repeat: int, clock=time.thread_time) -> float:
     fn()  # warm-up
     times = []
     for _ in range(repeat):
@@ -96,12 +98,12 @@ def ours(model: Model, repeat: int, threads: int = 1, wall: bool = False, fp_con
     from tosa_xdsl.jit import NativeModule
 
     module = Parser(make_context(), model.path.read_text()).parse_module()
-    t = time.process_time()
+    t = time.thread_time()
     native = NativeModule(module, threads=threads, fp_contract=fp_contract)
-    compile_s = time.process_time() - t
+    compile_s = time.thread_time() - t
     x = np.load(model.input)
     outputs = native.call([x])
-    clock = time.perf_counter if threads > 1 or wall else time.process_time
+    clock = time.perf_counter if threads > 1 or wall else time.thread_time
     return {"compile": compile_s, "infer": per_call(lambda: native.call([x]), repeat, clock),
             "check": max_diff(outputs, model.expected)}
 
@@ -155,7 +157,7 @@ def mlir22(repeat: int, tmp: Path, attr_dict_model: Path) -> dict:
         return {"error": f"mlir-translate: {last}"}
     import llvmlite.binding as llvm
 
-    t = time.process_time()
+    t = time.thread_time()
     llvm.initialize_native_target()
     llvm.initialize_native_asmprinter()
     # MLIR's lowering calls memrefCopy from its C runner utilities for non-contiguous copies
@@ -166,7 +168,7 @@ def mlir22(repeat: int, tmp: Path, attr_dict_model: Path) -> dict:
     llvm.create_pass_builder(target, pto).getModulePassManager().run(mod, llvm.create_pass_builder(target, pto))
     engine = llvm.create_mcjit_compiler(mod, target)
     engine.finalize_object()
-    jit_s = time.process_time() - t
+    jit_s = time.thread_time() - t
     # bare-pointer convention with out-params: main(ptr input, ptr out0, ptr out1)
     main = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p)(
         engine.get_function_address("main"))
