@@ -50,6 +50,10 @@ CASES = {
     "matmul_f32_split_13": (matmul(1, 9, 5, 13), True),
     "depthwise_f32_split": (depthwise(5, 7, 20, 1), True),
     "conv_i8_split": (conv(1, 5, 7, 3, 42, 3, 2, et="i8", acc="i32", out_et="i32", zp="5"), True),
+    # 49 rows (7x7) and 64 columns: no row tile divides 49 next to TV = 64, so the V tile narrows
+    # to 16 and the rows are jammed by 7 (_narrower_v)
+    "matmul_f32_49_rows": (matmul(1, 49, 9, 64), True),
+    "conv1x1_i8_7x7": (conv(1, 7, 7, 12, 64, 1, 1, et="i8", acc="i32", out_et="i32", zp="-7"), True),
 }
 
 
@@ -94,3 +98,19 @@ def test_plan_declines():
     assert register_tiled_order([0, 1], [4, 8], set(), [1]) is None  # no reduction
     assert register_tiled_order([0, 2, 1], [4, -1, 8], {2}, [1]) is None  # dynamic size
     assert register_tiled_order([0, 2, 1], [4, 100, 5], {2}, [1]) is None  # no tile divides 100
+
+
+def test_plan_narrower_v():
+    # MobileNet's 7x7x256 -> 512 1x1 convolution as a matmul: 49 rows, 512 columns. TV = 64 would
+    # leave TU = 1 (nothing in 2..2 divides 49: every weight vector loaded feeds one multiply-add);
+    # TV = 16 lets the rows be jammed by 7
+    order = register_tiled_order([0, 1, 3, 2], [1, 49, 512, 256], {3}, [2])
+    assert order == [TiledLoop(0), TiledLoop(1, step=7), TiledLoop(2, step=16), TiledLoop(3),
+                     TiledLoop(2, tile=16), TiledLoop(1, tile=7, jam=True)]
+    # 13 rows: no tile of 2..8 divides 13 at any V tile, so the widest V tile stays
+    order = register_tiled_order([0, 1, 3, 2], [1, 13, 64, 9], {3}, [2])
+    assert order == [TiledLoop(0), TiledLoop(1), TiledLoop(2, step=64), TiledLoop(3),
+                     TiledLoop(2, tile=64)]
+    # rows a TV = 64 tile can jam (12 by 2) keep TV = 64
+    order = register_tiled_order([0, 1, 3, 2], [1, 12, 64, 9], {3}, [2])
+    assert order[1:3] == [TiledLoop(1, step=2), TiledLoop(2, step=64)]

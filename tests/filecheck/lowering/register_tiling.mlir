@@ -45,6 +45,22 @@ func.func @matmul_split(%a: memref<1x12x7xf32>, %b: memref<1x7x28xf32>, %o: memr
   func.return
 }
 
+// 49 rows: no row tile divides 49 next to a V tile of 64 (TU * TV <= 128 allows 2), so the
+// V tile narrows to 16 and the rows are jammed by 7 (weights loaded once per 7 rows, not per row).
+// CHECK-LABEL: func.func @matmul_49_rows
+// CHECK:      affine.for %{{.*}} = 0 to 1 {
+// CHECK-NEXT:   affine.for %[[M:.*]] = 0 to 49 step 7 {
+// CHECK-NEXT:     affine.for %[[N:.*]] = 0 to 64 step 16 {
+// CHECK-NEXT:       affine.for %[[K:.*]] = 0 to 9 {
+// CHECK-NEXT:         affine.for %{{.*}} = affine_map<(d0) -> (d0)>(%[[N]]) to affine_map<(d0) -> ((d0 + 16))>(%[[N]]) {
+// CHECK-COUNT-7:        arith.addf
+// CHECK-NEXT:           affine.store
+// CHECK-NEXT:         }
+func.func @matmul_49_rows(%a: memref<1x49x9xf32>, %b: memref<1x9x64xf32>, %o: memref<1x49x64xf32>) {
+  linalg.batch_matmul ins(%a, %b : memref<1x49x9xf32>, memref<1x9x64xf32>) outs(%o : memref<1x49x64xf32>)
+  func.return
+}
+
 // A contiguous output dim shorter than a vector (3 columns): unrolled into the reduction
 // loop's body under a single-iteration step-3 loop (the outputs are invariant in the K loop).
 // CHECK-LABEL: func.func @matmul_short_v

@@ -14,7 +14,8 @@ at most a few vectors) is the whole working set of the reduction loops, LLVM vec
 loop (the only loop left with unit-stride accesses, so it cannot pick a gather over U) and LICM
 keeps the block in registers across R (the buffers are distinct allocations and the entry's
 arguments are `noalias`, so nothing aliases). Tiles divide their dims exactly (static sizes
-only; no remainder loops); a V tile that is no multiple of 8 lanes (28, 36, 42) is two loops
+only; no remainder loops: where no row tile divides U beside the widest V tile, V narrows,
+`_narrower_v`); a V tile that is no multiple of 8 lanes (28, 36, 42) is two loops
 side by side, the multiple of 8 and the rest (`split_of`), each with the jammed body. A V
 shorter than 8 is unrolled into the reduction body instead (`_short_v`).
 
@@ -82,6 +83,24 @@ def _short_v(parallel: list[int], reductions: list[int], vector_dims: list[int],
     return loops
 
 
+def _narrower_v(size_u: int, size_v: int, tv: int) -> tuple[int, int]:
+    """(TU, TV) when the widest V tile leaves no U tile dividing U (a 7x7 output's 49 rows with
+    TV = 64 allow only TU <= 2): a narrower V tile that lets U be tiled. With TU = 1 every weight
+    vector loaded feeds one multiply-add, and a weight matrix larger than L1 is streamed from L2
+    once per output row (MobileNet-style's 7x7x256 -> 512 1x1 convolution ran at half the others'
+    rate); TU rows reuse each load TU times. Chosen by multiply-adds per vector loaded."""
+    best = (1, tv)
+    best_score = tv / (1 + tv / SPLIT_LANES)
+    for cand in (48, 32, 16, 8):
+        if cand >= tv or size_v % cand:
+            continue
+        tu = _tile(size_u, min(8, MAX_BLOCK // cand), TU_CHOICES)
+        score = tu * cand / (tu + cand / SPLIT_LANES)
+        if tu > 1 and score > best_score:
+            best, best_score = (tu, cand), score
+    return best
+
+
 def register_tiled_order(order: list[int], sizes: list[int], reduction: set[int],
                          vector_dims: list[int]) -> list[TiledLoop] | None:
     """The tiled nest for `order` (linalg_to_loops.loop_order's, ending in the moved
@@ -106,6 +125,8 @@ def register_tiled_order(order: list[int], sizes: list[int], reduction: set[int]
     big = [d for d in parallel if sizes[d] > 1]
     u = big[-1] if big else None
     tu = _tile(sizes[u], min(8, MAX_BLOCK // tv), TU_CHOICES) if u is not None else 1
+    if u is not None and tu == 1:
+        tu, tv = _narrower_v(sizes[u], sizes[v], tv)
     loops = [TiledLoop(d) for d in parallel if sizes[d] == 1]  # trivial dims outermost
     loops += [TiledLoop(d) for d in parallel if sizes[d] > 1 and d != u]
     if u is not None:
