@@ -477,7 +477,7 @@ def native_pipeline(pipeline: str | None, threads: int = 1, fp_contract: str = "
     products), so the cache key, which hashes the pipeline, tells the variants apart. A
     ValueError for a bad value, or for a non-default option on a pipeline that is not the plain
     tosa-to-llvm one or already sets it."""
-    from tosa_xdsl.lowering.to_loops.outline_parallel import MAX_THREADS
+    from tosa_xdsl.lowering.pipelines import MAX_THREADS
 
     pipeline = pipeline or DEFAULT_PIPELINE
     if isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= MAX_THREADS:
@@ -498,12 +498,12 @@ def native_pipeline(pipeline: str | None, threads: int = 1, fp_contract: str = "
 
 def cache_key(tosa_module: ModuleOp, pipeline: str | None, entry: str, opt_level: int) -> str:
     """The cache key of compiling `entry` of `tosa_module` with `pipeline` (codegen/cache.py)."""
-    from tosa_xdsl.codegen import direct_llvm
     from tosa_xdsl.codegen.cache import cache_key as key
+    from tosa_xdsl.codegen.road import direct_llvm_enabled
     from tosa_xdsl.printing import print_ir
 
     # the direct road (codegen/direct_llvm/) emits other (equivalent) LLVM IR: its own entries
-    road = "direct-llvm" if direct_llvm.enabled() else "llvm-dialect"
+    road = "direct-llvm" if direct_llvm_enabled() else "llvm-dialect"
     return key(print_ir(tosa_module, style="generic"), pipeline or DEFAULT_PIPELINE, entry, opt_level, road)
 
 

@@ -36,6 +36,10 @@ from xdsl.passes import ModulePass, PassPipeline
 
 from tosa_xdsl.diagnostics import LocatedError
 
+# tosa-to-llvm's `threads` (and tosa-run's --threads): the pool's limit (codegen/thread_pool.py
+# MAX_WORKERS + the caller). Here rather than in outline_parallel.py, which a cache hit never imports.
+MAX_THREADS = 256
+
 
 def linalg_stage(validation: bool = True, decompositions: bool = True, hwcf: bool = False) -> list[str]:
     """`hwcf`: CONV2D weights transposed to HWCF (`linalg.conv_2d_nhwc_hwcf`), so the output-
@@ -193,8 +197,6 @@ class TosaToLLVMPipelinePass(ModulePass):
     fp_contract: str = "fast"  # as tosa-to-loops
 
     def __post_init__(self) -> None:  # a bad option is a CLI error (exit 2), caught at parse time
-        from tosa_xdsl.lowering.to_loops.outline_parallel import MAX_THREADS
-
         if not 1 <= self.threads <= MAX_THREADS:
             raise ValueError(f"tosa-to-llvm: threads must be between 1 and {MAX_THREADS}, got {self.threads}")
         _check_fp_contract(self.name, self.fp_contract)

@@ -75,10 +75,9 @@ def _count(text: str) -> int:
     return _positive(text, "a count")
 
 
-MAX_THREADS = 256  # = lowering.to_loops.outline_parallel.MAX_THREADS (not imported: start-up time)
-
-
 def _threads(text: str) -> int:
+    from tosa_xdsl.lowering.pipelines import MAX_THREADS  # only with --threads (start-up time)
+
     value = _positive(text, "a thread count")
     if value > MAX_THREADS:
         raise argparse.ArgumentTypeError(f"at most {MAX_THREADS}")
@@ -444,7 +443,6 @@ def _run_jit(loaded: Loaded, inputs, entry: str, use_cache: bool = True,
     cache), call; None after a printed error (a WHILE_LOOP past --max-loop-iterations: the
     interpreter's located diagnostic; the bound is a run-time value, not part of the cache key)."""
     from tosa_xdsl import jit
-    from tosa_xdsl.codegen import direct_llvm
     from tosa_xdsl.codegen.cache import ModuleCache
     from tosa_xdsl.interpreter.errors import InputError, TosaRunError
     from tosa_xdsl.interpreter.runner import check_inputs, entry_function
@@ -460,6 +458,8 @@ def _run_jit(loaded: Loaded, inputs, entry: str, use_cache: bool = True,
         if native is None:
             lowered = loaded.module.clone()
             # validation, if asked for (--level/--profile/--extension), already ran on the TOSA module
+            from tosa_xdsl.codegen import direct_llvm  # not on a cache hit (~0.1 s of imports)
+
             compiled = None
             split = direct_llvm.split_pipeline(pipeline) if direct_llvm.enabled() else None
             if split is not None:  # the direct road from the loop level (docs/native.md), else the rest

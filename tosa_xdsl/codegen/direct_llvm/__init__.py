@@ -40,6 +40,7 @@ from xdsl.dialects.builtin import (
 from xdsl.passes import ModulePass
 
 from tosa_xdsl.codegen.direct_llvm import control, memory, scalars  # noqa: F401 -- they fill HANDLERS
+from tosa_xdsl.codegen.road import SWITCH, direct_llvm_enabled  # noqa: F401 -- SWITCH: the tests' A/B switch
 from tosa_xdsl.codegen.direct_llvm.text import (
     HANDLERS,
     Function,
@@ -158,13 +159,8 @@ def module_text(module: ModuleOp, *, triple: str, data_layout: str, noalias: str
 
 # ------------------------------------------------------------------------ the compile road
 
-SWITCH = "TOSA_XDSL_DIRECT_LLVM"  # "0": always the llvm-dialect road (A/B measurements, bisecting)
-
-
-def enabled() -> bool:
-    import os
-
-    return os.environ.get(SWITCH, "1") != "0"
+# the switch lives in codegen/road.py (a cache hit reads it without importing this package)
+enabled = direct_llvm_enabled
 
 
 def split_pipeline(pipeline: str) -> tuple[list[str], list[str]] | None:

@@ -61,12 +61,12 @@ from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineExpr, Affine
 from xdsl.passes import ModulePass
 
 from tosa_xdsl.diagnostics import LocatedError
+from tosa_xdsl.lowering.pipelines import MAX_THREADS
 
 PARALLEL_ATTR = "tosa_xdsl.parallel"  # on an affine.for: its iterations are independent
 THREADS_ATTR = "tosa_xdsl.parallel_threads"  # on the func.call that replaced it
 PASS_NAME = "outline-parallel-loops"
 DEFAULT_MIN_WORK = 1_000_000  # `work` of a nest: below, one thread is as fast (docs/native.md, "--threads N")
-MAX_THREADS = 256  # the pool's limit (codegen/thread_pool.py MAX_WORKERS + the caller)
 
 # --------------------------------------------------------------------------- marking
 
