@@ -37,6 +37,7 @@ from __future__ import annotations
 import argparse
 import ctypes
 import json
+import os
 import shutil
 import statistics
 import subprocess
@@ -46,10 +47,14 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+# numpy's OpenBLAS workers spin-wait (~0.1 s) after each matmul of the interpreter's reference
+# run, on the second core that `--threads 2` needs: one BLAS thread (set before numpy loads it)
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import INPUT, MODEL, ROOT, machine, record, run_once  # noqa: E402
+from common import INPUT, MODEL, ROOT, machine, record, run_once
 
 MLIR_BIN = Path("/usr/lib/llvm-22/bin")
 EXPECTED = [ROOT / f"examples/face_detection_front.expected_{i}.npy" for i in range(2)]
@@ -184,11 +189,11 @@ def mlir22(repeat: int, tmp: Path, attr_dict_model: Path) -> dict:
 
 
 def reference(repeat: int) -> dict:
-    from interpreter import reference_model
-
     # another installed distribution ships a regular top-level `tests` package, which wins over
     # our namespace package tests/: make ours the `tests` that reference_model imports oracle from
     import types
+
+    from interpreter import reference_model
 
     ours_pkg = types.ModuleType("tests")
     ours_pkg.__path__ = [str(ROOT / "tests")]

@@ -31,6 +31,10 @@ import sys
 import time
 from pathlib import Path
 
+# numpy's OpenBLAS workers spin-wait (~0.1 s) after each matmul of the interpreter's reference
+# run, on the second core that `--threads 2` needs: one BLAS thread (set before numpy loads it)
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
