@@ -46,6 +46,7 @@ from xdsl.ir.affine import AffineDimExpr, AffineMap
 from xdsl.irdl import (
     irdl_op_definition,
 )
+from xdsl.utils.exceptions import VerifyException
 
 from tosa_xdsl.dialects.extend import extend_dialect
 
@@ -109,6 +110,16 @@ def _dims(n: int):
     return tuple(AffineDimExpr(i) for i in range(n))
 
 
+def _verify_window(op, spatial: int) -> None:
+    """strides and dilations hold one value per spatial dim, as upstream's
+    `RankedI64ElementsAttr<[N]>` requires; checked before the indexing maps are built from them."""
+    for name in ("strides", "dilations"):
+        shape = tuple(getattr(op, name).get_type().get_shape())
+        if shape != (spatial,):
+            raise VerifyException(f"attribute '{name}' failed to satisfy constraint: 64-bit signless int "
+                                  f"elements attribute of shape [{spatial}] (got shape {list(shape)})")
+
+
 # ------------------------------------------------------------------ matmul family
 
 
@@ -153,6 +164,12 @@ class _Conv(_MacNamed, ConvOperation):
         return ArrayAttr((IteratorTypeAttr.parallel(),) * (n - self.REDUCTIONS)
                          + (IteratorTypeAttr.reduction(),) * self.REDUCTIONS)
 
+    SPATIAL: ClassVar[int] = 2
+
+    def verify_(self) -> None:
+        _verify_window(self, self.SPATIAL)
+        super().verify_()
+
     def _sd(self):
         return list(self.strides.get_values()), list(self.dilations.get_values())
 
@@ -188,6 +205,7 @@ class Conv2DNhwcHwcfQOp(_Conv):
 
 class _Conv3D(_Conv):
     REDUCTIONS: ClassVar[int] = 4
+    SPATIAL: ClassVar[int] = 3
 
     def get_default_indexing_maps(self) -> Sequence[AffineMap]:
         n, od, oh, ow, f, kd, kh, kw, c = _dims(9)
@@ -236,6 +254,10 @@ class DepthwiseConv2DNhwcHwcmQOp(_Depthwise):
 class _PoolingNhwc(PoolingOperation):
     KIND: ClassVar[str] = "max"  # max | min | sum
     UNSIGNED: ClassVar[bool] = False
+
+    def verify_(self) -> None:
+        _verify_window(self, 2)
+        super().verify_()
 
     @classmethod
     def get_hidden_region(cls, inputs: Sequence[SSAValue], outputs: Sequence[SSAValue]) -> Region:
