@@ -191,6 +191,18 @@ def test_scatter_nd_batch_dims_and_writes_outside_skipped():
     np.testing.assert_array_equal(y, scatter_nd_ref(data, idx, upd, batch_dims=1))
 
 
+def test_scatter_nd_twice_in_one_graph():
+    """Two instances of one `:=` formula (an scf.for nest each) in one function: each nest's
+    bounds get their own names (they were named after the formula, defined twice)."""
+    data = RNG.standard_normal((4, 5, 3)).astype(np.float32)
+    idx = nd_indices((), data.shape[:2], 4).reshape(2, 2, 2)
+    upd, upd2 = RNG.standard_normal((2, 2, 2, 3)).astype(np.float32)
+    y = road2(graph("x: real[4,5,3]; i: int[2,2,2]; u: real[2,2,3]; v: real[2,2,3];",
+                    "z = layout.scatter_nd(x, i, u); y = layout.scatter_nd(z, i, v);", "layout"),
+              data, idx, upd, upd2)
+    np.testing.assert_array_equal(y, scatter_nd_ref(scatter_nd_ref(data, idx, upd), idx, upd2))
+
+
 GUARDED = """
 operator pick_sum {
     @input { x: real[n]; idx: int[m]; }
