@@ -55,7 +55,7 @@ forms, `export_quant.py` / `export_tables.py` the integer patterns), `stdlib/` (
   expressions such as `reshape{shape=...}` computed from shapes, `bias[ni]` indexing an optional
   tensor, `nn` calling `math.axpby` where `math` defines `axpy`). A process parses the bundled
   library once (`modules.py` keeps the parsed modules, keyed by file and parsed again when a
-  file's modification time or size changes; 0.25-0.35 s of parsing per import before): the
+  file's modification time or size changes; a repeat import of a small nn.conv graph took 0.2 s, now 3 ms): the
   syntax trees are shared by all imports and nothing downstream changes them
   (`test_nnef_stdlib_cache.py`; the NNEF tests' conftest compares the cached trees with a fresh
   parse after the session). Modules of a model's own folder are read on every import.
