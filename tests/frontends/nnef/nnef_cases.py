@@ -62,8 +62,8 @@ CASES: dict[str, tuple[str, str]] = {
     "image.cubic_resize": ("x: real[1,2,5,4];", "y = image.cubic_resize{axes=[2,3], size=[8,3]}(x);"),
     # quantization (per-tensor and per-channel)
     "quant.zero_point_linear_quantize": (
-        "x: real[2,3,4];", "y = quant.zero_point_linear_quantize{zero_point=[3, -2, 0], scale=[0.05, 0.1, 0.02], "
-        "bits=8}(x);"),
+        "x: real[2,3,4];", ("y = quant.zero_point_linear_quantize{zero_point=[3, -2, 0], scale=[0.05, 0.1, 0.02], "
+                            "bits=8}(x);")),
     "quant.min_max_linear_quantize": (
         "x: real[2,3];", "y = quant.min_max_linear_quantize{min=0.5, max=1.5, bits=4}(x);"),
 }

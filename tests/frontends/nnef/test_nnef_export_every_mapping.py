@@ -20,11 +20,10 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent))
 from nnef_cases import CASES, COMPOSITES, INT_INPUTS, SIGNED_INPUTS, source
 from test_nnef_roads import inputs_for
-
-import tosa_xdsl.frontends.nnef.modules as modules
 from xdsl.parser import Parser
 
 from tosa_xdsl.context import make_context
+from tosa_xdsl.frontends.nnef import modules
 from tosa_xdsl.frontends.nnef.export import export_nnef
 from tosa_xdsl.frontends.nnef.importer import import_nnef
 from tosa_xdsl.frontends.nnef.stdlib import HERE

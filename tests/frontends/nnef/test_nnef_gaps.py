@@ -11,11 +11,11 @@ import numpy as np
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
-from test_nnef_road2 import onnx_run  # noqa: E402
+from test_nnef_road2 import onnx_run
 
-from tosa_xdsl.frontends.nnef.errors import NnefError  # noqa: E402
-from tosa_xdsl.frontends.nnef.importer import import_nnef  # noqa: E402
-from tosa_xdsl.interpreter import run  # noqa: E402
+from tosa_xdsl.frontends.nnef.errors import NnefError
+from tosa_xdsl.frontends.nnef.importer import import_nnef
+from tosa_xdsl.interpreter import run
 
 RNG = np.random.default_rng(1616)
 
@@ -45,7 +45,7 @@ def test_depth_to_space_matches_onnx(blocks_first, lower_all):
     src = graph("x: real[1,8,2,3];", f"y = layout.depth_to_space{{block_size=[2, 2], blocks_first={flag}}}(x);")
     y = run(import_nnef(src, lower_all=lower_all), [x], entry="G")[0]
     mode = "DCR" if blocks_first else "CRD"
-    np.testing.assert_array_equal(y, onnx_run(dict(op_type="DepthToSpace", blocksize=2, mode=mode), {"x": x}))
+    np.testing.assert_array_equal(y, onnx_run({"op_type": "DepthToSpace", "blocksize": 2, "mode": mode}, {"x": x}))
     np.testing.assert_array_equal(y, depth_to_space_ref(x, (2, 2), blocks_first))
 
 

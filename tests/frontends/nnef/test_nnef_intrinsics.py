@@ -13,10 +13,10 @@ import numpy as np
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
-from test_nnef_gaps import run_both  # noqa: E402
+from test_nnef_gaps import run_both
 
-from tosa_xdsl.frontends.nnef.importer import import_nnef  # noqa: E402
-from tosa_xdsl.interpreter import run  # noqa: E402
+from tosa_xdsl.frontends.nnef.importer import import_nnef
+from tosa_xdsl.interpreter import run
 
 RNG = np.random.default_rng(2020)
 
@@ -154,7 +154,7 @@ def roi_pool_ref(x, rois, index, sizes, kind):
             hi = np.clip(np.ceil((np.array(p, np.float32) + 1) * bins) + start, 0, x.shape[2:]).astype(int)
             if np.any(hi <= lo):
                 continue
-            win = x[min(max(index[r], 0), x.shape[0] - 1), :, *[slice(a, b) for a, b in zip(lo, hi)]]
+            win = x[(min(max(index[r], 0), x.shape[0] - 1), slice(None), *[slice(a, b) for a, b in zip(lo, hi)])]
             flat = win.reshape(x.shape[1], -1)
             out[(r, slice(None), *p)] = flat.max(axis=1) if kind == "max" else flat.mean(axis=1)
     return out

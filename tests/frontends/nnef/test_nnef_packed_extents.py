@@ -14,11 +14,11 @@ import numpy as np
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
-from test_nnef_gaps import run_both  # noqa: E402
+from test_nnef_gaps import run_both
 
-from tosa_xdsl.frontends.nnef.errors import NnefError  # noqa: E402
-from tosa_xdsl.frontends.nnef.importer import import_nnef  # noqa: E402
-from tosa_xdsl.interpreter import run  # noqa: E402
+from tosa_xdsl.frontends.nnef.errors import NnefError
+from tosa_xdsl.frontends.nnef.importer import import_nnef
+from tosa_xdsl.interpreter import run
 
 RNG = np.random.default_rng(2610)
 

@@ -90,8 +90,8 @@ graph G { @input { x: real[6]; } @output { y: real[6]; } @compose { y = scaled(x
 
 @pytest.mark.parametrize("entry,message", [
     ("q: quant.zero_point_linear_quantize{zero_point=0, scale=0.1, bits=8};", "does not declare"),
-    ("x: quant.zero_point_linear_quantize{zero_point=0, scale=0.1, bits=8};\n"
-     "    x: quant.zero_point_linear_quantize{zero_point=0, scale=0.2, bits=8};", "quantized twice"),
+    (("x: quant.zero_point_linear_quantize{zero_point=0, scale=0.1, bits=8};\n"
+      "    x: quant.zero_point_linear_quantize{zero_point=0, scale=0.2, bits=8};"), "quantized twice"),
     ("n.t: quant.zero_point_linear_quantize{zero_point=0, scale=0.1, bits=8};", "no invocation in 'G' is labelled 'n'"),
     ("x: quant.zero_point_linear_quantize{zero_point=0, scale=-0.1, bits=8};", "scale must be positive"),
     ("x: quant.no_such_operator{bits=8};", "no_such_operator"),

@@ -262,6 +262,15 @@ def test_cubic_resize(transform, size, a):
     np.testing.assert_allclose(y, cubic_ref(x, (2, 3), size, transform, a), rtol=1e-5, atol=2e-6)
 
 
+@pytest.mark.parametrize("lower_all", [False, True])
+def test_cubic_resize_to_a_huge_size_is_a_located_error(lower_all):
+    """The weight table (output size x input size) is bounded like any constant: 2**40
+    outputs are a located error on both roads (numpy's allocation failed before)."""
+    src = graph("x: real[1,2,5,4];", "y = image.cubic_resize{axes=[2,3], size=[1099511627776, 3]}(x);")
+    with pytest.raises(NnefError, match=r"^<input>:\d+:\d+: error: .*too large to materialize"):
+        import_nnef(src, lower_all=lower_all)
+
+
 def test_resize_cubic_mode_and_nxc_axes():
     """image.resize{mode='CUBIC'} composes to cubic_resize; axes 1, 2 of an NHWC image."""
     x = rnd(2, 4, 3, 2)

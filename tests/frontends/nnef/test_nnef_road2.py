@@ -64,7 +64,7 @@ ONNX_ROUNDING = {"FLOOR": "floor", "CEIL": "ceil", "ROUND_PREFER_FLOOR": "round_
 
 def ort_resize(x, size, mode, transform, rounding=None):
     sizes = np.array(list(x.shape[:2]) + list(size), np.int64)
-    kw = dict(op_type="Resize", mode=mode, coordinate_transformation_mode=ONNX_TRANSFORM[transform])
+    kw = {"op_type": "Resize", "mode": mode, "coordinate_transformation_mode": ONNX_TRANSFORM[transform]}
     if rounding:
         kw["nearest_mode"] = ONNX_ROUNDING[rounding]
     onnx = pytest.importorskip("onnx")
@@ -143,7 +143,7 @@ def test_gather_nd_from_its_formula(d):
     y = road2(graph(f"x: real[4,5,3]; i: int[2,3,{d}];", "y = layout.gather_nd(x, i);", "layout"), data, idx)
     # output[zi.., ti..] = data[indices[zi.., :].., ti..]
     np.testing.assert_array_equal(y, data[tuple(np.moveaxis(idx, -1, 0))])
-    np.testing.assert_array_equal(y, onnx_run(dict(op_type="GatherND"), {"x": data, "i": idx.astype(np.int64)}))
+    np.testing.assert_array_equal(y, onnx_run({"op_type": "GatherND"}, {"x": data, "i": idx.astype(np.int64)}))
 
 
 def test_gather_nd_batch_dims():
@@ -153,7 +153,7 @@ def test_gather_nd_batch_dims():
               data, idx)
     ref = np.stack([data[b][tuple(np.moveaxis(idx[b], -1, 0))] for b in range(2)])
     np.testing.assert_array_equal(y, ref)
-    np.testing.assert_array_equal(y, onnx_run(dict(op_type="GatherND", batch_dims=1),
+    np.testing.assert_array_equal(y, onnx_run({"op_type": "GatherND", "batch_dims": 1},
                                               {"x": data, "i": idx.astype(np.int64)}))
 
 
@@ -178,7 +178,7 @@ def test_scatter_nd_from_its_formula(d):
     y = road2(graph(f"x: real[4,5,3]; i: int[2,2,{d}]; u: real[{t}];", "y = layout.scatter_nd(x, i, u);", "layout"),
               data, idx, upd)
     np.testing.assert_array_equal(y, scatter_nd_ref(data, idx, upd))
-    np.testing.assert_array_equal(y, onnx_run(dict(op_type="ScatterND"),
+    np.testing.assert_array_equal(y, onnx_run({"op_type": "ScatterND"},
                                               {"x": data, "i": idx.astype(np.int64), "u": upd}))
 
 
@@ -189,6 +189,18 @@ def test_scatter_nd_batch_dims_and_writes_outside_skipped():
     y = road2(graph("x: real[2,4,3]; i: int[2,2,1]; u: real[2,2,3];",
                     "y = layout.scatter_nd{batch_dims=1}(x, i, u);", "layout"), data, idx, upd)
     np.testing.assert_array_equal(y, scatter_nd_ref(data, idx, upd, batch_dims=1))
+
+
+def test_scatter_nd_twice_in_one_graph():
+    """Two instances of one `:=` formula (an scf.for nest each) in one function: each nest's
+    bounds get their own names (they were named after the formula, defined twice)."""
+    data = RNG.standard_normal((4, 5, 3)).astype(np.float32)
+    idx = nd_indices((), data.shape[:2], 4).reshape(2, 2, 2)
+    upd, upd2 = RNG.standard_normal((2, 2, 2, 3)).astype(np.float32)
+    y = road2(graph("x: real[4,5,3]; i: int[2,2,2]; u: real[2,2,3]; v: real[2,2,3];",
+                    "z = layout.scatter_nd(x, i, u); y = layout.scatter_nd(z, i, v);", "layout"),
+              data, idx, upd, upd2)
+    np.testing.assert_array_equal(y, scatter_nd_ref(scatter_nd_ref(data, idx, upd), idx, upd2))
 
 
 GUARDED = """
@@ -264,7 +276,7 @@ def test_nonzero_has_a_dynamic_extent(shape, dtype):
     y = run(module, [x], entry="G")[0]
     np.testing.assert_array_equal(y, np.argwhere(x).T)
     if dtype == "real":
-        np.testing.assert_array_equal(y, onnx_run(dict(op_type="NonZero"), {"x": x}, np.int64))
+        np.testing.assert_array_equal(y, onnx_run({"op_type": "NonZero"}, {"x": x}, np.int64))
 
 
 def test_nonzero_of_zeros_is_empty():
@@ -336,8 +348,8 @@ def test_grid_sample_from_its_formulas(mode, padding, aligned):
         np.testing.assert_allclose(y, grid_sample_ref(x, g, mode, aligned), rtol=1e-5, atol=1e-5)
         return
     onnx_padding = {"ZEROS": "zeros", "REPLICATE": "border", "REFLECT": "reflection"}[padding]
-    ref = onnx_run(dict(op_type="GridSample", mode={"LINEAR": "bilinear", "NEAREST": "nearest"}[mode],
-                        padding_mode=onnx_padding, align_corners=int(aligned)), {"x": x, "g": g})
+    ref = onnx_run({"op_type": "GridSample", "mode": {"LINEAR": "bilinear", "NEAREST": "nearest"}[mode],
+                    "padding_mode": onnx_padding, "align_corners": int(aligned)}, {"x": x, "g": g})
     np.testing.assert_allclose(y, ref, rtol=1e-5, atol=1e-5)
 
 

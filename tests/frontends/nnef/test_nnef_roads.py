@@ -6,8 +6,8 @@ The operators whose formulas road 2 does not compile yet (KNOWN_GAPS) give a loc
 from __future__ import annotations
 
 import re
-import zlib
 import sys
+import zlib
 from pathlib import Path
 
 import numpy as np
@@ -17,9 +17,9 @@ sys.path.insert(0, str(Path(__file__).parent))
 from nnef_cases import CASES, COMPOSITES, INT_INPUTS, ROAD2_PENDING, SIGNED_INPUTS, source
 
 from tosa_xdsl.frontends.nnef.errors import NnefError
+from tosa_xdsl.frontends.nnef.importer import compose_graph, import_nnef
 from tosa_xdsl.frontends.nnef.parser import parse
 from tosa_xdsl.frontends.nnef.stdlib import HERE
-from tosa_xdsl.frontends.nnef.importer import compose_graph, import_nnef
 from tosa_xdsl.frontends.nnef.to_linalg import KNOWN_GAPS
 from tosa_xdsl.frontends.nnef.to_linalg.intrinsics import INTRINSICS
 from tosa_xdsl.frontends.nnef.to_tosa import MAPPINGS
@@ -250,7 +250,7 @@ def test_upstream_mlir_accepts_both_roads():
         if op not in NOT_COMPILED:
             texts.append(print_ir(import_nnef(source(op), lower_all=True), style="attr-dict"))
     p = subprocess.run([str(MLIR_OPT), "--split-input-file", "-o", "/dev/null", "-"],
-                       input="\n// -----\n".join(texts), capture_output=True, text=True)
+                       input="\n// -----\n".join(texts), capture_output=True, text=True, check=False)
     assert p.returncode == 0, p.stderr[:2000]
 
 

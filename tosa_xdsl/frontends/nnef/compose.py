@@ -14,10 +14,10 @@ from tosa_xdsl.frontends.nnef.extents import Dyn, RunTimeExtent
 from tosa_xdsl.frontends.nnef.modules import Library
 from tosa_xdsl.frontends.nnef.semantics import (
     Env,
-    _may_equal,
     Instance,
     TensorType,
     Unknown,
+    _may_equal,
     constant_value,
     eval_shape,
     fmt_value,
@@ -108,14 +108,14 @@ class Composer:
                 raise NnefError(p.loc, f"graph attribute '{p.name}' needs a value")
         unknown = set(attribs) - {p.name for p in op.attribs}
         if unknown:
-            raise NnefError(op.loc, f"graph '{op.name}' has no attribute '{sorted(unknown)[0]}'")
+            raise NnefError(op.loc, f"graph '{op.name}' has no attribute '{min(unknown)}'")
         tensors: dict[str, object] = {}
         g = Graph(op.name, [], [], [])
         self.main = g       # where invoked sub-graphs put their variables
         self.quantize, self.scoped = self.quantize_entries(op, doc_module, env)
         unknown = set(self.input_shapes) - {p.name for p in op.inputs}
         if unknown:
-            raise NnefError(op.loc, f"graph '{op.name}' has no input '{sorted(unknown)[0]}' (given a shape)")
+            raise NnefError(op.loc, f"graph '{op.name}' has no input '{min(unknown)}' (given a shape)")
         for p in op.inputs:
             t = Tensor(p.name, self.input_type(env, p, self.input_shapes.get(p.name)))
             tensors[p.name] = t
@@ -375,12 +375,12 @@ class Composer:
         if p.type.shape is None and not allow_missing:
             raise NnefError(p.loc, f"'{p.name}' needs a shape")
         for x in p.type.shape or []:
-            if x.expr is None or x.bound is not None:
-                # dynamic extents (2.6.1): the importer instantiates at the upper bound
-                if x.bound is None:
-                    if allow_missing:
-                        return TensorType(p.type.name, None)
-                    raise NnefError(x.loc, f"'{p.name}' has an extent without size or upper bound")
+            # dynamic extents (2.6.1): the importer instantiates at the upper bound; a `~`
+            # needs one
+            if x.expr is None and x.bound is None:
+                if allow_missing:
+                    return TensorType(p.type.name, None)
+                raise NnefError(x.loc, f"'{p.name}' has an extent without size or upper bound")
         try:
             if p.type.shape is None:
                 return TensorType(p.type.name, None)

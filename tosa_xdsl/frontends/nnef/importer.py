@@ -19,9 +19,9 @@ from tosa_xdsl.frontends.nnef.errors import NnefError
 from tosa_xdsl.frontends.nnef.extents import RunTimeExtent, plain
 from tosa_xdsl.frontends.nnef.modules import Library
 from tosa_xdsl.frontends.nnef.parser import parse
+from tosa_xdsl.frontends.nnef.semantics import TensorType
 from tosa_xdsl.frontends.nnef.to_tosa.emit import Emitter, Value, ttype
 from tosa_xdsl.frontends.nnef.to_tosa.integer import Plan, keeps_whole
-from tosa_xdsl.frontends.nnef.semantics import TensorType
 from tosa_xdsl.frontends.nnef.to_tosa.ops import MAPPINGS, Unsupported
 
 

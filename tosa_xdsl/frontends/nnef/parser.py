@@ -527,11 +527,11 @@ class Parser:
         save = self.pos
         name = self.qualified()
         if self.at("<") or self.at("{") or self.at("("):
-            if self.at("<") and "." not in name:
-                # 'x < y' as an expression vs a generic invocation 'op<real>(...)'
-                if not (self.peek().kind in (KEYWORD, IDENT) and self.peek(2).text in (">", ",")):
-                    self.pos = save
-                    return A.Region(loc, None, [], [self.expr()])
+            # 'x < y' as an expression vs a generic invocation 'op<real>(...)'
+            if self.at("<") and "." not in name and not (self.peek().kind in (KEYWORD, IDENT)
+                                                         and self.peek(2).text in (">", ",")):
+                self.pos = save
+                return A.Region(loc, None, [], [self.expr()])
             return self.invocation(loc, None, name)
         self.pos = save
         return A.Region(loc, None, [], [self.expr()])
@@ -855,9 +855,8 @@ class Parser:
         last = stride = None
         if not (self.at(":") or self.at("]") or self.at(",")):
             last = self.expr()
-        if self.accept(":"):
-            if not (self.at("]") or self.at(",")):
-                stride = self.expr()
+        if self.accept(":") and not (self.at("]") or self.at(",")):
+            stride = self.expr()
         return A.Range(loc, first, last, stride)
 
     def index_suffix(self, base: A.Expr) -> A.Expr:

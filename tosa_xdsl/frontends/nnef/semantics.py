@@ -438,7 +438,7 @@ class Evaluator:
             return len(set(map(repr, v))) == len(v)
         if op == "==":
             return all(x == v[0] for x in v)
-        return all(BINARY[op](e.loc, a, b) for a, b in zip(v, v[1:]))
+        return all(BINARY[op](e.loc, a, b) for a, b in itertools.pairwise(v))
 
     def e_Call(self, e):
         name = e.name
@@ -851,9 +851,9 @@ def instantiate(op: A.Operator, opname: str, attribs: dict[str, object], inputs:
         else:
             later.append((p, v, uniform))
     for p in op.attribs:
-        if p.type.packed and p.type.count is not None and env.known(p.name) and _is_pack(env.values[p.name]):
-            if isinstance(p.type.count, A.Ident) and not env.known(p.type.count.name):
-                env.values[p.type.count.name] = len(env.values[p.name])
+        if (p.type.packed and isinstance(p.type.count, A.Ident) and env.known(p.name)
+                and _is_pack(env.values[p.name]) and not env.known(p.type.count.name)):
+            env.values[p.type.count.name] = len(env.values[p.name])
     # @using values computed from attributes alone may fix pack lengths of the input shapes
     # (`c..(ncx)` of layout.space_to_depth): evaluate those before binding
     for u in op.usings:

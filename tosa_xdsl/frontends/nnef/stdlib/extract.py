@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 import sys
+from itertools import pairwise
 from pathlib import Path
 
 from tosa_xdsl.frontends.nnef.errors import NnefError
@@ -172,10 +173,9 @@ def canonical_dots(text: str) -> str:
     lines = text.split("\n")
     edits = []
     toks = tokenize(text)
-    for prev, tok in zip(toks, toks[1:]):
-        if tok.kind == SYMBOL and tok.text == "...":
-            if not (prev.kind == SYMBOL and prev.text in CUMULATIVE):
-                edits.append((tok.loc.line, tok.loc.col))
+    for prev, tok in pairwise(toks):
+        if tok.kind == SYMBOL and tok.text == "..." and not (prev.kind == SYMBOL and prev.text in CUMULATIVE):
+            edits.append((tok.loc.line, tok.loc.col))
     for line, col in sorted(edits, reverse=True):
         s = lines[line - 1]
         lines[line - 1] = s[:col - 1] + ".." + s[col + 2:]

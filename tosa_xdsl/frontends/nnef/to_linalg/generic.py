@@ -9,7 +9,7 @@ import math
 
 from tosa_xdsl.frontends.nnef import ast as A
 from tosa_xdsl.frontends.nnef.errors import NnefError
-from tosa_xdsl.frontends.nnef.extents import Dyn, is_dyn
+from tosa_xdsl.frontends.nnef.extents import Dyn
 from tosa_xdsl.frontends.nnef.semantics import Env, Unknown, identifiers
 from tosa_xdsl.frontends.nnef.to_linalg.affine import Aff, Indexer
 from tosa_xdsl.frontends.nnef.to_linalg.counted import counted_axes, counted_formula, counted_symbol

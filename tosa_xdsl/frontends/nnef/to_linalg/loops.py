@@ -160,18 +160,19 @@ def loop_formula(em: Emitter, env: Env, low: A.Lowering, tensors, out_type, init
             body.lines.append(f"      {s} = arith.andi {cond}, {c} : i1")
             cond = s
     lines = []
-    lines.append(f"    %c0_{id(low) % 100000} = arith.constant 0 : index")
-    c0 = f"%c0_{id(low) % 100000}"
-    c1 = f"%c1_{id(low) % 100000}"
+    # the bounds live in the function's scope: fresh names, as two instances of one formula
+    # (the operator used twice) are emitted into the same function
+    c0, c1 = em.fresh(), em.fresh()
+    lines.append(f"    {c0} = arith.constant 0 : index")
     lines.append(f"    {c1} = arith.constant 1 : index")
     result = em.fresh()
+    bounds = [em.fresh() for _ in range(nd)]
     for k in range(nd):
-        n = f"%n{k}_{id(low) % 100000}"
-        lines.append(f"    {n} = arith.constant {extents[k]} : index")
+        lines.append(f"    {bounds[k]} = arith.constant {extents[k]} : index")
     for k in range(nd):
         src = init.ssa if k == 0 else carried[k]
         res = result if k == 0 else f"%r{k}"
-        lines.append(f"    {res} = scf.for {ivs[k]} = {c0} to %n{k}_{id(low) % 100000} step {c1} "
+        lines.append(f"    {res} = scf.for {ivs[k]} = {c0} to {bounds[k]} step {c1} "
                      f"iter_args({carried[k + 1]} = {src}) -> ({ttype}) {{")
     if nd == 0:
         # no loop: one step on the initial tensor

@@ -10,11 +10,11 @@ import math
 
 from tosa_xdsl.frontends.nnef import ast as A
 from tosa_xdsl.frontends.nnef.errors import NnefError
+from tosa_xdsl.frontends.nnef.extents import is_dyn
 from tosa_xdsl.frontends.nnef.semantics import unparse
 from tosa_xdsl.frontends.nnef.to_linalg.affine import Aff, GAff, RAff
 from tosa_xdsl.frontends.nnef.to_linalg.computed import index_items, positions
 from tosa_xdsl.frontends.nnef.to_linalg.scalar import Body, _elt
-from tosa_xdsl.frontends.nnef.extents import is_dyn
 from tosa_xdsl.frontends.nnef.to_tosa.emit import Value
 
 

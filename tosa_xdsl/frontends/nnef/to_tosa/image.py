@@ -18,7 +18,8 @@ from fractions import Fraction
 
 import numpy as np
 
-from tosa_xdsl.frontends.nnef.to_tosa.emit import as_nhwc
+from tosa_xdsl.frontends.nnef.errors import NnefError
+from tosa_xdsl.frontends.nnef.to_tosa.emit import MAX_CONST_ELEMENTS, as_nhwc
 from tosa_xdsl.frontends.nnef.to_tosa.ops import (
     Type,
     Unsupported,
@@ -145,6 +146,9 @@ def cubic_weights(insize: int, size: int, transform: str, a: float) -> np.ndarra
     the input (as linear_resize's `|.. <> 0 : s - 1|`), Keys' cubic kernel with `coeff_a`
     (ONNX Resize cubic, exclude_outside = 0; antialias is not applied, as linear_resize's
     formula does not apply it)."""
+    if size * insize > MAX_CONST_ELEMENTS:       # the table is a constant of both roads
+        raise NnefError(None, f"a cubic resize from {insize} to {size} needs a weight table of "
+                        f"{size * insize} elements, too large to materialize (limit {MAX_CONST_ELEMENTS})")
     scale, offset = _coordinates(insize, size, transform)
     w = np.zeros((size, insize))
     for o in range(size):

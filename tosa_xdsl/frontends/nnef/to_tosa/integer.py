@@ -121,6 +121,11 @@ def storage_data(arr: np.ndarray, q: QParams) -> np.ndarray:
     return _bits8(out) if q.unsigned else out
 
 
+def _flag(b: bool) -> str:
+    """A bool attribute's value in MLIR text."""
+    return "true" if b else "false"
+
+
 def _bits8(v):
     """u8 values as the i8 holding their bits."""
     return (np.asarray(v, np.int64) + 128) % 256 - 128
@@ -174,11 +179,10 @@ def rescale(em: Emitter, x: Value, dtype: str, scales, in_zp: int, out_zp: int, 
     shift = em.const([s for _, s in pairs], [n], "i8")
     izp = em.const([_bits8(in_zp) if input_unsigned else in_zp], [1], x.dtype)
     ozp = em.const([_bits8(out_zp) if output_unsigned else out_zp], [1], dtype)
-    flag = lambda b: "true" if b else "false"  # noqa: E731
     y = em.op("tosa.rescale", [x, mult, shift, izp, ozp], x.shape, dtype,
-              f"input_unsigned = {flag(input_unsigned)}, output_unsigned = {flag(output_unsigned)}, "
-              f"per_channel = {flag(n > 1)}, rounding_mode = {'DOUBLE_ROUND' if scale32 else 'SINGLE_ROUND'}, "
-              f"scale32 = {flag(scale32)}")
+              f"input_unsigned = {_flag(input_unsigned)}, output_unsigned = {_flag(output_unsigned)}, "
+              f"per_channel = {_flag(n > 1)}, rounding_mode = {'DOUBLE_ROUND' if scale32 else 'SINGLE_ROUND'}, "
+              f"scale32 = {_flag(scale32)}")
     y.zp = out_zp
     return y
 

@@ -64,8 +64,8 @@ def _unary(name):
     return f
 
 
-for _n in UNARY:
-    mapping(_n, how=UNARY[_n].replace("tosa.", "TOSA "))(_unary(_n))
+for _n, _tosa in UNARY.items():
+    mapping(_n, how=_tosa.replace("tosa.", "TOSA "))(_unary(_n))
 
 
 @mapping("math.neg", how="TOSA negate")
@@ -188,8 +188,8 @@ def _reduce(name):
     return f
 
 
-for _n in REDUCE:
-    mapping(_n, how=REDUCE[_n].replace("tosa.", "TOSA ") + " per axis (+reshape to squeeze)")(_reduce(_n))
+for _n, _tosa in REDUCE.items():
+    mapping(_n, how=_tosa.replace("tosa.", "TOSA ") + " per axis (+reshape to squeeze)")(_reduce(_n))
 
 
 # ------------------------------------------------------------ linear algebra and nn
@@ -364,15 +364,15 @@ def _pool(name):
         before, after_def = before + [0] * (2 - len(axes)), after_def + [0] * (2 - len(axes))
         after = _fit(xt.shape[1:3], before, out[1:3], size, stride, after_def)
         xt, before, after = _crop(em, xt, [1, 2], before, after)
-        if name != "nn.max_pool" and not env.get("ignore_border", True) or name == "nn.sum_pool":
-            # the border counts in the average (or a sum): zero padding made explicit, so
-            # avg_pool2d divides by the whole window
-            if any(before + after):
-                pads = [0, 0] + [v for pair in zip(before, after) for v in pair] + [0, 0]
-                padded = [None if n is None else n + b + e for n, b, e in zip(xt.shape[1:3], before, after)]
-                xt = em.op("tosa.pad", [xt, em.shape(pads), em.const([0.0], [1], "real")],
-                           [xt.shape[0]] + padded + [xt.shape[3]], "real")
-                before, after = [0, 0], [0, 0]
+        # the border counts in the average (or a sum): zero padding made explicit, so
+        # avg_pool2d divides by the whole window
+        border_counts = name != "nn.max_pool" and not env.get("ignore_border", True) or name == "nn.sum_pool"
+        if border_counts and any(before + after):
+            pads = [0, 0] + [v for pair in zip(before, after) for v in pair] + [0, 0]
+            padded = [None if n is None else n + b + e for n, b, e in zip(xt.shape[1:3], before, after)]
+            xt = em.op("tosa.pad", [xt, em.shape(pads), em.const([0.0], [1], "real")],
+                       [xt.shape[0]] + padded + [xt.shape[3]], "real")
+            before, after = [0, 0], [0, 0]
         pad = [v for pair in zip(before, after) for v in pair]
         arr = lambda v: f"array<i64: {', '.join(str(int(i)) for i in v)}>"
         attrs = f"kernel = {arr(size)}, pad = {arr(pad)}, stride = {arr(stride)}"
