@@ -97,11 +97,20 @@ def _mac_region(arg_types: Sequence[Attribute], quantized: bool) -> Region:
     return region
 
 
+def _check_operand_counts(cls, inputs: Sequence[SSAValue], outputs: Sequence[SSAValue], n_in: int) -> None:
+    """The body is built from the operands while the op is parsed or built, before any verifier
+    runs: a wrong count (a mistyped `ins(`) is the input's error, not an IndexError of ours."""
+    if len(inputs) != n_in or len(outputs) != 1:
+        raise VerifyException(f"'{cls.name}' expects {n_in} inputs and 1 output, got {len(inputs)} and "
+                              f"{len(outputs)}")
+
+
 class _MacNamed:
     QUANTIZED: ClassVar[bool] = False
 
     @classmethod
     def get_hidden_region(cls, inputs: Sequence[SSAValue], outputs: Sequence[SSAValue]) -> Region:
+        _check_operand_counts(cls, inputs, outputs, 4 if cls.QUANTIZED else 2)
         arg_types = NamedOperation.body_arg_types((*inputs, *outputs))
         return _mac_region(arg_types, cls.QUANTIZED)
 
@@ -261,6 +270,7 @@ class _PoolingNhwc(PoolingOperation):
 
     @classmethod
     def get_hidden_region(cls, inputs: Sequence[SSAValue], outputs: Sequence[SSAValue]) -> Region:
+        _check_operand_counts(cls, inputs, outputs, 2)
         arg_types = cls.body_arg_types((*inputs, *outputs))
         out_t = arg_types[-1]
         is_float = isinstance(out_t, AnyFloat)

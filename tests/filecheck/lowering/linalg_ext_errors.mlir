@@ -32,3 +32,29 @@ func.func @quantized_conv_ok(%p: memref<1x6x6x8xi8>, %w: memref<4x3x3x8xi8>, %zp
   linalg.conv_2d_nhwc_fhwc_q {strides = dense<1> : tensor<2xi64>, dilations = dense<1> : tensor<2xi64>} ins(%p, %w, %zp, %zp : memref<1x6x6x8xi8>, memref<4x3x3x8xi8>, i32, i32) outs(%d : memref<1x4x4x4xi32>)
   func.return
 }
+
+// -----
+
+// The body is built from the operands while the op is parsed: a mistyped `ins(` leaves none
+// (an IndexError before; found by the fuzz campaign, seed 1904).
+func.func @depthwise_mistyped_ins(%p: memref<1x6x6x8xf32>, %w: memref<3x3x8x1xf32>, %d: memref<1x4x4x8x1xf32>) {
+  // expected-error@+1 {{'linalg.depthwise_conv_2d_nhwc_hwcm' expects 2 inputs and 1 output, got 0 and 0}}
+  linalg.depthwise_conv_2d_nhwc_hwcm {strides = dense<1> : tensor<2xi64>, dilations = dense<1> : tensor<2xi64>} in(%p, %w : memref<1x6x6x8xf32>, memref<3x3x8x1xf32>) outs(%d : memref<1x4x4x8x1xf32>)
+  func.return
+}
+
+// -----
+
+func.func @pooling_one_input(%p: memref<1x6x6x8xf32>, %d: memref<1x4x4x8xf32>) {
+  // expected-error@+1 {{'linalg.pooling_nhwc_sum' expects 2 inputs and 1 output, got 1 and 1}}
+  linalg.pooling_nhwc_sum {strides = dense<1> : tensor<2xi64>, dilations = dense<1> : tensor<2xi64>} ins(%p : memref<1x6x6x8xf32>) outs(%d : memref<1x4x4x8xf32>)
+  func.return
+}
+
+// -----
+
+func.func @quantized_matmul_two_inputs(%a: memref<1x4x8xi8>, %b: memref<1x8x4xi8>, %o: memref<1x4x4xi32>) {
+  // expected-error@+1 {{'linalg.quantized_batch_matmul' expects 4 inputs and 1 output, got 2 and 1}}
+  linalg.quantized_batch_matmul ins(%a, %b : memref<1x4x8xi8>, memref<1x8x4xi8>) outs(%o : memref<1x4x4xi32>)
+  func.return
+}
