@@ -57,6 +57,7 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from tosa_xdsl.diagnostics import LocatedError
+from tosa_xdsl.ir.walk import all_ops
 from tosa_xdsl.lowering.to_loops.nest_fusion import NestFusion, consumer_of, erase_unused, plan, root
 from tosa_xdsl.lowering.to_loops.outline_parallel import mark_outer_parallel
 from tosa_xdsl.lowering.to_loops.register_tiling import TiledLoop, register_tiled_order
@@ -561,7 +562,7 @@ def _lower_module(module: ModuleOp, flavour_cls: type[_Flavour], pass_name: str,
                   register_tiling: bool = False, mark_parallel: bool = False, fuse: bool = False) -> None:
     # collect first, rewrite after: the rewrite inserts ops next to the one it replaces
     views: list[Structured] = []
-    for op in module.walk():
+    for op in all_ops(module):
         if op.dialect_name() != "linalg":
             continue
         view = structured_view(op)
