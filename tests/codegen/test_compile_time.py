@@ -61,3 +61,78 @@ def test_all_ops_is_walk_on_the_example_loop_stage():
     direct_llvm.lower(module, head)
     _same(module)
     assert len(all_ops(module)) > 3000  # loop nests 10+ levels deep, ~80 functions
+
+
+def test_affine_ops_are_the_constructors_ops():
+    """affine_ops builds through Operation.create what xDSL's constructors build (operands,
+    result types, properties in the same order, attributes, one region for the loop)."""
+    from xdsl.dialects import affine
+    from xdsl.dialects.builtin import AffineMapAttr, IndexType, MemRefType, f32
+    from xdsl.ir import Block, Region
+    from xdsl.ir.affine import AffineExpr, AffineMap
+
+    from tosa_xdsl.lowering.to_loops import affine_ops
+
+    args = Block(arg_types=[MemRefType(f32, [4, 8]), IndexType(), IndexType(), f32])
+    mem, i, j, x = args.args
+    d0, d1, s0 = AffineExpr.dimension(0), AffineExpr.dimension(1), AffineExpr.symbol(0)
+    access = AffineMapAttr(AffineMap(2, 0, (d0 + 1, d1 * 2)))
+
+    def same(a, b) -> None:
+        assert type(a) is type(b)
+        assert list(a.operands) == list(b.operands)
+        assert list(a.result_types) == list(b.result_types)
+        assert list(a.properties.items()) == list(b.properties.items())
+        assert a.attributes == b.attributes
+        assert len(a.regions) == len(b.regions)
+
+    same(affine_ops.load(mem, [i, j], access), affine.LoadOp(mem, [i, j], access))
+    same(affine_ops.store(x, mem, [i, j], access), affine.StoreOp(x, mem, [i, j], access))
+    shift = AffineMapAttr(AffineMap(1, 0, (d0 + 3,)))
+    same(affine_ops.apply([i], shift), affine.ApplyOp([i], shift))
+    lower, upper = AffineMapAttr(AffineMap.constant_map(0)), AffineMapAttr(AffineMap(0, 1, (s0,)))
+    for lo_ops, up_ops, lo, up, step in (([], [j], lower, upper, 1), ([i], [i], shift, shift, 4),
+                                         ([], [], lower, AffineMapAttr(AffineMap.constant_map(7)), 2)):
+        built = affine_ops.for_op(lo_ops, up_ops, lo, up, Block([affine.YieldOp.get()], arg_types=[IndexType()]), step)
+        same(built, affine.ForOp.from_region(lo_ops, up_ops, [], [], lo, up,
+                                             Region(Block(arg_types=[IndexType()])), step))
+        built.verify()
+
+
+def test_fill_pad_border_numbers_a_block_again_after_each_rewrite():
+    """linalg-fill-pad-border numbers a block's ops once and again after each of its rewrites
+    (which insert ops): two padded buffers in one block both get their border fills, as a
+    run of the pass per buffer gives them."""
+    from xdsl.dialects import func, linalg, scf
+
+    from tosa_xdsl.context import make_context
+    from tosa_xdsl.lowering.linalg_transforms.fill_border import FillPadBorder, LinalgFillPadBorderPass
+
+    text = """
+func.func @f(%a: memref<2x2xf32>, %b: memref<3x3xf32>, %oa: memref<4x4xf32>, %ob: memref<5x5xf32>) {
+  %z = arith.constant 0.0 : f32
+  %pa = memref.alloc() : memref<4x4xf32>
+  linalg.fill ins(%z : f32) outs(%pa : memref<4x4xf32>)
+  %sa = memref.subview %pa[1, 1] [2, 2] [1, 1] : memref<4x4xf32> to memref<2x2xf32, strided<[4, 1], offset: 5>>
+  "memref.copy"(%a, %sa) : (memref<2x2xf32>, memref<2x2xf32, strided<[4, 1], offset: 5>>) -> ()
+  %pb = memref.alloc() : memref<5x5xf32>
+  linalg.fill ins(%z : f32) outs(%pb : memref<5x5xf32>)
+  %sb = memref.subview %pb[1, 1] [3, 3] [1, 1] : memref<5x5xf32> to memref<3x3xf32, strided<[5, 1], offset: 6>>
+  "memref.copy"(%b, %sb) : (memref<3x3xf32>, memref<3x3xf32, strided<[5, 1], offset: 6>>) -> ()
+  "memref.copy"(%pa, %oa) : (memref<4x4xf32>, memref<4x4xf32>) -> ()
+  "memref.copy"(%pb, %ob) : (memref<5x5xf32>, memref<5x5xf32>) -> ()
+  memref.dealloc %pa : memref<4x4xf32>
+  memref.dealloc %pb : memref<5x5xf32>
+  func.return
+}
+"""
+    module = parse(text)
+    LinalgFillPadBorderPass().apply(make_context(), module)
+    ops = all_ops(module)
+    assert not any(isinstance(o, linalg.FillOp) for o in ops)  # both borders as loop nests
+    assert sum(isinstance(o, scf.ForOp) for o in ops) >= 2
+    module.verify()
+    pattern = FillPadBorder()
+    block = next(o for o in ops if isinstance(o, func.FuncOp)).body.block
+    top = list(block.ops)
+    assert [pattern._position(block, o) for o in top] == list(range(len(top)))
