@@ -136,3 +136,38 @@ func.func @f(%a: memref<2x2xf32>, %b: memref<3x3xf32>, %oa: memref<4x4xf32>, %ob
     block = next(o for o in ops if isinstance(o, func.FuncOp)).body.block
     top = list(block.ops)
     assert [pattern._position(block, o) for o in top] == list(range(len(top)))
+
+
+def test_binding_a_compiled_function_does_not_import_xdsls_jit_frontend():
+    """jit.from_object maps the llvm function type to a C signature with xDSL's type tables
+    and not through xdsl.jit.llvm.backend, which imports xDSL's Python frontend (~0.3 s of a
+    process's first compile, cached or not); the signature is the backend's."""
+    import subprocess
+    import sys
+
+    code = """
+import sys
+import numpy as np
+from codegen_model import inputs, model, parse
+from tosa_xdsl.jit import NativeModule
+native = NativeModule(parse(model()), cache=None)
+native.call(inputs())
+print(sorted(m for m in sys.modules if m.startswith(("xdsl.jit.llvm.backend", "xdsl.frontend", "xdsl.jit.context"))))
+"""
+    env_path = [str(ROOT / "tests" / "codegen"), *sys.path]
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                         env={"PYTHONPATH": ":".join(env_path), "PATH": "/usr/bin:/bin"})
+    assert out.stdout.strip() == "[]"
+
+    from xdsl.dialects import llvm
+    from xdsl.dialects.builtin import f32, f64, i1, i8, i32, i64
+    from xdsl.jit.llvm.backend import LLVMJITBackend
+    from xdsl.jit.llvm.c_type_context import to_c_func_type
+
+    from tosa_xdsl import jit
+
+    ptr = llvm.LLVMPointerType()
+    for ft in (llvm.LLVMFunctionType([ptr, ptr, ptr]), llvm.LLVMFunctionType([ptr, i64, f32], i32),
+               llvm.LLVMFunctionType([i1, i8, f64, ptr], f64)):
+        ours = jit._c_signature(ft)
+        assert ours == to_c_func_type(LLVMJITBackend(lowering=()).c_type_context, ft)
