@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from typing import Any, ClassVar
 
 import numpy as np
@@ -162,7 +162,7 @@ class ConstantFolder:
         return True
 
 
-@lru_cache(maxsize=None)  # one entry per op class
+@cache  # one entry per op class
 def _foldable(cls: type[Operation]) -> bool:
     """isinstance(op, FOLDABLE) by the op's class: the ops are ABCs, and isinstance against a
     tuple of ~50 of them took ~1/5 of the pass (compile time, issue 15)."""
