@@ -184,9 +184,6 @@ def compile_object(module: ModuleOp, entry: str, opt_level: int = 2) -> bytes:
 def from_object(obj: bytes, entry: str, function_type: llvm.LLVMFunctionType,
                 arg_types: Sequence[Attribute] | None = None) -> CompiledFunction:
     """Load object code into the process and bind `entry` (of the given llvm type)."""
-    from xdsl.jit.llvm.backend import LLVMJITBackend
-    from xdsl.jit.llvm.c_type_context import to_c_func_type
-
     from tosa_xdsl.codegen.llvm import CodegenError, load_object
 
     try:
@@ -196,10 +193,23 @@ def from_object(obj: bytes, entry: str, function_type: llvm.LLVMFunctionType,
     address = loaded.address(entry)
     if not address:
         raise JitError(f"no symbol @{entry} in the compiled code")
-    c_type = to_c_func_type(LLVMJITBackend(lowering=()).c_type_context, function_type)
+    c_type = _c_signature(function_type)
     params = ", ".join(c_type.inputs) or "void"
     raw = _Raw(_ffi().cast(f"{c_type.output}(*)({params})", address), loaded)
     return CompiledFunction(entry, raw, function_type, list(arg_types) if arg_types is not None else None)
+
+
+def _c_signature(function_type: llvm.LLVMFunctionType) -> Any:
+    """The C signature (xDSL's CFuncSignature) of an llvm function type, from xDSL's type
+    tables as its LLVMJITBackend registers them: importing that backend's module imports xDSL's
+    Python frontend, ~0.3 s of a process's first compile (cached or not; issue 15)."""
+    from xdsl.jit.c_type_context import CTypeContext, register_builtin_types
+    from xdsl.jit.llvm.c_type_context import register_llvm_types, to_c_func_type
+
+    c_types = CTypeContext()
+    register_builtin_types(c_types)
+    register_llvm_types(c_types)
+    return to_c_func_type(c_types, function_type)
 
 
 @dataclass

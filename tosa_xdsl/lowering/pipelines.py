@@ -132,7 +132,9 @@ def run_passes(ctx: Context, module: ModuleOp, names: list[str]) -> None:
 
 def no_tosa_left(module: ModuleOp, pipeline: str) -> None:
     """Every TOSA op must have been lowered; a leftover is a bug worth a located error."""
-    for op in module.walk():
+    from tosa_xdsl.ir.walk import all_ops
+
+    for op in all_ops(module):
         if op.name.startswith("tosa."):
             raise LocatedError(op, f"{pipeline}: '{op.name}' was not lowered")
 

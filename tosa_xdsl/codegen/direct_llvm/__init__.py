@@ -59,8 +59,17 @@ REPLACED = ("lower-affine", "bound-while-loops", "convert-scf-to-cf", "convert-t
             "reconcile-unrealized-casts")
 
 
-# bytes of LLVM's c"..." strings: printable ASCII but '"' and '\' as themselves, the rest \XX
-_ESCAPE = {b: (chr(b) if 0x20 <= b < 0x7F and b not in (0x22, 0x5C) else f"\\{b:02X}") for b in range(256)}
+def _c_string(raw: bytes) -> str:
+    """The body of LLVM's c"..." string of `raw`: every byte as \\XX (bytes.hex, then a
+    backslash before each pair with numpy: ~2x faster than mapping each byte through
+    str.translate, which took ~35 ms of the example's compile for its 1 MB of weights)."""
+    import numpy as np
+
+    pairs = np.frombuffer(raw.hex().upper().encode("ascii"), np.uint8).reshape(-1, 2)
+    out = np.empty((len(raw), 3), np.uint8)
+    out[:, 0] = ord("\\")
+    out[:, 1:] = pairs
+    return out.tobytes().decode("ascii")
 
 
 
@@ -82,7 +91,7 @@ def _global(op: memref.GlobalOp) -> str:
     kind = "constant" if op.constant is not None else "global"
     asked = op.alignment.value.data if op.alignment is not None else 1
     align = max(asked, elem_bytes(ty), 16)
-    body = raw.decode("latin-1").translate(_ESCAPE)
+    body = _c_string(raw)
     return (f'@"{op.sym_name.data}" = {"private " if private else ""}{kind} [{len(raw)} x i8] c"{body}", '
             f"align {align}")
 

@@ -76,12 +76,13 @@ def _affine_expr(fn: Function, e: AffineExpr, dims: Sequence[str], symbols: Sequ
     """lower-affine's `_Expander.expr`, then convert-to-llvm's arith: the same instructions in
     the same order (mod and floordiv: a fused epilogue's reshape, nest_fusion.py; ceildiv:
     Unsupported, the llvm-dialect road has it)."""
-    if isinstance(e, AffineConstantExpr):
-        return fn.const(e.value)
-    if isinstance(e, AffineDimExpr):
-        return dims[e.position]
-    if isinstance(e, AffineSymExpr):
-        return symbols[e.position]
+    kind = type(e)  # the expression classes are final; isinstance on them is an ABC check
+    if kind is AffineDimExpr:
+        return dims[e.position]  # pyright: ignore[reportAttributeAccessIssue]
+    if kind is AffineConstantExpr:
+        return fn.const(e.value)  # pyright: ignore[reportAttributeAccessIssue]
+    if kind is AffineSymExpr:
+        return symbols[e.position]  # pyright: ignore[reportAttributeAccessIssue]
     assert isinstance(e, AffineBinaryOpExpr)
     a, b = _affine_expr(fn, e.lhs, dims, symbols), _affine_expr(fn, e.rhs, dims, symbols)
     if e.kind == AffineBinaryOpKind.Add:

@@ -3,7 +3,7 @@ the tensor -> memref type helpers."""
 
 from __future__ import annotations
 
-from functools import partial
+from functools import lru_cache, partial
 
 from xdsl.dialects.builtin import MemRefType, NoneAttr, TensorType, UnrankedTensorType
 from xdsl.ir import Attribute
@@ -20,6 +20,9 @@ def is_tensor(t: Attribute) -> bool:
     return isinstance(t, TensorType | UnrankedTensorType)
 
 
+# made once per tensor type (compile time, issue 15): MemRefType's constructor builds an IRDL
+# constraint to check its shape argument, ~1/8 of one-shot-bufferize on the example model
+@lru_cache(maxsize=1024)
 def buffer_type(t: TensorType) -> MemRefType:
     """The memref a (static) tensor type bufferizes to: same shape and element type, identity layout."""
     return MemRefType(t.element_type, list(t.get_shape()))

@@ -19,6 +19,8 @@ from xdsl.dialects.builtin import MemRefType, UnrealizedConversionCastOp
 from xdsl.ir import Block, Operation, SSAValue
 from xdsl.traits import IsTerminator
 
+from tosa_xdsl.ir.walk import all_ops
+
 # ops whose result views their operand #0: a use of the view is a use of the buffer
 _VIEW_OPS = (memref.SubviewOp, memref.CollapseShapeOp, memref.ExpandShapeOp, memref.CastOp,
              UnrealizedConversionCastOp)
@@ -28,7 +30,7 @@ _HANDOVER_OPS = (scf.YieldOp, scf.ConditionOp, func.ReturnOp, scf.WhileOp)
 
 def _owned(root: Operation) -> Iterator[tuple[SSAValue, Block, Operation | None]]:
     """(buffer, its block, the op defining it or None for a block argument)."""
-    for o in root.walk():
+    for o in all_ops(root):
         if isinstance(o, memref.AllocOp):
             yield o.results[0], o.parent_block(), o  # type: ignore[misc]
         elif isinstance(o, scf.IfOp | scf.WhileOp):
@@ -45,10 +47,16 @@ def _owned(root: Operation) -> Iterator[tuple[SSAValue, Block, Operation | None]
 def insert_deallocs(root: Operation) -> None:
     """A memref.dealloc after the last use of each owned buffer (or of a view of it) in its
     block, unless the buffer is handed over."""
+    # each block's op positions, numbered once: the deallocs inserted on the way are never
+    # the last use of another buffer, and the order of the numbered ops does not change
+    # (renumbering per buffer was quadratic: ~100 buffers in one ~800-op block on the example)
+    positions: dict[Block, dict[Operation, int]] = {}
     for buffer, block, definer in list(_owned(root)):
         if any(isinstance(u.operation, _HANDOVER_OPS) for u in buffer.uses):
             continue
-        pos = {o: i for i, o in enumerate(block.ops)}
+        pos = positions.get(block)
+        if pos is None:
+            pos = positions[block] = {o: i for i, o in enumerate(block.ops)}
         views = [buffer]
         last: Operation | None = definer
         k = 0

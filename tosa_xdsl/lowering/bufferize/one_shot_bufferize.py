@@ -14,6 +14,7 @@ from xdsl.dialects.builtin import FunctionType, IntegerAttr, ModuleOp, TensorTyp
 from xdsl.ir import Block
 from xdsl.passes import ModulePass
 
+from tosa_xdsl.ir.walk import all_ops
 from tosa_xdsl.lowering.bufferize.common import fail
 from tosa_xdsl.lowering.bufferize.converter import Converter
 from tosa_xdsl.lowering.bufferize.deallocation import insert_deallocs
@@ -32,7 +33,7 @@ class OneShotBufferizePass(ModulePass):
     name: ClassVar[str] = "one-shot-bufferize"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        for o in op.walk():
+        for o in all_ops(op):
             if o.name.startswith("tosa.") or o.name.startswith("bufferization."):
                 raise fail(o, "no bufferization rule for this op (lower it to linalg/tensor first)")
         c = Converter(op)
@@ -54,7 +55,7 @@ class OneShotBufferizePass(ModulePass):
             old = fn.body.blocks[0]
             fn.body.detach_block(old)
             fn.body.add_block(new)
-            for o in reversed(list(old.walk())):
+            for o in reversed([o for top in old.ops for o in all_ops(top)]):
                 o.drop_all_references()
             old.erase(safe_erase=False)
             insert_deallocs(fn)

@@ -230,6 +230,19 @@ def build_gap_nest(rewriter: PatternRewriter, at: InsertPoint, value: SSAValue, 
 
 
 class FillPadBorder(RewritePattern):
+    def __init__(self) -> None:
+        # op positions per block, numbered when first asked and kept until this pattern
+        # rewrites in that block (Block.get_operation_index walks the block on every call, a
+        # few dozen calls per fill on the example's ~700-op block; numbering per match was as
+        # slow): nothing else changes the block during the pass
+        self._positions: dict[Block, dict[Operation, int]] = {}
+
+    def _position(self, block: Block, op: Operation) -> int:
+        pos = self._positions.get(block)
+        if pos is None:
+            pos = self._positions[block] = {o: i for i, o in enumerate(block.ops)}
+        return pos[op]
+
     @op_type_rewrite_pattern
     def match_and_rewrite(self, fill: linalg.FillOp, rewriter: PatternRewriter) -> None:
         if len(fill.outputs) != 1 or len(fill.inputs) != 1 or fill.res:
@@ -245,7 +258,11 @@ class FillPadBorder(RewritePattern):
         users = [u.operation for u in p.uses]
         if any(o.parent_block() is not block for o in users):
             return
-        index = block.get_operation_index
+        here: Block = block
+
+        def index(op: Operation) -> int:
+            return self._position(here, op)
+
         fi = index(fill)
         for sub in users:
             if not isinstance(sub, memref.SubviewOp) or index(sub) < fi:
@@ -261,6 +278,7 @@ class FillPadBorder(RewritePattern):
             # nothing else touches %p before W is done (no view of it is read by W either)
             if not _writes_all(w, sub.result) or any(index(o) <= wi for o in users if o is not fill and o is not sub):
                 continue
+            self._positions.pop(here, None)  # the rewrite inserts ops: number again next time
             self._rewrite(fill, p, box, rewriter)
             return
 

@@ -64,6 +64,7 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from tosa_xdsl.diagnostics import LocatedError
+from tosa_xdsl.ir.walk import all_ops
 
 PASS_NAME = "arith-emulate-fp8"
 
@@ -292,5 +293,5 @@ class EmulateFp8Pass(ModulePass):
     name: ClassVar[str] = PASS_NAME
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        for o in [o for o in op.walk() if _needs(o)]:
+        for o in [o for o in all_ops(op) if _needs(o)]:
             _rewrite(o)

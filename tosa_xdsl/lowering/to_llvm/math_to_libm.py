@@ -33,6 +33,7 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 
 from tosa_xdsl.diagnostics import LocatedError
+from tosa_xdsl.ir.walk import all_ops
 
 PASS = "convert-math-to-libm"
 LIBM: dict[type[Operation], tuple[str, str]] = {math.ErfOp: ("erff", "erf")}  # f32 / f64 symbol
@@ -82,6 +83,6 @@ class ConvertMathToLibmPass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         declared = {f.sym_name.data for f in op.body.block.ops if isinstance(f, func.FuncOp)}
-        for o in list(op.walk()):
+        for o in all_ops(op):
             if type(o) in LIBM:
                 _lower(o, op, declared)

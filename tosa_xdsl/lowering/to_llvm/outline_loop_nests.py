@@ -40,6 +40,8 @@ from xdsl.ir import Block, BlockArgument, Operation, OpResult, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
+from tosa_xdsl.ir.walk import all_ops
+
 NESTS = (affine.ForOp, scf.ForOp, affine.ParallelOp, scf.ParallelOp)
 RECREATED = (arith.ConstantOp, memref.GetGlobalOp)
 VIEWS = (memref.SubviewOp, memref.CollapseShapeOp, memref.ExpandShapeOp, memref.CastOp,
@@ -65,19 +67,16 @@ class _Plan:
 
     arguments: list[SSAValue]
     recreated: list[Operation]  # in dependency order
+    inside: set[int]  # ids of the nest's ops
 
 
 def _plan(nest: Operation) -> _Plan:
-    inside_ops: set[int] = set()
-    inside_blocks: set[int] = set()
+    ops = all_ops(nest)
+    inside_ops = {id(op) for op in ops}
+    inside_blocks = {id(block) for op in ops if op.regions for region in op.regions for block in region.blocks}
     used: list[SSAValue] = []
     seen: set[int] = set()
-    for op in nest.walk():
-        inside_ops.add(id(op))
-        for region in op.regions:
-            for block in region.blocks:
-                inside_blocks.add(id(block))
-    for op in nest.walk():
+    for op in ops:
         for v in op.operands:
             if id(v) in seen:
                 continue
@@ -87,7 +86,7 @@ def _plan(nest: Operation) -> _Plan:
                 continue
             seen.add(id(v))
             used.append(v)
-    plan = _Plan([], [])
+    plan = _Plan([], [], inside_ops)
     placed: set[int] = set()
 
     def place(v: SSAValue) -> None:
@@ -159,10 +158,9 @@ def _outline(nest: Operation, plan: _Plan, name: str) -> func.FuncOp:
         body.add_op(clone)
         for old, new in zip(op.results, clone.results):
             mapping[old] = new
-    inside_ops = {id(op) for op in nest.walk()}
     for old, new in mapping.items():
         for use in list(old.uses):
-            if id(use.operation) in inside_ops:
+            if id(use.operation) in plan.inside:
                 use.operation.operands[use.index] = new
     Rewriter.insert_op(func.CallOp(name, list(plan.arguments), []), InsertPoint.before(nest))
     nest.detach()

@@ -38,6 +38,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from xdsl.context import Context
 from xdsl.dialects import affine, arith, memref, scf
@@ -57,6 +58,8 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from tosa_xdsl.diagnostics import LocatedError
+from tosa_xdsl.ir.walk import all_ops
+from tosa_xdsl.lowering.to_loops import affine_ops
 from tosa_xdsl.lowering.to_loops.nest_fusion import NestFusion, consumer_of, erase_unused, plan, root
 from tosa_xdsl.lowering.to_loops.outline_parallel import mark_outer_parallel
 from tosa_xdsl.lowering.to_loops.register_tiling import TiledLoop, register_tiled_order
@@ -236,19 +239,18 @@ class _AffineFlavour(_Flavour):
     def __init__(self, rw: Rewriter, view: Structured, before: InsertPoint):
         super().__init__(rw, view)
         # (bound operands, bound map): a constant, or ()[s0] -> (s0) on memref.dim
-        self.ubs: list[tuple[list[SSAValue], AffineMap]] = []
+        self.ubs: list[tuple[list[SSAValue], AffineMapAttr]] = []
         for d in range(view.num_loops):
             v, p, size = _bound_source(view, d)
             if size >= 0:
-                self.ubs.append(([], AffineMap.constant_map(size)))
+                self.ubs.append(([], _constant_map(size)))
             else:
-                self.ubs.append(([_dim_op(rw, before, v, p)], AffineMap(0, 1, (AffineExpr.symbol(0),))))
+                self.ubs.append(([_dim_op(rw, before, v, p)], AffineMapAttr(AffineMap(0, 1, (AffineExpr.symbol(0),)))))
 
     def loop(self, at, dim):
         body = Block(arg_types=[IndexType()])
         operands, ub = self.ubs[dim]
-        loop = affine.ForOp.from_region([], operands, [], [], AffineMapAttr(AffineMap.constant_map(0)),
-                                        AffineMapAttr(ub), Region(body), 1)
+        loop = affine_ops.for_op([], operands, _constant_map(0), ub, body)
         self.rw.insert_op(loop, at)
         self.rw.insert_op(affine.YieldOp.get(), InsertPoint.at_end(body))
         return loop, body
@@ -261,33 +263,49 @@ class _AffineFlavour(_Flavour):
         body = Block(arg_types=[IndexType()])
         if tl.tile:
             assert outer is not None
-            d0 = AffineExpr.dimension(0)
             lo, hi = (0, tl.tile) if not tl.split else ((0, tl.split) if part == 0 else (tl.split, tl.tile))
-            loop = affine.ForOp.from_region([outer], [outer], [], [], AffineMapAttr(AffineMap(1, 0, (d0 + lo,))),
-                                            AffineMapAttr(AffineMap(1, 0, (d0 + hi,))), Region(body), 1)
+            loop = affine_ops.for_op([outer], [outer], _shift_map(lo), _shift_map(hi), body)
         else:
             operands, ub = self.ubs[tl.dim]
-            loop = affine.ForOp.from_region([], operands, [], [], AffineMapAttr(AffineMap.constant_map(0)),
-                                            AffineMapAttr(ub), Region(body), tl.step)
+            loop = affine_ops.for_op([], operands, _constant_map(0), ub, body, tl.step)
         self.rw.insert_op(loop, at)
         self.rw.insert_op(affine.YieldOp.get(), InsertPoint.at_end(body))
         return loop, body
 
     @staticmethod
-    def _compact(m: AffineMap, ivs) -> tuple[AffineMap, list[SSAValue]]:
+    def _compact(m: AffineMap, ivs) -> tuple[AffineMapAttr, list[SSAValue]]:
         """The map over only the loop dims it uses (as MLIR's canonical form prints it)."""
-        used = sorted(m.used_dims())
-        return m.drop_dims(tuple(d not in used for d in range(m.num_dims))), [ivs[d] for d in used]
+        cm, used = _compact_map(m)
+        return cm, [ivs[d] for d in used]
 
     def load(self, at, v, m, ivs):
         cm, operands = self._compact(m, ivs)
-        ld = affine.LoadOp(v, operands, AffineMapAttr(cm))
+        ld = affine_ops.load(v, operands, cm)
         self.rw.insert_op(ld, at)
         return ld.result
 
     def store(self, at, x, v, m, ivs):
         cm, operands = self._compact(m, ivs)
-        self.rw.insert_op(affine.StoreOp(x, v, operands, AffineMapAttr(cm)), at)
+        self.rw.insert_op(affine_ops.store(x, v, operands, cm), at)
+
+
+# the same few maps again and again (every jammed copy of a body, every nest of a shape):
+# made once (compile time, issue 15; AffineMap and its attribute are immutable values)
+@lru_cache(maxsize=1024)
+def _compact_map(m: AffineMap) -> tuple[AffineMapAttr, tuple[int, ...]]:
+    used = sorted(m.used_dims())
+    return AffineMapAttr(m.drop_dims(tuple(d not in used for d in range(m.num_dims)))), tuple(used)
+
+
+@lru_cache(maxsize=256)
+def _constant_map(value: int) -> AffineMapAttr:
+    return AffineMapAttr(AffineMap.constant_map(value))
+
+
+@lru_cache(maxsize=256)
+def _shift_map(k: int) -> AffineMapAttr:
+    """(d0) -> (d0 + k)."""
+    return AffineMapAttr(AffineMap(1, 0, (AffineExpr.dimension(0) + k,)))
 
 
 # --------------------------------------------------------------------------- lowering one op
@@ -497,7 +515,7 @@ def _emit_jammed(rw: Rewriter, fl: _Flavour, view: Structured, at: InsertPoint, 
         return
     outer = ivs_by_dim[jam.dim]
     for k in range(jam.tile):
-        shifted = affine.ApplyOp([outer], AffineMapAttr(AffineMap(1, 0, (AffineExpr.dimension(0) + k,))))
+        shifted = affine_ops.apply([outer], _shift_map(k))
         rw.insert_op(shifted, at)
         ivs = [shifted.result if d == jam.dim else ivs_by_dim.get(d) for d in range(view.num_loops)]
         _emit_body(rw, fl, view, at, ivs, pass_name)
@@ -561,7 +579,7 @@ def _lower_module(module: ModuleOp, flavour_cls: type[_Flavour], pass_name: str,
                   register_tiling: bool = False, mark_parallel: bool = False, fuse: bool = False) -> None:
     # collect first, rewrite after: the rewrite inserts ops next to the one it replaces
     views: list[Structured] = []
-    for op in module.walk():
+    for op in all_ops(module):
         if op.dialect_name() != "linalg":
             continue
         view = structured_view(op)
