@@ -89,3 +89,17 @@ def _compiled_module_cache_in_tmp(tmp_path_factory):
         os.environ.pop("TOSA_XDSL_CACHE_DIR", None)
     else:
         os.environ["TOSA_XDSL_CACHE_DIR"] = saved
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _nnef_stdlib_cache_unchanged():
+    """The NNEF frontend parses its standard library once per process (frontends/nnef/modules.py):
+    after the session every cached document must still equal a fresh parse of its file, i.e. no
+    import changed a library syntax tree in place (which would leak into the next import).
+    Here rather than in a tests/frontends/nnef/conftest.py: a second conftest module shadows this
+    one for the tests that `from conftest import ...`."""
+    yield
+    modules = sys.modules.get("tosa_xdsl.frontends.nnef.modules")
+    if modules is not None:  # only when an NNEF import ran in this process
+        stale = modules.stale_stdlib_documents()
+        assert not stale, f"an import changed the cached standard-library documents in place: {stale}"

@@ -57,7 +57,7 @@ forms, `export_quant.py` / `export_tables.py` the integer patterns), `stdlib/` (
   library once (`modules.py` keeps the parsed modules, keyed by file and parsed again when a
   file's modification time or size changes; a repeat import of a small nn.conv graph took 0.2 s, now 3 ms): the
   syntax trees are shared by all imports and nothing downstream changes them
-  (`test_nnef_stdlib_cache.py`; the NNEF tests' conftest compares the cached trees with a fresh
+  (`test_nnef_stdlib_cache.py`; tests/conftest.py compares the cached trees with a fresh
   parse after the session). Modules of a model's own folder are read on every import.
   `TOSA_XDSL_NNEF_STDLIB_CACHE=0` (or `Library(cache=False)`) parses the library on every import.
 - **Semantics**: packs, null propagation, folds (cumulative too), ranges, zips,
