@@ -405,6 +405,43 @@ def _random_inputs(fn, seed):
     return out
 
 
+MIXED_SIGNEDNESS = """
+func.func @main(%x: tensor<1x4x6xi8>) -> tensor<1x4x6xi8> {
+  %m = tosa.const values(dense<1073741824> : tensor<1xi32>) : () -> tensor<1xi32>
+  %s = tosa.const values(dense<30> : tensor<1xi8>) : () -> tensor<1xi8>
+  %z = tosa.const values(dense<0> : tensor<1xi8>) : () -> tensor<1xi8>
+  %n = tosa.const values(dense<-128> : tensor<1xi8>) : () -> tensor<1xi8>
+  %a = tosa.rescale %x, %m, %s, %z, %n scale32(true) rounding_mode<DOUBLE_ROUND> per_channel(false) input_unsigned(false) output_unsigned(OUT_U) : (tensor<1x4x6xi8>, tensor<1xi32>, tensor<1xi8>, tensor<1xi8>, tensor<1xi8>) -> tensor<1x4x6xi8>
+  %b = tosa.rescale %a, %m, %s, %n, %z scale32(true) rounding_mode<DOUBLE_ROUND> per_channel(false) input_unsigned(IN_U) output_unsigned(false) : (tensor<1x4x6xi8>, tensor<1xi32>, tensor<1xi8>, tensor<1xi8>, tensor<1xi8>) -> tensor<1x4x6xi8>
+  return %b : tensor<1x4x6xi8>
+}
+"""
+
+
+@pytest.mark.parametrize("out_u, in_u, why", [
+    ("true", "false", "read both as signed and as unsigned"),
+    # written signed with zero point -128, read unsigned: the zero points' values differ too
+    ("false", "true", "read both as signed and as unsigned|read with zero points -128 and 128")])
+def test_tensor_written_unsigned_read_signed_is_refused(out_u, in_u, why):
+    # RESCALE's output_unsigned and the next RESCALE's input_unsigned disagree: the tensor's bits
+    # mean different values to its writer and its reader (valid TOSA), and one NNEF quantization
+    # cannot say both. The exporter used to write the writer's and the re-import computed
+    # another graph (found by the fuzz test below with a longer budget).
+    module = Parser(make_context(), MIXED_SIGNEDNESS.replace("OUT_U", out_u).replace("IN_U", in_u)).parse_module()
+    module.verify()
+    with pytest.raises(ExportError, match=why):
+        export_nnef(module)
+
+
+def test_tensor_written_and_read_unsigned_exports(tmp_path):
+    # the same chain with both flags agreeing exports and computes what the TOSA computes
+    text = MIXED_SIGNEDNESS.replace("OUT_U", "true").replace("IN_U", "true")
+    rng = np.random.default_rng(5)
+    outcome = export_mutant(text, make_context(), tmp_path / "m",
+                            lambda fn: [rng.integers(-128, 128, (1, 4, 6), dtype=np.int8)], np.testing.assert_array_equal)
+    assert outcome == "compared"
+
+
 def test_export_fuzz_on_mutated_integer_tosa(tmp_path):
     """Seeded mutations of the models' integer TOSA (imported from NNEF, a rank-3 softmax among them, and from TFLite; RESCALE multipliers, shifts, zero points
     and flags, clamp bounds, constants, permutations, axes, op names swapped, operations

@@ -97,6 +97,7 @@ class Scales:
         self.zparent: dict[str, str] = {}
         self.bits: dict[str, int] = {}
         self.unsigned: dict[str, bool] = {}
+        self.read_signed: set[str] = set()     # zroots a RESCALE reads with input_unsigned=false
         self.products: list[tuple] = []
         self.derived: dict[str, tuple] = {}     # name -> (fn() -> list of scales, axis)
         self.anchors: list[tuple] = []          # (name, scale, check(scale) -> bool) from f32 constants
@@ -122,9 +123,21 @@ class Scales:
             name = self.zparent[name]
         return name
 
+    def read_by_rescale(self, name: str, unsigned: bool):
+        """A RESCALE reads `name`'s storage as unsigned or signed (its input_unsigned): every
+        RESCALE and the producer must agree, else the exported tensor's one quantization would
+        compute another graph (a u8 tensor read as i8 by the next RESCALE)."""
+        root = self.zroot(name)
+        if unsigned and root in self.read_signed or not unsigned and self.unsigned.get(root):
+            raise QuantExportError(f"tensor '{name}' is read both as signed and as unsigned storage")
+        if not unsigned:
+            self.read_signed.add(root)
+
     def set_zp(self, name: str, zp: int, unsigned: bool = False):
         name = self.zroot(name)
         if unsigned:
+            if name in self.read_signed:
+                raise QuantExportError(f"tensor '{name}' is read both as signed and as unsigned storage")
             self.unsigned[name] = True
         zp = int(zp) % 256 if self.unsigned.get(name) else int(zp)
         old = self.zp.setdefault(name, zp)
@@ -157,8 +170,12 @@ class Scales:
         if ra == rb:
             return
         self.zparent[rb] = ra
+        if (self.unsigned.get(rb) and ra in self.read_signed) or (self.unsigned.get(ra) and rb in self.read_signed):
+            raise QuantExportError(f"tensors '{a}' and '{b}' share a quantization but not a signedness")
         if self.unsigned.get(rb):
             self.unsigned[ra] = True
+        if rb in self.read_signed:
+            self.read_signed.add(ra)
         if rb in self.zp:
             self.set_zp(ra, self.zp[rb])
 
@@ -846,6 +863,7 @@ class QuantExport:
         if p is None and iu and not ou and not per_channel and out_el == "i16" and ozp == 0 \
                 and float(ratios[0]) == 1.0 and elem(x.type) == "i8":
             # u8 widened to i16 without its zero point: the start of its dequantization
+            self.s.read_by_rescale(self.quantized_name(x), True)
             self.s.set_zp(self.quantized_name(x), izp, True)
             self.pend[res] = ("u8_centered", x, list(range(rank)))
             return
@@ -875,6 +893,7 @@ class QuantExport:
         if bits is None:
             raise QuantExportError(f"rescales {elem(x.type)} values that are not a quantized pattern")
         src = self.quantized_name(x)
+        self.s.read_by_rescale(src, iu)
         self.s.set_zp(src, izp, iu)
         r = float(ratios[0])
         if out_el == "i32" and ozp == 0 and not ou:
