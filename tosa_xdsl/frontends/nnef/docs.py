@@ -445,7 +445,9 @@ forms, `export_quant.py` / `export_tables.py` the integer patterns), `stdlib/` (
   shared by two convolutions written once per use, folded zero-point-0 subtractions, merged
   reshapes: the re-import computes the same); plain i32 arithmetic is exported as NNEF `int`
   operators. A zero point outside its storage (or non-zero for wider than 8 bits) is refused:
-  the importer would keep that tensor in reals. Anything else (a TABLE no function's,
+  the importer would keep that tensor in reals. So is a tensor one RESCALE writes unsigned
+  and another reads signed (or the reverse): its one NNEF quantization cannot say both.
+  Anything else (a TABLE no function's,
   NEGATE/GATHER/TRANSPOSE_CONV2D, a RESCALE feeding another operator,
   SINGLE_ROUND (but from i48), per-channel activations, a pattern's value through a transpose or reshape the
   importer does not write, a real graph input quantized in the graph or a dequantized graph
