@@ -186,3 +186,22 @@ def test_shared_tables_cannot_amplify():
 def test_tiny_and_hostile(data):
     with pytest.raises(TosaFlatbufferError):
         deserialize(data)
+
+
+def test_a_name_that_swallows_the_next_bytes_is_quoted_on_one_line():
+    # A damaged string length makes a name run on into the bytes after it (NULs, newlines):
+    # the message quoting it escapes them and stays one line (found with a 10x fuzz budget).
+    data = bytearray(_seed_files()[1])  # the COND_IF seed
+    name = b"tosa.cond_if_0_then"
+    starts = [i for i in range(len(data) - len(name)) if data.startswith(name, i)]
+    quoted = []
+    for at in (i - 4 for i in starts if struct.unpack_from("<I", data, i - 4)[0] == len(name)):
+        for n in range(len(name) + 1, min(len(data) - at - 4, 64)):  # the region's name, the COND_IF's
+            damaged = bytearray(data)
+            struct.pack_into("<I", damaged, at, n)
+            with pytest.raises(TosaFlatbufferError) as err:
+                deserialize(bytes(damaged))
+            msg = str(err.value)
+            assert msg.isprintable(), msg
+            quoted += [msg] if "no region named 'tosa.cond_if_0_then\\x00" in msg else []
+    assert quoted  # some lengths give the quoted, run-on name (others: not UTF-8)

@@ -25,8 +25,20 @@ class FlatbufferError(Exception):
         self.offset = offset
 
     def __str__(self) -> str:
-        msg = super().__str__()
+        msg = _one_line(super().__str__())
         return msg if self.offset is None else f"{msg} (at byte offset {self.offset})"
+
+
+MAX_MESSAGE = 400  # characters of a message quoting names read from the file
+
+
+def _one_line(msg: str) -> str:
+    """Names in messages come from the file: a damaged length makes one swallow the bytes after
+    it (NULs, newlines). Non-printable characters are escaped and a long message is cut, so the
+    diagnostic stays one readable line."""
+    if not msg.isprintable():
+        msg = "".join(c if c.isprintable() else repr(c)[1:-1] for c in msg)
+    return msg if len(msg) <= MAX_MESSAGE else msg[:MAX_MESSAGE] + "..."
 
 
 _U32 = struct.Struct("<I")
