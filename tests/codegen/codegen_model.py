@@ -31,6 +31,19 @@ def inputs(seed: int = 0) -> list[np.ndarray]:
             rng.integers(-2**20, 2**20, (1, 5, 3, 4)).astype(np.int32)]
 
 
+def cli_files(folder, seed: int = 0, text: str | None = None) -> tuple[list[str], list[np.ndarray]]:
+    """The model (or `text`) and its inputs(seed) written to `folder` for a tosa-run command
+    line: (["m.mlir", "-i", "x.npy", "-i", "y.npy"] as paths, the inputs)."""
+    src = folder / "m.mlir"
+    src.write_text(model() if text is None else text)
+    args = inputs(seed)
+    argv = [str(src)]
+    for name, a in zip(("x.npy", "y.npy"), args):
+        np.save(folder / name, a)
+        argv += ["-i", str(folder / name)]
+    return argv, args
+
+
 def parse(text: str):
     from xdsl.parser import Parser
 

@@ -13,7 +13,7 @@ from contextlib import redirect_stderr, redirect_stdout
 
 import numpy as np
 import pytest
-from codegen_model import WEIGHTS, inputs, interpret, model, parse
+from codegen_model import WEIGHTS, cli_files, inputs, interpret, model, parse
 
 from tosa_xdsl import jit
 from tosa_xdsl.codegen import cache as cache_mod
@@ -140,12 +140,8 @@ def run_cli(*argv: str) -> tuple[int, str]:
 
 def test_tosa_run_second_start_uses_the_cache(tmp_path, monkeypatch):
     monkeypatch.setenv("TOSA_XDSL_CACHE_DIR", str(tmp_path / "cache"))
-    src = tmp_path / "m.mlir"
-    src.write_text(model())
-    x, y = inputs(3)
-    np.save(tmp_path / "x.npy", x)
-    np.save(tmp_path / "y.npy", y)
-    argv = [str(src), "-i", str(tmp_path / "x.npy"), "-i", str(tmp_path / "y.npy"), "--backend", "jit"]
+    files, (x, y) = cli_files(tmp_path, 3)
+    argv = [*files, "--backend", "jit"]
     expected = interpret(model(), [x, y])[0]
 
     code, err = run_cli(*argv, "--no-cache", "-o", str(tmp_path / "o0.npy"))
@@ -181,21 +177,16 @@ def test_tosa_run_cache_hit_imports_no_compiler(tmp_path):
     import subprocess
     import sys
 
-    src = tmp_path / "m.mlir"
-    src.write_text(model())
-    x, y = inputs(4)
-    np.save(tmp_path / "x.npy", x)
-    np.save(tmp_path / "y.npy", y)
-    argv = [str(src), "-i", str(tmp_path / "x.npy"), "-i", str(tmp_path / "y.npy"), "--backend", "jit",
-            "-o", str(tmp_path / "o.npy")]
+    files, (x, y) = cli_files(tmp_path, 4)
+    argv = [*files, "--backend", "jit", "-o", str(tmp_path / "o.npy")]
     script = ("import sys\nfrom tosa_xdsl.tools.tosa_run import _main\ncode = _main(sys.argv[1:], cli=False)\n"
               "heavy = sorted(m for m in sys.modules if m.startswith(('tosa_xdsl.codegen.direct_llvm',"
               " 'tosa_xdsl.lowering.to_loops', 'tosa_xdsl.lowering.linalg_transforms')))\n"
               "print(code, ' '.join(heavy))\n")
     env = dict(os.environ, TOSA_XDSL_CACHE_DIR=str(tmp_path / "cache"))
-    first = subprocess.run([sys.executable, "-c", script, *argv], env=env, capture_output=True, text=True)
+    first = subprocess.run([sys.executable, "-c", script, *argv], env=env, capture_output=True, text=True, check=False)
     assert first.stdout.split()[0] == "0", first.stderr
     assert "tosa_xdsl.codegen.direct_llvm" in first.stdout  # the miss compiled (the check can fail)
-    hit = subprocess.run([sys.executable, "-c", script, *argv], env=env, capture_output=True, text=True)
+    hit = subprocess.run([sys.executable, "-c", script, *argv], env=env, capture_output=True, text=True, check=False)
     assert hit.stdout.split() == ["0"], hit.stdout + hit.stderr
     np.testing.assert_array_equal(np.load(tmp_path / "o.npy"), interpret(model(), [x, y])[0])

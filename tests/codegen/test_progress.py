@@ -13,9 +13,8 @@ import sys
 import time
 from pathlib import Path
 
-import numpy as np
 import pytest
-from codegen_model import inputs, model
+from codegen_model import cli_files, model
 
 from tosa_xdsl import progress
 
@@ -31,13 +30,8 @@ def tool(name: str) -> str:
 
 @pytest.fixture
 def jit_run(tmp_path):
-    src = tmp_path / "m.mlir"
-    src.write_text(model())
-    x, y = inputs(0)
-    np.save(tmp_path / "x.npy", x)
-    np.save(tmp_path / "y.npy", y)
-    return [tool("tosa-run"), str(src), "-i", str(tmp_path / "x.npy"), "-i", str(tmp_path / "y.npy"),
-            "--backend", "jit", "--no-cache"]
+    files, _ = cli_files(tmp_path)
+    return [tool("tosa-run"), *files, "--backend", "jit", "--no-cache"]
 
 
 def on_terminal(argv: list[str]) -> tuple[int, bytes]:
@@ -114,18 +108,14 @@ def test_reporting_needs_a_terminal():
 
 def test_an_error_starts_on_a_clean_line(tmp_path):
     """A diagnostic printed while the line is shown erases it first."""
-    src = tmp_path / "m.mlir"
-    src.write_text(model().replace("tensor<1x5x3x4xi32>) -> tensor<1x5x3x4xi32> {",
+    files, _ = cli_files(tmp_path, text=model().replace("tensor<1x5x3x4xi32>) -> tensor<1x5x3x4xi32> {",
                                    "tensor<1x5x3x4xi32>) -> tensor<1x5x3x4xi32> {\n"
                                    "  %u = tosa.custom %y {domain_name = \"d\", implementation_attrs = \"\", "
                                    "operator_name = \"unknown\"} : (tensor<1x5x3x4xi32>) -> tensor<1x5x3x4xi32>", 1))
-    x, y = inputs(0)
-    np.save(tmp_path / "x.npy", x)
-    np.save(tmp_path / "y.npy", y)
-    code, seen = on_terminal([tool("tosa-run"), str(src), "-i", str(tmp_path / "x.npy"), "-i",
-                              str(tmp_path / "y.npy"), "--backend", "jit", "--no-cache"])
+    src = files[0]
+    code, seen = on_terminal([tool("tosa-run"), *files, "--backend", "jit", "--no-cache"])
     assert code == 1, seen
     text = seen.decode(errors="replace")
     assert "error" in text
-    before_error = text[: text.index(str(src))]
+    before_error = text[: text.index(src)]
     assert before_error == "" or before_error.endswith("\r\x1b[K"), text

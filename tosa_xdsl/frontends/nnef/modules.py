@@ -4,8 +4,8 @@ library copy; operators are referenced as `module.op` (or unqualified in their o
 
 The bundled standard library is parsed once per process (`stdlib_document`): its documents are
 read-only downstream (semantics, composition and both roads only read the syntax tree;
-tests/frontends/nnef/test_nnef_stdlib_cache.py and the NNEF tests' conftest check that the cached
-trees still equal a fresh parse). Modules of a user's folder are read fresh on every import.
+tests/frontends/nnef/test_nnef_stdlib_cache.py, and tests/conftest.py after every session, check
+that the cached trees still equal a fresh parse). Modules of a user's folder are read fresh on every import.
 TOSA_XDSL_NNEF_STDLIB_CACHE=0 (or `Library(cache=False)`) parses the library anew each time."""
 
 from __future__ import annotations
