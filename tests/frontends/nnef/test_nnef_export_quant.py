@@ -688,3 +688,16 @@ def test_a_16_bit_table_no_function_builds_is_a_one_line_error():
     assert time.monotonic() - start < 20
     msg = str(info.value)
     assert "\n" not in msg and re.match(r"@main, operation \d+: 'tosa\.table': a TABLE that is no function's", msg), msg
+
+
+def test_any_signed_reader_of_unsigned_storage_is_refused():
+    # the rule at its root (export_quant.Scales.set_zp): every reader but an unsigned RESCALE
+    # reads i8 storage as signed, so a zero point read by one (a convolution's, a matmul's) of a
+    # tensor written unsigned is refused, whatever the operator
+    from tosa_xdsl.frontends.nnef.export_quant import QuantExportError, Scales
+
+    s = Scales()
+    s.add("t", 8, unsigned=True, zp=-128)
+    s.set_zp("t", -128, unsigned=True)   # an unsigned reader agrees (zero point 128)
+    with pytest.raises(QuantExportError, match="read both as signed and as unsigned"):
+        s.set_zp("t", -128)

@@ -97,7 +97,7 @@ class Scales:
         self.zparent: dict[str, str] = {}
         self.bits: dict[str, int] = {}
         self.unsigned: dict[str, bool] = {}
-        self.read_signed: set[str] = set()     # zroots a RESCALE reads with input_unsigned=false
+        self.read_signed: set[str] = set()     # zroots written or read as signed storage
         self.products: list[tuple] = []
         self.derived: dict[str, tuple] = {}     # name -> (fn() -> list of scales, axis)
         self.anchors: list[tuple] = []          # (name, scale, check(scale) -> bool) from f32 constants
@@ -109,10 +109,12 @@ class Scales:
             self.parent[name], self.k[name] = name, 1.0
             self.order.append(name)
         self.bits[name] = bits
+        if unsigned and self.zroot(name) in self.read_signed:
+            raise QuantExportError(f"tensor '{name}' is read both as signed and as unsigned storage")
         if unsigned:
             self.unsigned[self.zroot(name)] = True
         if zp is not None:
-            self.set_zp(name, zp)
+            self.set_zp(name, zp, unsigned)
 
     def __contains__(self, name) -> bool:
         return name in self.parent or name in self.derived
@@ -123,22 +125,18 @@ class Scales:
             name = self.zparent[name]
         return name
 
-    def read_by_rescale(self, name: str, unsigned: bool):
-        """A RESCALE reads `name`'s storage as unsigned or signed (its input_unsigned): every
-        RESCALE and the producer must agree, else the exported tensor's one quantization would
-        compute another graph (a u8 tensor read as i8 by the next RESCALE)."""
-        root = self.zroot(name)
-        if unsigned and root in self.read_signed or not unsigned and self.unsigned.get(root):
-            raise QuantExportError(f"tensor '{name}' is read both as signed and as unsigned storage")
-        if not unsigned:
-            self.read_signed.add(root)
-
     def set_zp(self, name: str, zp: int, unsigned: bool = False):
+        """`name` is written or read with zero point `zp`, as unsigned storage (a RESCALE's
+        input_unsigned/output_unsigned) or signed (every other reader and writer: TOSA's i8).
+        All of them must agree: one NNEF quantization cannot say both, and the re-import would
+        compute another graph."""
         name = self.zroot(name)
+        if (name in self.read_signed) if unsigned else self.unsigned.get(name, False):
+            raise QuantExportError(f"tensor '{name}' is read both as signed and as unsigned storage")
         if unsigned:
-            if name in self.read_signed:
-                raise QuantExportError(f"tensor '{name}' is read both as signed and as unsigned storage")
             self.unsigned[name] = True
+        else:
+            self.read_signed.add(name)
         zp = int(zp) % 256 if self.unsigned.get(name) else int(zp)
         old = self.zp.setdefault(name, zp)
         if old != zp:
@@ -863,7 +861,6 @@ class QuantExport:
         if p is None and iu and not ou and not per_channel and out_el == "i16" and ozp == 0 \
                 and float(ratios[0]) == 1.0 and elem(x.type) == "i8":
             # u8 widened to i16 without its zero point: the start of its dequantization
-            self.s.read_by_rescale(self.quantized_name(x), True)
             self.s.set_zp(self.quantized_name(x), izp, True)
             self.pend[res] = ("u8_centered", x, list(range(rank)))
             return
@@ -893,7 +890,6 @@ class QuantExport:
         if bits is None:
             raise QuantExportError(f"rescales {elem(x.type)} values that are not a quantized pattern")
         src = self.quantized_name(x)
-        self.s.read_by_rescale(src, iu)
         self.s.set_zp(src, izp, iu)
         r = float(ratios[0])
         if out_el == "i32" and ozp == 0 and not ou:
